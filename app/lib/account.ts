@@ -1,0 +1,2 @@
+/** Rules for administrator credentials, shown in forms and enforced on the server. */
+export const MIN_PASSWORD_LENGTH = 10;

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { parsePostInput, REQUIRED_FIELDS_MESSAGE } from "./post-input";
+
+const valid = { title: "T", slug: "t", excerpt: "E", content: "C" };
+
+describe("parsePostInput", () => {
+  it("applies the new-post defaults of SPEC §3", () => {
+    const result = parsePostInput(valid);
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        ...valid,
+        category: "",
+        author: undefined,
+        readTime: "5 min read",
+        published: false,
+        publishDate: undefined,
+        headerImage: null,
+      },
+    });
+  });
+
+  it("normalises publishDate to ISO 8601 UTC", () => {
+    const result = parsePostInput({ ...valid, publishDate: "2026-03-01T09:30:00+02:00" });
+    expect(result.ok && result.value.publishDate).toBe("2026-03-01T07:30:00.000Z");
+  });
+
+  it("the required-fields message wins over other problems", () => {
+    expect(parsePostInput({ ...valid, title: "", slug: "Bad Slug" })).toEqual({ ok: false, message: REQUIRED_FIELDS_MESSAGE });
+  });
+
+  it("rejects non-objects", () => {
+    expect(parsePostInput(null).ok).toBe(false);
+    expect(parsePostInput("x").ok).toBe(false);
+  });
+});

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { isWellFormedSlug } from "./slug";
+
+export const REQUIRED_FIELDS_MESSAGE =
+  "Please fill in all required fields: title, slug, excerpt, and content";
+export const MALFORMED_SLUG_MESSAGE =
+  "Slug may contain only lowercase letters a-z, digits and single hyphens between them";
+export const DEFAULT_READ_TIME = "5 min read";
+
+const text = (field: string) =>
+  z.string({ error: `${field} must be text` }).max(200_000, { error: `${field} is too long` });
+
+/**
+ * A post as the admin editor sends it (POST and PUT bodies). Required fields
+ * may arrive missing or empty: both get SPEC §5's one message, checked
+ * separately so that it wins over any other problem.
+ */
+export const postInputSchema = z.object({
+  title: text("title").max(300, { error: "title is too long (300 characters at most)" }).default(""),
+  slug: text("slug").max(200, { error: "slug is too long (200 characters at most)" }).default(""),
+  excerpt: text("excerpt").max(2000, { error: "excerpt is too long (2000 characters at most)" }).default(""),
+  content: text("content").default(""),
+  category: text("category").max(100, { error: "category is too long" }).nullish().transform((v) => (v ?? "").trim()),
+  author: text("author").max(200).nullish().transform((v) => v?.trim() || undefined),
+  readTime: text("readTime").max(50).nullish().transform((v) => v?.trim() || DEFAULT_READ_TIME),
+  published: z.boolean({ error: "published must be true or false" }).nullish().transform((v) => v ?? false),
+  publishDate: z
+    .string({ error: "publishDate must be an ISO 8601 date-time" })
+    .nullish()
+    .refine((v) => v == null || v === "" || !Number.isNaN(Date.parse(v)), {
+      error: "publishDate must be an ISO 8601 date-time",
+    })
+    .transform((v) => (v ? new Date(v).toISOString() : undefined)),
+  headerImage: z
+    .string({ error: "headerImage must be a URL" })
+    .max(2000)
+    .nullish()
+    .refine((v) => !v || v.startsWith("/") || /^https?:\/\/[^\s]+$/i.test(v), {
+      error: "headerImage must be an http(s) URL or a path on this site",
+    })
+    .transform((v) => v || null),
+});
+
+export type PostInput = z.output<typeof postInputSchema>;
+
+export type PostInputResult =
+  | { ok: true; value: PostInput }
+  | { ok: false; message: string };
+
+export function parsePostInput(body: unknown): PostInputResult {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { ok: false, message: "Request body must be a JSON object" };
+  }
+  const parsed = postInputSchema.safeParse(body);
+  const raw = body as Record<string, unknown>;
+  const missing = (["title", "slug", "excerpt", "content"] as const).some(
+    (field) => raw[field] == null || (typeof raw[field] === "string" && raw[field].trim() === ""),
+  );
+  if (missing) return { ok: false, message: REQUIRED_FIELDS_MESSAGE };
+  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]!.message };
+  if (!isWellFormedSlug(parsed.data.slug)) return { ok: false, message: MALFORMED_SLUG_MESSAGE };
+  return { ok: true, value: { ...parsed.data, title: parsed.data.title.trim(), excerpt: parsed.data.excerpt.trim() } };
+}

@@ -1,0 +1,15 @@
+/**
+ * SPEC §5: lowercase the title, replace each run of characters other than
+ * a-z and 0-9 with one hyphen, trim leading and trailing hyphens.
+ */
+export function slugify(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** PRODUCT §9: a slug is malformed when the slug rule would change it. */
+export function isWellFormedSlug(slug: string): boolean {
+  return slug !== "" && slugify(slug) === slug;
+}

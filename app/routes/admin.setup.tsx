@@ -1,0 +1,72 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { AdminCard, FormAlert } from "~/components/site/admin-shell";
+import { TextField } from "~/components/ui/text-field";
+import { pageMeta } from "~/lib/seo";
+import { MIN_PASSWORD_LENGTH } from "~/lib/account";
+import { AccountError, completeSetup, isSetupTokenValid, SetupTokenError } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import type { Route } from "./+types/admin.setup";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const valid = await isSetupTokenValid(getDb(), token);
+  return data({ token: valid ? token : null }, { status: valid ? 200 : 403 });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const token = String(form.get("token") ?? "");
+  const email = String(form.get("email") ?? "");
+  const password = String(form.get("password") ?? "");
+  if (password !== String(form.get("confirm") ?? "")) {
+    return data({ error: "The two passwords differ.", email }, { status: 400 });
+  }
+  try {
+    const { setCookie } = await completeSetup(getDb(), { token, email, password });
+    return redirect("/admin", { headers: { "Set-Cookie": setCookie } });
+  } catch (error) {
+    if (error instanceof SetupTokenError) return data({ error: error.message, email }, { status: 403 });
+    if (error instanceof AccountError) return data({ error: error.message, email }, { status: 400 });
+    throw error;
+  }
+}
+
+export const meta = () => pageMeta({ title: "Create the administrator | Blog Admin", noindex: true });
+
+export default function AdminSetup({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  if (!loaderData.token) {
+    return (
+      <AdminCard title="Setup link not valid">
+        <p className="text-neutral-700">
+          This setup link is invalid, expired or has already been used. If an administrator exists,{" "}
+          <a href="/admin/login" className="text-brand-700 underline">sign in</a>; otherwise restart the server to print a new link.
+        </p>
+      </AdminCard>
+    );
+  }
+  return (
+    <AdminCard title="Create the administrator">
+      <Form method="post" className="flex flex-col gap-4">
+        <FormAlert message={actionData?.error} />
+        <input type="hidden" name="token" value={loaderData.token} />
+        <TextField label="E-mail" name="email" type="email" autoComplete="username" defaultValue={actionData?.email} />
+        <TextField
+          label={`Password (at least ${MIN_PASSWORD_LENGTH} characters)`}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={MIN_PASSWORD_LENGTH}
+        />
+        <TextField label="Repeat the password" name="confirm" type="password" autoComplete="new-password" />
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
+        >
+          {busy ? "Creating..." : "Create administrator"}
+        </button>
+      </Form>
+    </AdminCard>
+  );
+}

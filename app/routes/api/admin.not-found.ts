@@ -1,0 +1,11 @@
+import { requireAdminApi } from "~/server/auth.server";
+import { jsonError } from "~/server/http.server";
+import type { Route } from "./+types/admin.not-found";
+
+// Every /api/admin/* path answers 401 without a session, known or not.
+async function notFound({ request }: Route.LoaderArgs | Route.ActionArgs) {
+  await requireAdminApi(request);
+  return jsonError(404, "Not found");
+}
+
+export { notFound as loader, notFound as action };

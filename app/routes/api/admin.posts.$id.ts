@@ -1,0 +1,37 @@
+import { parsePostInput } from "~/lib/post-input";
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { deletePost, findPostById, SlugTakenError, updatePost } from "~/server/posts.server";
+import type { Route } from "./+types/admin.posts.$id";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  const post = await findPostById(getDb(), params.id);
+  return post ? Response.json(post) : jsonError(404, "Post not found");
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  const db = getDb();
+  switch (request.method) {
+    case "PUT": {
+      if (!(await findPostById(db, params.id))) return jsonError(404, "Post not found");
+      const input = parsePostInput(await readJsonBody(request));
+      if (!input.ok) return jsonError(400, input.message);
+      try {
+        const post = await updatePost(db, params.id, input.value);
+        return post ? Response.json(post) : jsonError(404, "Post not found");
+      } catch (error) {
+        if (error instanceof SlugTakenError) return jsonError(409, error.message);
+        throw error;
+      }
+    }
+    case "DELETE":
+      return (await deletePost(db, params.id))
+        ? new Response(null, { status: 204 })
+        : jsonError(404, "Post not found");
+    default:
+      return methodNotAllowed(["GET", "PUT", "DELETE"]);
+  }
+}

@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+
+const REQUIRED = "Please fill in all required fields: title, slug, excerpt, and content";
+let server: TestServer;
+let admin: ApiClient;
+
+const valid = {
+  title: "A Post",
+  slug: "a-post",
+  excerpt: "Short summary",
+  content: "# Heading\n\nBody",
+  category: "Cloud",
+  readTime: "3 min read",
+  published: true,
+  publishDate: "2026-01-15T10:00:00.000Z",
+  headerImage: null,
+};
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = new ApiClient(server.url);
+  await admin.signIn();
+});
+afterAll(() => server?.stop());
+
+describe("without a session", () => {
+  it.each([
+    ["GET", "/api/admin/posts"],
+    ["POST", "/api/admin/posts"],
+    ["PUT", "/api/admin/posts/some-id"],
+    ["DELETE", "/api/admin/posts/some-id"],
+    ["POST", "/api/admin/upload"],
+    ["GET", "/api/admin/messages"],
+    ["GET", "/api/admin/anything/else"],
+  ])("%s %s answers 401", async (method, path) => {
+    const { status, json } = await new ApiClient(server.url).request(method, path, method === "GET" ? undefined : valid);
+    expect(status).toBe(401);
+    expect(json).toEqual({ error: "Authentication required" });
+  });
+
+  it("a forged session cookie answers 401", async () => {
+    const client = new ApiClient(server.url);
+    client.cookie = "session=Im5vdC1hLXJlYWwtdG9rZW4i";
+    expect((await client.get("/api/admin/posts")).status).toBe(401);
+  });
+});
+
+describe("create", () => {
+  it("answers 201 with the created post; defaults fill what was not sent", async () => {
+    const { status, json } = await admin.post("/api/admin/posts", {
+      title: "Defaults",
+      slug: "defaults",
+      excerpt: "e",
+      content: "c",
+    });
+    expect(status).toBe(201);
+    expect(json).toMatchObject({
+      title: "Defaults",
+      slug: "defaults",
+      category: "",
+      readTime: "5 min read",
+      published: false,
+      headerImage: null,
+      author: "Ojai Technology Services",
+    });
+    expect(typeof json.id).toBe("string");
+    expect(Math.abs(Date.parse(json.publishDate) - Date.now())).toBeLessThan(60_000);
+    expect(json.createdAt).toBe(json.updatedAt);
+  });
+
+  it("stores every field it was given", async () => {
+    const { status, json } = await admin.post("/api/admin/posts", { ...valid, headerImage: "/images/x.webp" });
+    expect(status).toBe(201);
+    expect(json).toMatchObject({ ...valid, headerImage: "/images/x.webp" });
+    const listed = await admin.get("/api/admin/posts");
+    expect(listed.json.find((p: { id: string }) => p.id === json.id)).toEqual(json);
+  });
+
+  it.each(["title", "slug", "excerpt", "content"])("answers 400 with SPEC §5's message when %s is empty or missing", async (field) => {
+    const empty = await admin.post("/api/admin/posts", { ...valid, slug: "x-" + field, [field]: "  " });
+    expect(empty.status).toBe(400);
+    expect(empty.json).toEqual({ error: REQUIRED });
+    const { [field]: _omitted, ...rest } = { ...valid, slug: "y-" + field } as Record<string, unknown>;
+    const missing = await admin.post("/api/admin/posts", rest);
+    expect(missing.status).toBe(400);
+    expect(missing.json).toEqual({ error: REQUIRED });
+  });
+
+  it.each(["Upper-Case", "with space", "double--hyphen", "-leading", "trailing-", "ünïcode", "under_score"])(
+    "answers 400 for the malformed slug %j",
+    async (slug) => {
+      const { status, json } = await admin.post("/api/admin/posts", { ...valid, slug });
+      expect(status).toBe(400);
+      expect(json.error).toMatch(/slug/i);
+    },
+  );
+
+  it("answers 409 when the slug is taken", async () => {
+    expect((await admin.post("/api/admin/posts", { ...valid, slug: "taken" })).status).toBe(201);
+    const { status, json } = await admin.post("/api/admin/posts", { ...valid, slug: "taken", title: "Other" });
+    expect(status).toBe(409);
+    expect(json.error).toMatch(/slug/);
+  });
+
+  it("answers 400 for bodies that are not a post", async () => {
+    expect((await admin.post("/api/admin/posts", "not json")).status).toBe(400);
+    expect((await admin.post("/api/admin/posts", [1, 2])).status).toBe(400);
+    const badDate = await admin.post("/api/admin/posts", { ...valid, slug: "bad-date", publishDate: "yesterday-ish" });
+    expect(badDate.status).toBe(400);
+    expect(badDate.json.error).toMatch(/publishDate/);
+    const badFlag = await admin.post("/api/admin/posts", { ...valid, slug: "bad-flag", published: "yes" });
+    expect(badFlag.status).toBe(400);
+    const badImage = await admin.post("/api/admin/posts", { ...valid, slug: "bad-image", headerImage: "javascript:alert(1)" });
+    expect(badImage.status).toBe(400);
+  });
+
+  it("answers 413 for a body over 1 MiB", async () => {
+    const { status } = await admin.post("/api/admin/posts", { ...valid, slug: "huge", content: "x".repeat(1_100_000) });
+    expect(status).toBe(413);
+  });
+});
+
+describe("update and delete", () => {
+  it("PUT answers 200 with the updated post and keeps createdAt", async () => {
+    const created = (await admin.post("/api/admin/posts", { ...valid, slug: "to-update" })).json;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { status, json } = await admin.put(`/api/admin/posts/${created.id}`, {
+      ...valid,
+      slug: "updated-slug",
+      title: "Updated",
+      published: false,
+    });
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ id: created.id, slug: "updated-slug", title: "Updated", published: false });
+    expect(json.createdAt).toBe(created.createdAt);
+    expect(json.updatedAt > created.updatedAt).toBe(true);
+  });
+
+  it("PUT answers 404 for an unknown id, 400 and 409 under the same rules as create", async () => {
+    expect((await admin.put("/api/admin/posts/no-such-id", valid)).status).toBe(404);
+    const created = (await admin.post("/api/admin/posts", { ...valid, slug: "put-rules" })).json;
+    const empty = await admin.put(`/api/admin/posts/${created.id}`, { ...valid, slug: "put-rules", content: "" });
+    expect(empty.json).toEqual({ error: REQUIRED });
+    expect((await admin.put(`/api/admin/posts/${created.id}`, { ...valid, slug: "Bad Slug" })).status).toBe(400);
+    await admin.post("/api/admin/posts", { ...valid, slug: "occupied" });
+    expect((await admin.put(`/api/admin/posts/${created.id}`, { ...valid, slug: "occupied" })).status).toBe(409);
+    // Saving a post under its own slug is not a conflict.
+    expect((await admin.put(`/api/admin/posts/${created.id}`, { ...valid, slug: "put-rules" })).status).toBe(200);
+  });
+
+  it("DELETE answers 204, then 404; the post is gone from every list", async () => {
+    const created = (await admin.post("/api/admin/posts", { ...valid, slug: "to-delete" })).json;
+    const removed = await admin.delete(`/api/admin/posts/${created.id}`);
+    expect(removed.status).toBe(204);
+    expect(removed.text).toBe("");
+    expect((await admin.delete(`/api/admin/posts/${created.id}`)).status).toBe(404);
+    expect((await admin.get("/api/admin/posts")).json.some((p: { id: string }) => p.id === created.id)).toBe(false);
+    expect((await admin.get("/api/posts/to-delete")).status).toBe(404);
+  });
+
+  it("the admin list includes drafts and scheduled posts", async () => {
+    await admin.post("/api/admin/posts", { ...valid, slug: "a-draft", published: false });
+    await admin.post("/api/admin/posts", { ...valid, slug: "a-future", publishDate: "2099-01-01T00:00:00.000Z" });
+    const slugs = (await admin.get("/api/admin/posts")).json.map((p: { slug: string }) => p.slug);
+    expect(slugs).toEqual(expect.arrayContaining(["a-draft", "a-future"]));
+  });
+});
+
+describe("cross-origin writes", () => {
+  it("are refused with 403 when another origin sends the session cookie", async () => {
+    const before = (await admin.get("/api/admin/posts")).json.length;
+    const post = await admin.post("/api/admin/posts", { ...valid, slug: "csrf" }, { Origin: "https://evil.example" });
+    expect(post.status).toBe(403);
+    const del = await admin.request("DELETE", "/api/admin/posts/x", undefined, { "Sec-Fetch-Site": "cross-site" });
+    expect(del.status).toBe(403);
+    expect((await admin.get("/api/admin/posts")).json.length).toBe(before);
+  });
+
+  it("are allowed from the site's own origin", async () => {
+    const { status } = await admin.post("/api/admin/posts", { ...valid, slug: "same-origin" }, { Origin: server.url });
+    expect(status).toBe(201);
+  });
+});
+
+describe("rendered body", () => {
+  it("is sanitised at save and shown on the article page", async () => {
+    await admin.post("/api/admin/posts", {
+      ...valid,
+      slug: "xss-check",
+      publishDate: "2026-01-01T00:00:00.000Z",
+      content: 'Hello <script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>\n\n## Safe heading',
+    });
+    const page = await fetch(`${server.url}/blog/xss-check`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("<h2>Safe heading</h2>");
+    expect(html).not.toMatch(/alert\(1\)<\/script>|javascript:alert|onerror=/);
+  });
+});
+
+describe("body limits", () => {
+  it("a chunked body over 1 MiB (no Content-Length) is refused with 413 too", async () => {
+    const big = JSON.stringify({ ...valid, slug: "chunked", content: "y".repeat(1_200_000) });
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    // The server answers 413 and closes the connection without reading on, so a
+    // client still writing may see the reset before it can read the answer.
+    const outcome = await fetch(`${server.url}/api/admin/posts`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: admin.cookie },
+      body: stream,
+      duplex: "half",
+    } as RequestInit).then(
+      (response) => response.status,
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code,
+    );
+    expect([413, "ECONNRESET", "EPIPE"]).toContain(outcome);
+    expect((await admin.get("/api/admin/posts")).json.some((p: { slug: string }) => p.slug === "chunked")).toBe(false);
+  });
+});

@@ -1,0 +1,24 @@
+import { parsePostInput } from "~/lib/post-input";
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { createPost, listAllPosts, SlugTakenError } from "~/server/posts.server";
+import type { Route } from "./+types/admin.posts";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  return Response.json(await listAllPosts(getDb()));
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
+  const input = parsePostInput(await readJsonBody(request));
+  if (!input.ok) return jsonError(400, input.message);
+  try {
+    return Response.json(await createPost(getDb(), input.value), { status: 201 });
+  } catch (error) {
+    if (error instanceof SlugTakenError) return jsonError(409, error.message);
+    throw error;
+  }
+}

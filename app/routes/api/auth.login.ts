@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { signIn } from "~/server/auth.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import type { Route } from "./+types/auth.login";
+
+const credentials = z.object({
+  email: z.string().max(320),
+  password: z.string().max(1024),
+});
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const body = credentials.safeParse(await readJsonBody(request));
+  if (!body.success) return jsonError(400, "Send a JSON body with email and password");
+  const result = await signIn(body.data, context.clientAddress);
+  if (!result.ok) {
+    return jsonError(
+      result.status,
+      result.error,
+      result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+    );
+  }
+  return Response.json(
+    { user: { email: result.user.email } },
+    { headers: { "Set-Cookie": result.setCookie, "Cache-Control": "no-store" } },
+  );
+}

@@ -1,0 +1,5 @@
+import { jsonError } from "~/server/http.server";
+
+const notFound = () => jsonError(404, "Not found");
+
+export { notFound as loader, notFound as action };

@@ -1,0 +1,4 @@
+import { getDb } from "~/server/db/index.server";
+import { healthResponse } from "~/server/health.server";
+
+export const loader = () => healthResponse(getDb());

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../../tests/support/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ SEED_SAMPLE_POSTS: "true" });
+});
+afterAll(() => server?.stop());
+
+const get = (path: string) => fetch(server.url + path, { redirect: "manual" });
+
+describe("public pages render on the server", () => {
+  it.each(["/", "/home", "/blog", "/about", "/some/unknown/path"])("%s answers 200 with HTML", async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await response.text()).toMatch(/^<!DOCTYPE html>/i);
+  });
+
+  it("unknown paths render the landing page (SPEC §2)", async () => {
+    const [home, other] = await Promise.all([get("/"), get("/no/such/page")]);
+    const headline = /Technology Solutions For People \+ By People/;
+    expect(await home.text()).toMatch(headline);
+    expect(await other.text()).toMatch(headline);
+  });
+
+  it("seeds sample posts on an empty database and shows them", async () => {
+    const html = await (await get("/blog")).text();
+    expect(html).toContain("Tenant Onboarding in Under 30 Minutes with Cloud Governance");
+  });
+
+  it("/blog/{slug} has the article in the server HTML; an unknown slug is a real 404", async () => {
+    const article = await get("/blog/tenant-onboarding-in-under-30-minutes");
+    expect(article.status).toBe(200);
+    const html = await article.text();
+    expect(html).toContain("<h2>The checklist we automated</h2>");
+    expect(html).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+\/blog\/tenant-onboarding-in-under-30-minutes"/);
+    const missing = await get("/blog/does-not-exist");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("Page not found");
+  });
+
+  it("/admin redirects to sign-in without a session", async () => {
+    const response = await get("/admin");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/admin/login");
+    expect((await get("/admin/login")).status).toBe(200);
+  });
+});
+
+describe("headers", () => {
+  it("pages carry a CSP with a fresh nonce that the page's scripts use", async () => {
+    const [a, b] = await Promise.all([get("/"), get("/")]);
+    const csp = a.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(b.headers.get("content-security-policy")).not.toContain(nonce);
+    const html = await a.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(a.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("hashed assets are cached for a year as immutable", async () => {
+    const html = await (await get("/")).text();
+    const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0];
+    expect(asset).toBeTruthy();
+    const response = await get(asset!);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("/healthz answers 200 with the database state", async () => {
+    const response = await get("/healthz");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+  });
+});

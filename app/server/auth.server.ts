@@ -1,0 +1,264 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createCookie, redirect } from "react-router";
+import { MIN_PASSWORD_LENGTH } from "~/lib/account";
+import { getConfig } from "./config.server";
+
+export { MIN_PASSWORD_LENGTH };
+import { isUniqueViolation, type Db } from "./db/db.server";
+import { getConnection, getDb } from "./db/index.server";
+import { decoyHash, hashPassword, verifyPassword } from "./passwords.server";
+import { createThrottle, type Throttle } from "./throttle.server";
+
+export interface AdminUser {
+  id: string;
+  email: string;
+}
+
+const SESSION_DAYS = 14;
+const SETUP_TOKEN_HOURS = 24;
+export const INVALID_CREDENTIALS = "Invalid email or password";
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+function sessionCookie() {
+  cookie ??= createCookie("session", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: getConfig().secureCookies,
+    path: "/",
+    maxAge: SESSION_DAYS * 24 * 60 * 60,
+  });
+  return cookie;
+}
+
+// ---------------------------------------------------------------- accounts
+
+export async function countAdmins(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("admin_users")
+    .select((eb) => eb.fn.countAll<string | number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export class AccountError extends Error {}
+
+function checkNewCredentials(email: string, password: string) {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AccountError("Enter a valid e-mail address");
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new AccountError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+}
+
+/** Adds an administrator, or sets the password of an existing one. Returns whether it was created. */
+export async function upsertAdmin(db: Db, rawEmail: string, password: string): Promise<"created" | "updated"> {
+  const email = normaliseEmail(rawEmail);
+  checkNewCredentials(email, password);
+  const passwordHash = await hashPassword(password);
+  const now = new Date().toISOString();
+  const existing = await db.selectFrom("admin_users").select("id").where("email", "=", email).executeTakeFirst();
+  if (existing) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("admin_users")
+        .set({ password_hash: passwordHash, updated_at: now })
+        .where("id", "=", existing.id)
+        .execute();
+      // A reset password ends every session that used the old one.
+      await trx.deleteFrom("sessions").where("user_id", "=", existing.id).execute();
+    });
+    return "updated";
+  }
+  await db
+    .insertInto("admin_users")
+    .values({ id: randomUUID(), email, password_hash: passwordHash, created_at: now, updated_at: now })
+    .execute();
+  return "created";
+}
+
+// ---------------------------------------------------------------- sessions
+
+export async function createSession(db: Db, userId: string): Promise<{ token: string; setCookie: string }> {
+  const token = randomBytes(32).toString("base64url");
+  const now = new Date();
+  const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
+  await db
+    .insertInto("sessions")
+    .values({ id: sha256(token), user_id: userId, created_at: now.toISOString(), expires_at: expires.toISOString() })
+    .execute();
+  return { token, setCookie: await sessionCookie().serialize(token, { expires }) };
+}
+
+async function readToken(request: Request): Promise<string | undefined> {
+  const value: unknown = await sessionCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+export async function getAdmin(request: Request, db: Db = getDb()): Promise<AdminUser | undefined> {
+  const token = await readToken(request);
+  if (!token) return undefined;
+  const row = await db
+    .selectFrom("sessions")
+    .innerJoin("admin_users", "admin_users.id", "sessions.user_id")
+    .select(["admin_users.id", "admin_users.email", "sessions.expires_at"])
+    .where("sessions.id", "=", sha256(token))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (row.expires_at <= new Date().toISOString()) {
+    await db.deleteFrom("sessions").where("id", "=", sha256(token)).execute();
+    return undefined;
+  }
+  return { id: row.id, email: row.email };
+}
+
+/** For /api/admin/*: the signed-in administrator, or a 401 JSON answer. */
+export async function requireAdminApi(request: Request): Promise<AdminUser> {
+  const admin = await getAdmin(request);
+  if (!admin) throw Response.json({ error: "Authentication required" }, { status: 401 });
+  return admin;
+}
+
+/** For admin pages: the signed-in administrator, or a redirect to sign-in. */
+export async function requireAdminPage(request: Request): Promise<AdminUser> {
+  const admin = await getAdmin(request);
+  if (!admin) throw redirect("/admin/login");
+  return admin;
+}
+
+/** Revokes the request's session (if any); returns the Set-Cookie that clears it. */
+export async function signOut(request: Request, db: Db = getDb()): Promise<string> {
+  const token = await readToken(request);
+  if (token) await db.deleteFrom("sessions").where("id", "=", sha256(token)).execute();
+  return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+export async function deleteExpiredSessions(db: Db): Promise<void> {
+  await db.deleteFrom("sessions").where("expires_at", "<=", new Date().toISOString()).execute();
+}
+
+// ---------------------------------------------------------------- sign-in
+
+const MAX_FAILURES = 5;
+const WINDOW_SECONDS = 15 * 60;
+
+let throttles: { account: Throttle; address: Throttle } | undefined;
+function signInThrottles() {
+  throttles ??= {
+    account: createThrottle(getConnection(), { name: "login-account", points: MAX_FAILURES, durationSeconds: WINDOW_SECONDS }),
+    address: createThrottle(getConnection(), { name: "login-address", points: MAX_FAILURES, durationSeconds: WINDOW_SECONDS }),
+  };
+  return throttles;
+}
+
+export type SignInResult =
+  | { ok: true; user: AdminUser; setCookie: string }
+  | { ok: false; status: 401; error: string }
+  | { ok: false; status: 429; error: string; retryAfterSeconds: number };
+
+/**
+ * Same answer and the same work for an unknown e-mail and a wrong password;
+ * five failures in fifteen minutes per account or per client address throttle
+ * further attempts (the right password included) until the window passes.
+ */
+export async function signIn(
+  { email: rawEmail, password }: { email: string; password: string },
+  clientAddress: string,
+  db: Db = getDb(),
+): Promise<SignInResult> {
+  const email = normaliseEmail(rawEmail);
+  const { account, address } = signInThrottles();
+  const waitMs = Math.max(await account.retryAfterMs(email), await address.retryAfterMs(clientAddress));
+  if (waitMs > 0) {
+    const retryAfterSeconds = Math.ceil(waitMs / 1000);
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    return {
+      ok: false,
+      status: 429,
+      error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      retryAfterSeconds,
+    };
+  }
+
+  const user = await db
+    .selectFrom("admin_users")
+    .select(["id", "email", "password_hash"])
+    .where("email", "=", email)
+    .executeTakeFirst();
+  const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+  if (!user || !valid) {
+    await Promise.all([account.hit(email), address.hit(clientAddress)]);
+    return { ok: false, status: 401, error: INVALID_CREDENTIALS };
+  }
+  await account.reset(email);
+  const { setCookie } = await createSession(db, user.id);
+  return { ok: true, user: { id: user.id, email: user.email }, setCookie };
+}
+
+// ---------------------------------------------------------------- first administrator
+
+/** Creates a one-time setup token (stored hashed); the caller prints the link. */
+export async function createSetupToken(db: Db): Promise<string> {
+  const token = randomBytes(24).toString("base64url");
+  const now = new Date();
+  await db
+    .insertInto("setup_tokens")
+    .values({
+      token_hash: sha256(token),
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + SETUP_TOKEN_HOURS * 3_600_000).toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+/** Whether the token may create the first administrator right now. */
+export async function isSetupTokenValid(db: Db, token: string): Promise<boolean> {
+  if (!token || (await countAdmins(db)) > 0) return false;
+  const row = await db
+    .selectFrom("setup_tokens")
+    .select("expires_at")
+    .where("token_hash", "=", sha256(token))
+    .executeTakeFirst();
+  return Boolean(row && row.expires_at > new Date().toISOString());
+}
+
+export class SetupTokenError extends Error {
+  constructor() {
+    super("This setup link is invalid or has already been used");
+  }
+}
+
+/** Creates the first administrator with a valid setup token, then voids every token. */
+export async function completeSetup(
+  db: Db,
+  { token, email: rawEmail, password }: { token: string; email: string; password: string },
+): Promise<{ user: AdminUser; setCookie: string }> {
+  const email = normaliseEmail(rawEmail);
+  checkNewCredentials(email, password);
+  const passwordHash = await hashPassword(password);
+  const id = randomUUID();
+  await db.transaction().execute(async (trx) => {
+    const now = new Date().toISOString();
+    // Deleting the token inside the transaction makes it single-use even under concurrent requests.
+    const removed = await trx
+      .deleteFrom("setup_tokens")
+      .where("token_hash", "=", sha256(token))
+      .where("expires_at", ">", now)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) !== 1 || (await countAdmins(trx)) > 0) throw new SetupTokenError();
+    try {
+      await trx
+        .insertInto("admin_users")
+        .values({ id, email, password_hash: passwordHash, created_at: now, updated_at: now })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new SetupTokenError();
+      throw error;
+    }
+    await trx.deleteFrom("setup_tokens").execute();
+  });
+  const { setCookie } = await createSession(db, id);
+  return { user: { id, email }, setCookie };
+}

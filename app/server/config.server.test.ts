@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "./config.server";
+
+describe("parseConfig", () => {
+  it("applies PRODUCT §7's defaults", () => {
+    const config = parseConfig({}, "/srv/site");
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      database: { kind: "sqlite", file: "/srv/site/data/site.db" },
+      siteUrl: "http://localhost:3000",
+      secureCookies: false,
+      admin: undefined,
+      seedSamplePosts: true,
+      smtp: undefined,
+      logLevel: "info",
+    });
+  });
+
+  it("reads each variable", () => {
+    const config = parseConfig(
+      {
+        PORT: "8080",
+        HOST: "127.0.0.1",
+        DATABASE_URL: "postgres://u@127.0.0.1:5432/site",
+        SITE_URL: "https://www.example.com/",
+        ADMIN_EMAIL: "a@example.com",
+        ADMIN_PASSWORD: "long-enough-pw",
+        SEED_SAMPLE_POSTS: "false",
+        SMTP_URL: "smtp://127.0.0.1:2525",
+        CONTACT_NOTIFY_TO: "team@example.com",
+        LOG_LEVEL: "debug",
+      },
+      "/srv",
+    );
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      database: { kind: "postgres", url: "postgres://u@127.0.0.1:5432/site" },
+      siteUrl: "https://www.example.com",
+      secureCookies: true,
+      admin: { email: "a@example.com", password: "long-enough-pw" },
+      seedSamplePosts: false,
+      smtp: { url: "smtp://127.0.0.1:2525", notifyTo: "team@example.com" },
+      logLevel: "debug",
+    });
+  });
+
+  it("SITE_URL follows PORT by default; a relative DATABASE_URL is a file under the working directory", () => {
+    const config = parseConfig({ PORT: "4000", DATABASE_URL: "var/site.sqlite" }, "/srv");
+    expect(config.siteUrl).toBe("http://localhost:4000");
+    expect(config.database).toEqual({ kind: "sqlite", file: "/srv/var/site.sqlite" });
+  });
+
+  it.each([
+    ["PORT", { PORT: "abc" }],
+    ["PORT", { PORT: "70000" }],
+    ["SITE_URL", { SITE_URL: "not a url" }],
+    ["SITE_URL", { SITE_URL: "ftp://example.com" }],
+    ["DATABASE_URL", { DATABASE_URL: "mysql://x" }],
+    ["SEED_SAMPLE_POSTS", { SEED_SAMPLE_POSTS: "maybe" }],
+    ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+    ["ADMIN_EMAIL", { ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "long-enough-pw" }],
+    ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com" }],
+    ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "short" }],
+    ["SMTP_URL", { SMTP_URL: "http://mail" }],
+  ])("a bad %s stops with one line naming it", (variable, env) => {
+    let error: unknown;
+    try {
+      parseConfig(env);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+});

@@ -1,0 +1,150 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Environment configuration (PRODUCT.md §7). Parsed once at start; a bad value
+ * stops the start with one line naming the variable.
+ */
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    error: "must be true or false",
+  })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const absoluteHttpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .transform((value) => new URL(value).origin);
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const envSchema = z
+  .object({
+    PORT: z.coerce
+      .number({ error: "must be a whole number from 0 to 65535" })
+      .int({ error: "must be a whole number from 0 to 65535" })
+      .min(0, { error: "must be a whole number from 0 to 65535" })
+      .max(65535, { error: "must be a whole number from 0 to 65535" })
+      .default(3000),
+    HOST: z.string().trim().min(1, { error: "must not be empty" }).default("0.0.0.0"),
+    DATABASE_URL: optionalString.refine(
+      (value) =>
+        value === undefined ||
+        /^postgres(ql)?:\/\//.test(value) ||
+        value.startsWith("file:") ||
+        !value.includes("://"),
+      { error: "must be postgres://..., file:PATH or a file path" },
+    ),
+    SITE_URL: optionalString.pipe(absoluteHttpUrl.optional()),
+    ADMIN_EMAIL: optionalString.pipe(
+      z.email({ error: "must be an e-mail address" }).optional(),
+    ),
+    ADMIN_PASSWORD: optionalString.pipe(
+      z.string().min(10, { error: "must be at least 10 characters" }).optional(),
+    ),
+    SEED_SAMPLE_POSTS: booleanFlag.default(true),
+    SMTP_URL: optionalString.pipe(
+      z
+        .url({ protocol: /^smtps?$/, error: "must be smtp://... or smtps://..." })
+        .optional(),
+    ),
+    CONTACT_NOTIFY_TO: optionalString.pipe(
+      z.email({ error: "must be an e-mail address" }).optional(),
+    ),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+    TRUST_PROXY: z.string().trim().default("loopback"),
+    COMPANY_NAME: z.string().trim().min(1).default("Ojai Technology Services"),
+    CONTACT_EMAIL: optionalString.pipe(
+      z.email({ error: "must be an e-mail address" }).optional(),
+    ),
+    CONTACT_PHONE: optionalString,
+    NODE_ENV: z.string().default("production"),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"],
+        message: "must be set together with " + (env.ADMIN_EMAIL ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"),
+      });
+    }
+  });
+
+export type DatabaseTarget =
+  | { kind: "sqlite"; file: string }
+  | { kind: "postgres"; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  siteUrl: string;
+  secureCookies: boolean;
+  admin: { email: string; password: string } | undefined;
+  seedSamplePosts: boolean;
+  smtp: { url: string; notifyTo: string | undefined } | undefined;
+  logLevel: string;
+  trustProxy: string;
+  company: { name: string; email: string; phone: string };
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const variable = String(issue.path[0] ?? "environment");
+    const raw = env[variable];
+    const shown = raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`;
+    throw new ConfigError(`Invalid configuration: ${variable} ${issue.message}${shown}`);
+  }
+  const e = result.data;
+  const siteUrl = e.SITE_URL ?? `http://localhost:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: resolveDatabase(e.DATABASE_URL, cwd),
+    siteUrl,
+    secureCookies: siteUrl.startsWith("https:"),
+    admin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+        ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
+        : undefined,
+    seedSamplePosts: e.SEED_SAMPLE_POSTS,
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, notifyTo: e.CONTACT_NOTIFY_TO } : undefined,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    company: {
+      name: e.COMPANY_NAME,
+      email: e.CONTACT_EMAIL ?? "hello@example.com",
+      phone: e.CONTACT_PHONE ?? "(555) 010-0100",
+    },
+    isProduction: e.NODE_ENV === "production",
+  };
+}
+
+function resolveDatabase(url: string | undefined, cwd: string): DatabaseTarget {
+  if (url && /^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
+  const file = url ? url.replace(/^file:/, "") : path.join("data", "site.db");
+  return { kind: "sqlite", file: path.resolve(cwd, file) };
+}
+
+let current: Config | undefined;
+
+/** The configuration of this process; parsed on first use. */
+export function getConfig(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}

@@ -1,0 +1,20 @@
+import { getConfig } from "../config.server";
+import { connect, type Connection, type Db } from "./db.server";
+
+let current: Connection | undefined;
+
+/** This process's database connection, opened on first use. */
+export function getConnection(): Connection {
+  current ??= connect(getConfig().database);
+  return current;
+}
+
+export function getDb(): Db {
+  return getConnection().db;
+}
+
+export async function closeConnection(): Promise<void> {
+  const connection = current;
+  current = undefined;
+  if (connection) await connection.db.destroy();
+}

@@ -1,0 +1,57 @@
+import type { Generated } from "kysely";
+
+/**
+ * Database row types. Dates are ISO 8601 UTC strings (see ADR 003) and
+ * booleans are 0/1 integers, so one set of queries serves SQLite and PostgreSQL.
+ */
+export interface PostsTable {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string;
+  content: string;
+  content_html: string;
+  category: string;
+  author: string;
+  publish_date: string;
+  read_time: string;
+  published: number;
+  header_image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AdminUsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SetupTokensTable {
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  points: Generated<number>;
+  expire: number | null;
+}
+
+export interface Database {
+  posts: PostsTable;
+  admin_users: AdminUsersTable;
+  sessions: SessionsTable;
+  setup_tokens: SetupTokensTable;
+  rate_limits: RateLimitsTable;
+}

@@ -1,0 +1,55 @@
+import { samplePosts } from "~/content/sample-posts";
+import { getConfig } from "./config.server";
+import { migrateToLatest, type Db } from "./db/db.server";
+import { getDb } from "./db/index.server";
+import { countAdmins, createSetupToken, deleteExpiredSessions, upsertAdmin } from "./auth.server";
+import { getLogger } from "./logger.server";
+import { countPosts, createPost, SlugTakenError } from "./posts.server";
+
+/** Everything the app needs before it takes requests. Safe to run in several processes at once. */
+export async function prepareApp(): Promise<void> {
+  const config = getConfig();
+  const log = getLogger();
+  const db = getDb();
+
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
+
+  if (config.seedSamplePosts) await seedSamplePosts(db);
+  await deleteExpiredSessions(db);
+
+  if ((await countAdmins(db)) === 0) {
+    if (config.admin) {
+      await upsertAdmin(db, config.admin.email, config.admin.password);
+      log.info({ email: config.admin.email.toLowerCase() }, "administrator created from ADMIN_EMAIL");
+    } else {
+      const token = await createSetupToken(db);
+      const link = `${config.siteUrl}/admin/setup?token=${token}`;
+      log.warn({ setupLink: link }, `No administrator exists yet. Create one at ${link}`);
+    }
+  }
+}
+
+export async function seedSamplePosts(db: Db): Promise<number> {
+  if ((await countPosts(db)) > 0) return 0;
+  const now = Date.now();
+  for (const sample of samplePosts) {
+    await createPost(db, {
+      title: sample.title,
+      slug: sample.slug,
+      excerpt: sample.excerpt,
+      content: sample.content,
+      category: sample.category,
+      author: undefined,
+      readTime: sample.readTime,
+      published: true,
+      publishDate: new Date(now - sample.daysAgo * 86_400_000).toISOString(),
+      headerImage: null,
+    }).catch((error: unknown) => {
+      // Another process seeding at the same moment already added it.
+      if (!(error instanceof SlugTakenError)) throw error;
+    });
+  }
+  getLogger().info({ count: samplePosts.length }, "sample posts added to the empty database");
+  return samplePosts.length;
+}

@@ -1,0 +1,68 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ServerBuild } from "react-router";
+// Provided by React Router's Vite plugin at build time.
+import * as build from "virtual:react-router/server-build";
+import { ConfigError, getConfig } from "~/server/config.server";
+import { closeConnection } from "~/server/db/index.server";
+import { getLogger } from "~/server/logger.server";
+import { prepareApp } from "~/server/startup.server";
+import { createApp } from "./app";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main() {
+  let config;
+  try {
+    config = getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = getLogger();
+  await prepareApp();
+
+  const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
+  const app = createApp({ build: build as unknown as ServerBuild, clientDir });
+  const server = app.listen(config.port, config.host, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    log.info({ port, host: config.host, siteUrl: config.siteUrl, database: config.database.kind }, "server listening");
+  });
+  server.on("error", (error) => {
+    log.fatal({ err: error }, "server failed to start");
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down: finishing in-flight requests");
+    const force = setTimeout(() => {
+      log.warn("in-flight requests did not finish in time; closing connections");
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async (error) => {
+      await closeConnection();
+      log.info("stopped");
+      process.exit(error ? 1 : 0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  try {
+    getLogger().fatal({ err: error }, "start failed");
+  } catch {
+    console.error(error);
+  }
+  process.exit(1);
+});

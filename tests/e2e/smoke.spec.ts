@@ -1,0 +1,70 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN } from "../../playwright.config";
+import { expectNoAxeViolations } from "./fixtures";
+
+const pages = [
+  { path: "/", heading: "Technology Solutions For People + By People" },
+  { path: "/home", heading: "Technology Solutions For People + By People" },
+  { path: "/blog", heading: "Blog" },
+  { path: "/blog/building-an-iot-garden-monitor-in-ojai", heading: "Building an IoT Garden Monitor in Ojai" },
+  { path: "/about", heading: "About" },
+  { path: "/any/other/path", heading: "Technology Solutions For People + By People" },
+  { path: "/admin/login", heading: "Sign in" },
+];
+
+for (const { path, heading } of pages) {
+  test(`${path} renders, hydrates and has no axe violations`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(errors).toEqual([]);
+  });
+}
+
+test("an unknown article is a 404 page with a way back", async ({ page }) => {
+  const response = await page.goto("/blog/no-such-article");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole("link", { name: "Read the blog" }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+});
+
+test("the blog links to a full article", async ({ page }) => {
+  await page.goto("/blog");
+  await page.getByRole("link", { name: "Tenant Onboarding in Under 30 Minutes with Cloud Governance" }).click();
+  await expect(page).toHaveURL(/\/blog\/tenant-onboarding-in-under-30-minutes$/);
+  await expect(page.getByRole("heading", { level: 2, name: "The checklist we automated" })).toBeVisible();
+});
+
+test("/admin sends a visitor to sign-in; a wrong password is refused; the right one opens Blog Admin; sign-out ends it", async ({
+  page,
+}) => {
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin\/login$/);
+
+  await page.getByLabel("E-mail").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password");
+  await expect(page.getByLabel("E-mail")).toHaveValue(E2E_ADMIN.email);
+  await expectNoAxeViolations(page);
+
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Building an IoT Garden Monitor in Ojai" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Published" }).first()).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin\/login$/);
+});

@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const ENTRY = path.join(ROOT, "build/server/index.js");
+
+export interface TestServer {
+  url: string;
+  /** Every log line the server printed so far (parsed JSON where possible). */
+  logs: Array<Record<string, unknown>>;
+  databaseFile: string;
+  stop(): Promise<void>;
+}
+
+export const TEST_ADMIN = { email: "admin@example.com", password: "correct-horse-battery" };
+
+/**
+ * Starts the built server (npm run build) as its own process on a free port,
+ * with a new SQLite file. Tests talk to it over real HTTP.
+ */
+export async function startServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
+  if (!fs.existsSync(ENTRY)) throw new Error("build/server/index.js is missing: run npm run build first");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-server-"));
+  const databaseFile = path.join(dir, "site.db");
+  const child: ChildProcess = spawn(process.execPath, [ENTRY], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseFile,
+      LOG_LEVEL: "info",
+      SEED_SAMPLE_POSTS: "false",
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s\n${stderr}`)), 20_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let newline: number;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (entry.msg === "server listening") {
+            clearTimeout(timer);
+            resolve(`http://127.0.0.1:${String(entry.port)}`);
+          }
+        } catch {
+          logs.push({ raw: line });
+        }
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening\n${stderr}`));
+    });
+  });
+
+  return {
+    url,
+    logs,
+    databaseFile,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small cookie-keeping client for the JSON API. */
+export class ApiClient {
+  cookie = "";
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(this.baseUrl + pathname, {
+      method,
+      redirect: "manual",
+      headers: {
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        ...(this.cookie ? { Cookie: this.cookie } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const setCookie = response.headers.get("set-cookie");
+    if (setCookie) {
+      const pair = setCookie.split(";")[0]!;
+      this.cookie = pair.endsWith("=") ? "" : pair;
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json: json as any };
+  }
+
+  get = (p: string, h?: Record<string, string>) => this.request("GET", p, undefined, h);
+  post = (p: string, b?: unknown, h?: Record<string, string>) => this.request("POST", p, b ?? {}, h);
+  put = (p: string, b?: unknown, h?: Record<string, string>) => this.request("PUT", p, b ?? {}, h);
+  delete = (p: string, h?: Record<string, string>) => this.request("DELETE", p, undefined, h);
+
+  async signIn(credentials = TEST_ADMIN, headers: Record<string, string> = {}) {
+    const result = await this.post("/api/auth/login", credentials, headers);
+    if (result.status !== 200) throw new Error(`sign-in failed: ${result.status} ${result.text}`);
+    return result;
+  }
+}

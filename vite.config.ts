@@ -1,0 +1,17 @@
+import path from "node:path";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig(({ isSsrBuild }) => ({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  plugins: [tailwindcss(), reactRouter()],
+  build: isSsrBuild
+    ? {
+        target: "node20",
+        rollupOptions: {
+          input: { index: "./server/main.ts", cli: "./server/cli.ts" },
+        },
+      }
+    : undefined,
+}));
