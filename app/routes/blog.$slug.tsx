@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { SiteFooter } from "~/components/site/site-footer";
 import { SiteHeader } from "~/components/site/site-header";
+import { PostImage } from "~/components/site/post-image";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
@@ -40,7 +41,12 @@ export default function Article({ loaderData }: Route.ComponentProps) {
         </p>
         <article className="mt-6">
           {post.headerImage && (
-            <img src={post.headerImage} alt="" className="mb-8 aspect-[16/9] w-full rounded-lg object-cover" />
+            <PostImage
+              src={post.headerImage}
+              sizes="(min-width: 768px) 768px, 100vw"
+              className="mb-8 aspect-[16/9] w-full rounded-lg object-cover"
+              priority
+            />
           )}
           <p className="text-sm text-neutral-700">
             {post.category && <span className="font-semibold text-brand-700">{post.category}</span>}

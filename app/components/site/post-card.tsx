@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { formatDate } from "~/lib/dates";
+import { PostImage } from "./post-image";
 
 export interface PostSummary {
   id: string;
@@ -18,7 +19,11 @@ export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headin
   return (
     <article className="flex flex-col overflow-hidden rounded-lg border border-neutral-200 bg-white shadow-sm">
       {post.headerImage ? (
-        <img src={post.headerImage} alt="" className="aspect-[16/9] w-full object-cover" loading="lazy" />
+        <PostImage
+          src={post.headerImage}
+          sizes="(min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw"
+          className="aspect-[16/9] w-full object-cover"
+        />
       ) : (
         <div aria-hidden="true" className="aspect-[16/9] w-full bg-gradient-to-br from-brand-100 to-brand-600" />
       )}
