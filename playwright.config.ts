@@ -4,7 +4,11 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
 // A new database file for every run: the suite starts from a known state.
+// SQLite: a file in a new directory. PostgreSQL (TEST_DATABASE=postgres): a
+// database named per port, recreated by tests/support/e2e-server.mjs and
+// dropped by tests/e2e/global-teardown.ts.
 const databaseFile = path.join(os.tmpdir(), `ojai-e2e-${Date.now()}`, "site.db");
+process.env.E2E_PG_DATABASE ??= `ojai_e2e_${PORT}`;
 
 export const E2E_ADMIN = { email: "e2e-admin@example.com", password: "e2e-password-123" };
 
@@ -14,7 +18,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
-  reporter: [["list"], ["json", { outputFile: ".tmp/playwright-results.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON ?? ".tmp/playwright-results.json" }]],
+  globalTeardown: "./tests/e2e/global-teardown.ts",
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
@@ -37,7 +42,7 @@ export default defineConfig({
     { name: "phone", use: { ...devices["Pixel 7"] } },
   ],
   webServer: {
-    command: "node build/server/index.js",
+    command: "node tests/support/e2e-server.mjs",
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -48,6 +53,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       SITE_URL: `http://127.0.0.1:${PORT}`,
       DATABASE_URL: databaseFile,
+      TEST_DATABASE: process.env.TEST_DATABASE ?? "sqlite",
+      E2E_PG_DATABASE: process.env.E2E_PG_DATABASE,
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       SEED_SAMPLE_POSTS: "true",

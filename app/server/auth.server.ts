@@ -71,10 +71,17 @@ export async function upsertAdmin(db: Db, rawEmail: string, password: string): P
     });
     return "updated";
   }
-  await db
-    .insertInto("admin_users")
-    .values({ id: randomUUID(), email, password_hash: passwordHash, created_at: now, updated_at: now })
-    .execute();
+  try {
+    await db
+      .insertInto("admin_users")
+      .values({ id: randomUUID(), email, password_hash: passwordHash, created_at: now, updated_at: now })
+      .execute();
+  } catch (error) {
+    // Another process (a second app process starting with the same
+    // ADMIN_EMAIL) created it between our read and our insert.
+    if (isUniqueViolation(error)) return upsertAdmin(db, rawEmail, password);
+    throw error;
+  }
   return "created";
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { freshSqlite } from "../../tests/support/database";
+import { freshDatabase } from "../../tests/support/database";
 import { healthResponse } from "./health.server";
 
 describe("healthResponse", () => {
@@ -9,7 +9,7 @@ describe("healthResponse", () => {
   });
 
   it("answers 200 when the database answers", async () => {
-    const { connection, cleanup } = await freshSqlite();
+    const { connection, cleanup } = await freshDatabase();
     cleanups.push(cleanup);
     const response = await healthResponse(connection.db);
     expect(response.status).toBe(200);
@@ -17,7 +17,7 @@ describe("healthResponse", () => {
   });
 
   it("answers 503 when the database does not", async () => {
-    const { connection, cleanup } = await freshSqlite();
+    const { connection, cleanup } = await freshDatabase();
     cleanups.push(cleanup);
     await connection.db.destroy();
     const response = await healthResponse(connection.db);

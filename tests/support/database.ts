@@ -2,9 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { connect, migrateToLatest, type Connection } from "~/server/db/db.server";
+import { createPostgresDatabase, TEST_BACKEND } from "./backend";
+
+export interface FreshDatabase {
+  connection: Connection;
+  /** The DATABASE_URL of this database (a file path or a postgres:// URL). */
+  url: string;
+  cleanup: () => Promise<void>;
+}
 
 /** A real, migrated SQLite database in a new file, removed afterwards. */
-export async function freshSqlite(): Promise<{ connection: Connection; file: string; cleanup: () => Promise<void> }> {
+export async function freshSqlite(): Promise<FreshDatabase & { file: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-db-"));
   const file = path.join(dir, "test.db");
   const connection = connect({ kind: "sqlite", file });
@@ -12,9 +20,30 @@ export async function freshSqlite(): Promise<{ connection: Connection; file: str
   return {
     connection,
     file,
+    url: file,
     cleanup: async () => {
       await connection.db.destroy().catch(() => {});
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A real, migrated, new PostgreSQL database, dropped afterwards. */
+export async function freshPostgres(): Promise<FreshDatabase> {
+  const created = await createPostgresDatabase();
+  const connection = connect({ kind: "postgres", url: created.url });
+  await migrateToLatest(connection.db);
+  return {
+    connection,
+    url: created.url,
+    cleanup: async () => {
+      await connection.db.destroy().catch(() => {});
+      await created.drop();
+    },
+  };
+}
+
+/** A fresh database of the backend under test (TEST_DATABASE). */
+export function freshDatabase(): Promise<FreshDatabase> {
+  return TEST_BACKEND === "postgres" ? freshPostgres() : freshSqlite();
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createPostgresDatabase, TEST_BACKEND } from "./backend";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ENTRY = path.join(ROOT, "build/server/index.js");
@@ -10,7 +11,8 @@ export interface TestServer {
   url: string;
   /** Every log line the server printed so far (parsed JSON where possible). */
   logs: Array<Record<string, unknown>>;
-  databaseFile: string;
+  /** The DATABASE_URL the server runs on (a SQLite file or a postgres:// URL). */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -18,24 +20,37 @@ export const TEST_ADMIN = { email: "admin@example.com", password: "correct-horse
 
 /**
  * Starts the built server (npm run build) as its own process on a free port,
- * with a new SQLite file. Tests talk to it over real HTTP.
+ * on a new database of the backend under test (a SQLite file, or a new
+ * PostgreSQL database when TEST_DATABASE=postgres). Pass DATABASE_URL in `env`
+ * to share a database between servers; the caller then owns it.
+ * Tests talk to the server over real HTTP.
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   if (!fs.existsSync(ENTRY)) throw new Error("build/server/index.js is missing: run npm run build first");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-server-"));
-  const databaseFile = path.join(dir, "site.db");
+  let dropDatabase = async () => {};
+  let databaseUrl = env.DATABASE_URL;
+  if (!databaseUrl) {
+    if (TEST_BACKEND === "postgres") {
+      const created = await createPostgresDatabase();
+      databaseUrl = created.url;
+      dropDatabase = created.drop;
+    } else {
+      databaseUrl = path.join(dir, "site.db");
+    }
+  }
   const child: ChildProcess = spawn(process.execPath, [ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
       PORT: "0",
       HOST: "127.0.0.1",
-      DATABASE_URL: databaseFile,
       LOG_LEVEL: "info",
       SEED_SAMPLE_POSTS: "false",
       ADMIN_EMAIL: TEST_ADMIN.email,
       ADMIN_PASSWORD: TEST_ADMIN.password,
       ...env,
+      DATABASE_URL: databaseUrl,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -45,7 +60,10 @@ export async function startServer(env: Record<string, string | undefined> = {}):
 
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start in 20 s\n${stderr}`));
+    }, 20_000);
     child.stdout!.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
       let newline: number;
@@ -66,20 +84,25 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening\n${stderr}`));
+      reject(new Error(`server exited with ${code} before listening\n${stderr}\n${logs.slice(-5).map((l) => JSON.stringify(l)).join("\n")}`));
     });
+  }).catch(async (error) => {
+    await dropDatabase().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
   });
 
   return {
     url,
     logs,
-    databaseFile,
+    databaseUrl,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill("SIGTERM");
         await exited;
       }
+      await dropDatabase();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,9 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  type SqliteDialectConfig,
+} from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.server";
+import { getLogger } from "../logger.server";
 import { migrations } from "./migrations.server";
 import type { Database } from "./schema.server";
 
@@ -17,19 +31,73 @@ export type Connection =
 export function connect(target: DatabaseTarget): Connection {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle client's error (PostgreSQL restarted, connection cut) must not
+    // crash the process: the pool drops that client and the next query
+    // opens a new connection.
+    pool.on("error", (error) => getLogger().warn({ err: error }, "idle database connection lost"));
     return { kind: "postgres", pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
   }
   fs.mkdirSync(path.dirname(target.file), { recursive: true });
   const sqlite = new SqliteDatabase(target.file);
-  sqlite.pragma("journal_mode = WAL");
+  // Switching to WAL needs an exclusive lock for a moment; another process
+  // opening the same new file at the same time can hold it.
+  withLockRetry(() => sqlite.pragma("journal_mode = WAL"));
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   return {
     kind: "sqlite",
     sqlite,
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({ dialect: new AppSqliteDialect({ database: sqlite }) }),
   };
+}
+
+/**
+ * SQLite with two guarantees Kysely's stock dialect lacks, both needed when
+ * several processes share one file:
+ * - transactions begin IMMEDIATE: a writing transaction takes the write lock
+ *   when it starts (waiting up to the busy timeout) instead of failing with
+ *   SQLITE_BUSY when it upgrades from reading midway;
+ * - migrations run in one such transaction (SQLite's DDL is transactional),
+ *   so two processes starting on a new file do not both run migration 001:
+ *   the second waits, then finds it done.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+class AppSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+/** Runs a statement that needs a lock SQLite's busy handler does not wait for, retrying briefly. */
+function withLockRetry<T>(run: () => T): T {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return run();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 50 || (code !== "SQLITE_BUSY" && code !== "SQLITE_LOCKED")) throw error;
+      Atomics.wait(pause, 0, 0, 100);
+    }
+  }
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

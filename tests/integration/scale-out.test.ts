@@ -1,0 +1,115 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
+
+/**
+ * PRODUCT.md §8: several app processes on one database behave as one site.
+ * Nothing a request needs may live in one process's memory or disk.
+ * Runs on the backend under test (TEST_DATABASE); on PostgreSQL this is the
+ * load-balanced deployment.
+ */
+describe(`two app processes on one ${TEST_BACKEND} database`, () => {
+  let a: TestServer;
+  let b: TestServer;
+  let dropDatabase: () => Promise<void>;
+
+  beforeAll(async () => {
+    let url: string;
+    if (TEST_BACKEND === "postgres") {
+      const created = await createPostgresDatabase();
+      url = created.url;
+      dropDatabase = created.drop;
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-shared-"));
+      url = path.join(dir, "site.db");
+      dropDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // Both start at the same moment, as behind a load balancer: migrations,
+    // sample posts and the first administrator must not trip over each other.
+    [a, b] = await Promise.all([
+      startServer({ DATABASE_URL: url, SEED_SAMPLE_POSTS: "true" }),
+      startServer({ DATABASE_URL: url, SEED_SAMPLE_POSTS: "true" }),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await dropDatabase?.();
+  });
+
+  it("both started on the same data: the sample posts once, one administrator", async () => {
+    const [fromA, fromB] = await Promise.all([
+      new ApiClient(a.url).get("/api/posts"),
+      new ApiClient(b.url).get("/api/posts"),
+    ]);
+    expect(fromA.status).toBe(200);
+    expect(fromA.json.length).toBeGreaterThan(0);
+    expect(fromB.json).toEqual(fromA.json);
+    expect(new Set(fromA.json.map((p: { slug: string }) => p.slug)).size).toBe(fromA.json.length);
+    await new ApiClient(a.url).signIn();
+    await new ApiClient(b.url).signIn();
+  });
+
+  it("a post saved through one is served by the other, and so are its changes and its deletion", async () => {
+    const admin = new ApiClient(a.url);
+    await admin.signIn();
+    const created = await admin.post("/api/admin/posts", {
+      title: "Written on A",
+      slug: "written-on-a",
+      excerpt: "Saved through the first process",
+      content: "Served by **the second**.",
+      category: "Operations",
+      readTime: "1 min read",
+      published: true,
+      publishDate: new Date(Date.now() - 60_000).toISOString(),
+      headerImage: null,
+    });
+    expect(created.status).toBe(201);
+
+    const visitor = new ApiClient(b.url);
+    const fetched = await visitor.get("/api/posts/written-on-a");
+    expect(fetched.status).toBe(200);
+    expect(fetched.json.title).toBe("Written on A");
+    const page = await visitor.get("/blog/written-on-a");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("<strong>the second</strong>");
+
+    const editor = new ApiClient(b.url);
+    await editor.signIn();
+    const updated = await editor.put(`/api/admin/posts/${created.json.id}`, { ...created.json, title: "Edited on B" });
+    expect(updated.status).toBe(200);
+    expect((await new ApiClient(a.url).get("/api/posts/written-on-a")).json.title).toBe("Edited on B");
+
+    expect((await admin.delete(`/api/admin/posts/${created.json.id}`)).status).toBe(204);
+    expect((await visitor.get("/api/posts/written-on-a")).status).toBe(404);
+  });
+
+  it("a session from one is valid on the other, and signing out on one ends it on both", async () => {
+    const onA = new ApiClient(a.url);
+    await onA.signIn();
+    const onB = new ApiClient(b.url);
+    onB.cookie = onA.cookie;
+    expect((await onB.get("/api/auth/me")).json).toEqual({ user: { email: TEST_ADMIN.email } });
+    expect((await onB.get("/api/admin/posts")).status).toBe(200);
+
+    const cookie = onA.cookie;
+    expect((await onB.post("/api/auth/logout")).status).toBe(204);
+    const replay = new ApiClient(a.url);
+    replay.cookie = cookie;
+    expect((await replay.get("/api/admin/posts")).status).toBe(401);
+  });
+
+  it("sign-in throttling counts failures across both processes", async () => {
+    const email = TEST_ADMIN.email;
+    // Distinct addresses, so only the per-account counter can add up to 5.
+    const attempt = (server: TestServer, password: string, n: number) =>
+      new ApiClient(server.url).post("/api/auth/login", { email, password }, { "X-Forwarded-For": `203.0.113.${n}` });
+    for (let i = 0; i < 5; i++) {
+      expect((await attempt(i % 2 === 0 ? a : b, "wrong-password", i + 1)).status).toBe(401);
+    }
+    expect((await attempt(a, TEST_ADMIN.password, 50)).status).toBe(429);
+    expect((await attempt(b, TEST_ADMIN.password, 51)).status).toBe(429);
+  });
+});

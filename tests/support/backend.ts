@@ -1,0 +1,37 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/**
+ * Which database the integration tests run against. `npm test` runs the suite
+ * once per backend: TEST_DATABASE=sqlite (the default) and TEST_DATABASE=postgres.
+ */
+export const TEST_BACKEND: "sqlite" | "postgres" = process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite";
+
+/** A PostgreSQL connection allowed to create databases (trust auth on this machine). */
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** Creates a new, empty PostgreSQL database for one test server or suite. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ojai_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
