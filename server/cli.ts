@@ -1,12 +1,19 @@
+import fs from "node:fs";
 import readline from "node:readline";
+import { parseArgs } from "node:util";
 import { AccountError, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/auth.server";
-import { ConfigError } from "~/server/config.server";
-import { migrateToLatest } from "~/server/db/db.server";
+import { ConfigError, resolveDatabase } from "~/server/config.server";
+import { CopyError, copyDatabase } from "~/server/db/copy.server";
+import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getDb } from "~/server/db/index.server";
 
 const USAGE = `Usage:
   npm run admin -- set-password <email>   add an administrator, or reset the password of an existing one
   npm run admin -- list                   list administrators
+  npm run admin -- copy-database --from <DATABASE_URL> --to <DATABASE_URL>
+                                          copy a whole site (posts, images, administrators,
+                                          sessions, messages) into a new, empty database,
+                                          e.g. --from ./data/site.db --to postgres://host/db
 
 The password is asked for (twice) on a terminal, or read from the first line of standard input:
   printf '%s\\n' "$PASSWORD" | npm run admin -- set-password owner@example.com
@@ -62,13 +69,41 @@ async function run(args: string[]): Promise<number> {
     for (const admin of admins) console.log(`${admin.email}\t(added ${admin.created_at})`);
     return 0;
   }
+  if (command === "copy-database") {
+    const { values } = parseArgs({
+      args: args.slice(1),
+      options: { from: { type: "string" }, to: { type: "string" } },
+    });
+    if (!values.from || !values.to) {
+      console.error(USAGE);
+      return 2;
+    }
+    const source = resolveDatabase(values.from, process.cwd());
+    if (source.kind === "sqlite" && !fs.existsSync(source.file)) {
+      console.error(`No database file at ${source.file}`);
+      return 1;
+    }
+    const from = connect(source);
+    const to = connect(resolveDatabase(values.to, process.cwd()));
+    try {
+      // Both at this version's schema: the source as the site would migrate it at start.
+      await migrateToLatest(from.db);
+      await migrateToLatest(to.db);
+      const counts = await copyDatabase(from, to);
+      for (const [table, count] of Object.entries(counts)) console.log(`${table}: ${count} rows`);
+      console.log("Copied. Point DATABASE_URL at the new database and restart the site.");
+      return 0;
+    } finally {
+      await Promise.all([from.db.destroy(), to.db.destroy()]);
+    }
+  }
   console.error(USAGE);
   return 2;
 }
 
 run(process.argv.slice(2))
   .catch((error: unknown) => {
-    if (error instanceof AccountError || error instanceof ConfigError) {
+    if (error instanceof AccountError || error instanceof ConfigError || error instanceof CopyError) {
       console.error(error.message);
       return 1;
     }

@@ -135,7 +135,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
   };
 }
 
-function resolveDatabase(url: string | undefined, cwd: string): DatabaseTarget {
+export function resolveDatabase(url: string | undefined, cwd: string): DatabaseTarget {
   if (url && /^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
   const file = url ? url.replace(/^file:/, "") : path.join("data", "site.db");
   return { kind: "sqlite", file: path.resolve(cwd, file) };

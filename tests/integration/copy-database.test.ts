@@ -1,0 +1,95 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COPIED_TABLES, SKIPPED_TABLES } from "~/server/db/copy.server";
+import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
+import { freshDatabase } from "../support/database";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
+
+const CLI = path.resolve(import.meta.dirname, "../../build/server/cli.js");
+const copy = (from: string, to: string) =>
+  spawnSync(process.execPath, [CLI, "copy-database", "--from", from, "--to", to], { encoding: "utf8" });
+
+describe("the copy command's table list", () => {
+  it("names every table of the schema, as copied or as deliberately skipped", async () => {
+    const { connection, cleanup } = await freshDatabase();
+    try {
+      const tables = (await connection.db.introspection.getTables()).map((t) => t.name).sort();
+      expect(tables).toEqual([...COPIED_TABLES, ...SKIPPED_TABLES].sort());
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+// Copying a SQLite site into PostgreSQL needs PostgreSQL: it runs in the
+// PostgreSQL pass of the suite, which CI always runs.
+describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreSQL", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-copy-"));
+  const sqliteFile = path.join(dir, "site.db");
+  let target: { url: string; drop: () => Promise<void> };
+  let onPostgres: TestServer | undefined;
+  let postId: string;
+
+  beforeAll(async () => {
+    const onSqlite = await startServer({ DATABASE_URL: sqliteFile, SEED_SAMPLE_POSTS: "true" });
+    try {
+      const admin = new ApiClient(onSqlite.url);
+      await admin.signIn();
+      const created = await admin.post("/api/admin/posts", {
+        title: "Kept in the move",
+        slug: "kept-in-the-move",
+        excerpt: "Written on SQLite",
+        content: "Read on **PostgreSQL**.",
+        category: "Operations",
+        readTime: "1 min read",
+        published: false,
+        publishDate: "2026-01-15T10:00:00.000Z",
+        headerImage: null,
+      });
+      expect(created.status).toBe(201);
+      postId = created.json.id;
+    } finally {
+      await onSqlite.stop();
+    }
+    target = await createPostgresDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await onPostgres?.stop();
+    await target?.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("copies posts (drafts too) and administrators, and the site runs on the copy", async () => {
+    const result = copy(sqliteFile, target.url);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/posts: \d+ rows/);
+    expect(result.stdout).toContain("admin_users: 1 rows");
+
+    onPostgres = await startServer({ DATABASE_URL: target.url, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
+    // No setup link: the copied administrator exists, and signs in with the same password.
+    expect(onPostgres.logs.some((l) => typeof l.setupLink === "string")).toBe(false);
+    const admin = new ApiClient(onPostgres.url);
+    await admin.signIn(TEST_ADMIN);
+    const all = await admin.get("/api/admin/posts");
+    const draft = all.json.find((p: { id: string }) => p.id === postId);
+    expect(draft).toMatchObject({ slug: "kept-in-the-move", published: false, content: "Read on **PostgreSQL**." });
+    const samples = await new ApiClient(onPostgres.url).get("/api/posts");
+    expect(samples.json.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a target that already holds data, and changes nothing there", async () => {
+    const result = copy(sqliteFile, target.url);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/already has data in admin_users/);
+  });
+
+  it("refuses a source file that does not exist", () => {
+    const result = copy(path.join(dir, "missing.db"), target.url);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("No database file at");
+  });
+});
