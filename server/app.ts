@@ -5,8 +5,11 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
+import { pageCache } from "./page-cache";
 import "~/context";
 import { getConfig } from "~/server/config.server";
+import { nextScheduledChange, readContentVersion } from "~/server/content-version.server";
+import { getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/logger.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -131,6 +134,15 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
     );
     app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  }
+
+  if (!development) {
+    app.use(
+      pageCache({
+        readVersion: () => readContentVersion(getDb()),
+        nextScheduledChange: () => nextScheduledChange(getDb()),
+      }),
+    );
   }
 
   app.all(

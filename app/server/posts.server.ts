@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import { renderMarkdown } from "~/lib/markdown";
 import type { PostInput } from "~/lib/post-input";
 import { getConfig } from "./config.server";
+import { changingContent } from "./content-version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import type { PostsTable } from "./db/schema.server";
 
@@ -132,10 +133,12 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
   const now = new Date().toISOString();
   const id = randomUUID();
   try {
-    await db
-      .insertInto("posts")
-      .values({ id, ...columnsFrom(input, now), created_at: now })
-      .execute();
+    await changingContent(db, (trx) =>
+      trx
+        .insertInto("posts")
+        .values({ id, ...columnsFrom(input, now), created_at: now })
+        .execute(),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();
     throw error;
@@ -147,12 +150,11 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
 export async function updatePost(db: Db, id: string, input: PostInput): Promise<Post | undefined> {
   const now = new Date().toISOString();
   try {
-    const result = await db
-      .updateTable("posts")
-      .set(columnsFrom(input, now))
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return undefined;
+    const updated = await changingContent(db, async (trx) => {
+      const result = await trx.updateTable("posts").set(columnsFrom(input, now)).where("id", "=", id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    });
+    if (!updated) return undefined;
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();
     throw error;
@@ -162,8 +164,10 @@ export async function updatePost(db: Db, id: string, input: PostInput): Promise<
 
 /** False when no post has this id. */
 export async function deletePost(db: Db, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("posts").where("id", "=", id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return changingContent(db, async (trx) => {
+    const result = await trx.deleteFrom("posts").where("id", "=", id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
 }
 
 export async function countPosts(db: Db): Promise<number> {

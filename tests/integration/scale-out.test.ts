@@ -53,6 +53,12 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
   });
 
   it("a post saved through one is served by the other, and so are its changes and its deletion", async () => {
+    // B has the list and the missing article in its page cache before A writes.
+    const visitor = new ApiClient(b.url);
+    const before = await visitor.get("/api/posts");
+    expect((await visitor.get("/api/posts")).headers.get("x-cache")).toBe("hit");
+    expect((await visitor.get("/api/posts/written-on-a")).status).toBe(404);
+
     const admin = new ApiClient(a.url);
     await admin.signIn();
     const created = await admin.post("/api/admin/posts", {
@@ -68,7 +74,9 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
     });
     expect(created.status).toBe(201);
 
-    const visitor = new ApiClient(b.url);
+    const list = await visitor.get("/api/posts");
+    expect(list.json.length).toBe(before.json.length + 1);
+    expect(list.json[0].slug).toBe("written-on-a");
     const fetched = await visitor.get("/api/posts/written-on-a");
     expect(fetched.status).toBe(200);
     expect(fetched.json.title).toBe("Written on A");
@@ -81,6 +89,7 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
     const updated = await editor.put(`/api/admin/posts/${created.json.id}`, { ...created.json, title: "Edited on B" });
     expect(updated.status).toBe(200);
     expect((await new ApiClient(a.url).get("/api/posts/written-on-a")).json.title).toBe("Edited on B");
+    expect((await visitor.get("/api/posts/written-on-a")).json.title).toBe("Edited on B");
 
     expect((await admin.delete(`/api/admin/posts/${created.json.id}`)).status).toBe(204);
     expect((await visitor.get("/api/posts/written-on-a")).status).toBe(404);

@@ -1,5 +1,5 @@
 import { getDb } from "~/server/db/index.server";
-import { methodNotAllowed, parsePageParams } from "~/server/http.server";
+import { methodNotAllowed, parsePageParams, PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { countPublicPosts, listPublicPosts } from "~/server/posts.server";
 import type { Route } from "./+types/posts";
 
@@ -9,7 +9,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const db = getDb();
   const now = new Date();
   const [posts, total] = await Promise.all([listPublicPosts(db, { ...page, now }), countPublicPosts(db, now)]);
-  return Response.json(posts, { headers: { "X-Total-Count": String(total) } });
+  return Response.json(posts, {
+    headers: { "X-Total-Count": String(total), "Cache-Control": PUBLIC_CACHE_CONTROL },
+  });
 }
 
 export function action() {

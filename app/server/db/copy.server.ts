@@ -8,11 +8,12 @@ export const COPIED_TABLES = ["admin_users", "sessions", "posts"] as const;
 
 /**
  * Tables deliberately not copied: short-lived state (sign-in throttling
- * counters, setup tokens of a site that has no administrator). Kysely's
+ * counters, setup tokens of a site that has no administrator) and the content
+ * version counter, which the target's migration created. Kysely's
  * migration bookkeeping is not listed: introspection leaves it out, and the
  * target has its own, written when it was migrated.
  */
-export const SKIPPED_TABLES = ["rate_limits", "setup_tokens"] as const;
+export const SKIPPED_TABLES = ["rate_limits", "setup_tokens", "content_version"] as const;
 
 const BATCH_ROWS = 100;
 

@@ -76,4 +76,20 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  // A counter bumped by every write that changes public pages, so each app
+  // process can tell with one cheap read whether its cached pages are current
+  // (see server/page-cache.ts and ADR 017).
+  "005_content_version": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("content_version")
+        .addColumn("id", "integer", (c) => c.primaryKey())
+        .addColumn("version", "bigint", (c) => c.notNull())
+        .execute();
+      await db.insertInto("content_version").values({ id: 1, version: 1 }).execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable("content_version").execute();
+    },
+  },
 };

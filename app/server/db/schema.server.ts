@@ -48,10 +48,17 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+export interface ContentVersionTable {
+  id: number;
+  /** bigint: a string from PostgreSQL, a number from SQLite. */
+  version: number | string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
   rate_limits: RateLimitsTable;
+  content_version: ContentVersionTable;
 }

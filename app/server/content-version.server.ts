@@ -1,0 +1,48 @@
+import { CompiledQuery, type Transaction } from "kysely";
+import type { Db } from "./db/db.server";
+import type { Database } from "./db/schema.server";
+
+/**
+ * The version of everything public pages show. Every write that changes a
+ * public page bumps it in the same transaction; a cached page is served only
+ * while the version it was rendered at is still the current one, whichever
+ * process made the change (ADR 017).
+ */
+const READ_VERSION = CompiledQuery.raw("select version from content_version where id = 1");
+
+export async function readContentVersion(db: Db): Promise<string> {
+  const { rows } = await db.executeQuery<{ version: number | string }>(READ_VERSION);
+  return String(rows[0]?.version ?? 0);
+}
+
+export async function bumpContentVersion(db: Db | Transaction<Database>): Promise<void> {
+  await db
+    .updateTable("content_version")
+    .set((eb) => ({ version: eb("version", "+", 1) }))
+    .where("id", "=", 1)
+    .execute();
+}
+
+/**
+ * The next moment public pages change by themselves: the earliest publish
+ * date of a published post that is not public yet (scheduled publishing).
+ * Undefined when nothing is scheduled.
+ */
+export async function nextScheduledChange(db: Db, now = new Date()): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("posts")
+    .select((eb) => eb.fn.min("publish_date").as("next"))
+    .where("published", "=", 1)
+    .where("publish_date", ">", now.toISOString())
+    .executeTakeFirst();
+  return row?.next ? Date.parse(String(row.next)) : undefined;
+}
+
+/** Runs a write that changes public pages, and bumps the version with it. */
+export async function changingContent<T>(db: Db, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const result = await write(trx);
+    await bumpContentVersion(trx);
+    return result;
+  });
+}

@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// npm run bench: load figures for the public routes, printed as a table and JSON.
+//
+// For each data set (20 posts of ~1,000 words, then 10,000 posts) it starts the
+// built site (node build/server/index.js, production settings, LOG_LEVEL=info)
+// on a new SQLite database, adds the posts through the admin API (so they go
+// through the same markdown pipeline as an administrator's), then for each
+// route runs autocannon: 10 connections, a warm-up, then the measured run.
+// It samples the server's resident memory every 100 ms. A script, not a test:
+// the machines are shared and noisy, so run it a few times and quote medians.
+//
+// Options: --duration S (default 20)  --warmup S (default 5)
+//          --sets 20,10000             --connections N (default 10)
+//          --routes /,/blog            --json FILE (default .tmp/bench-results.json)
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: "string", default: "20" },
+    warmup: { type: "string", default: "5" },
+    connections: { type: "string", default: "10" },
+    sets: { type: "string", default: "20,10000" },
+    routes: { type: "string" },
+    json: { type: "string", default: path.join(root, ".tmp", "bench-results.json") },
+  },
+});
+const duration = Number(opts.duration);
+const warmup = Number(opts.warmup);
+const connections = Number(opts.connections);
+const sets = opts.sets.split(",").map(Number);
+const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
+
+const WORDS = (
+  "cloud migration accessible design small business websites fast pages server rendering research " +
+  "systems onboarding media production security backups monitoring support Ojai California team " +
+  "clients projects budgets performance search engines phones readers articles analytics privacy"
+).split(" ");
+
+/** A deterministic article of about `words` words in markdown: headings, lists, links, code. */
+function article(seed, words = 1000) {
+  let n = seed;
+  const next = () => {
+    n = (n * 1103515245 + 12345) % 2147483648;
+    return WORDS[n % WORDS.length];
+  };
+  const sentence = (len) => {
+    const s = Array.from({ length: len }, next).join(" ");
+    return s[0].toUpperCase() + s.slice(1) + ".";
+  };
+  const parts = [];
+  let count = 0;
+  let section = 1;
+  while (count < words) {
+    parts.push(`## Section ${section++}: ${sentence(4).slice(0, -1)}`);
+    const paragraph = Array.from({ length: 5 }, () => sentence(14)).join(" ");
+    parts.push(paragraph, `- **${next()}**: ${sentence(8)}\n- [${next()}](/blog) ${sentence(6)}\n- \`${next()}\` ${sentence(6)}`);
+    count += 4 + 70 + 26;
+  }
+  return parts.join("\n\n");
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startSite(databaseUrl) {
+  const port = await freePort();
+  const logFile = path.join(os.tmpdir(), `ojai-bench-${port}.log`);
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, [path.join(root, "build/server/index.js")], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: databaseUrl,
+      SITE_URL: `http://127.0.0.1:${port}`,
+      SEED_SAMPLE_POSTS: "false",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: "info",
+    },
+    stdio: ["ignore", log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the site exited early; see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (i > 300) throw new Error("the site did not start in 30 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      fs.closeSync(log);
+      fs.rmSync(logFile, { force: true });
+    },
+  };
+}
+
+async function seed(url, count) {
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
+  const cookie = login.headers.get("set-cookie").split(";")[0];
+  const start = Date.now() - count * 60_000;
+  let made = 0;
+  const slugs = [];
+  const worker = async () => {
+    for (;;) {
+      const i = made++;
+      if (i >= count) return;
+      const slug = `bench-post-${i + 1}`;
+      const response = await fetch(`${url}/api/admin/posts`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Cookie: cookie },
+        body: JSON.stringify({
+          title: `Bench post ${i + 1}: notes from the field`,
+          slug,
+          excerpt: `What we learned on project ${i + 1}, in brief, for readers who want the outline first.`,
+          content: article(i + 1),
+          category: ["Web Design", "Cloud", "Research", "Operations"][i % 4],
+          readTime: "5 min read",
+          published: true,
+          publishDate: new Date(start + i * 60_000).toISOString(),
+          headerImage: null,
+        }),
+      });
+      if (response.status !== 201) throw new Error(`creating ${slug}: ${response.status} ${await response.text()}`);
+      slugs[i] = slug;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return slugs;
+}
+
+function rssOf(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function measure(url, route, pid) {
+  const target = url + route;
+  await autocannon({ url: target, connections, duration: warmup });
+  let peak = rssOf(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 100);
+  const result = await autocannon({ url: target, connections, duration });
+  clearInterval(sampler);
+  return {
+    route,
+    reqPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    peakRssMb: Math.round((peak / 1024 / 1024) * 10) / 10,
+  };
+}
+
+const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, warmup, connections, sets: [] };
+
+if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+  console.error("No build: run npm run build first (npm run bench does).");
+  process.exit(1);
+}
+
+for (const count of sets) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-bench-"));
+  const site = await startSite(path.join(dir, "site.db"));
+  try {
+    const seeded = Date.now();
+    const slugs = await seed(site.url, count);
+    const slug = slugs[Math.floor(slugs.length / 2)];
+    console.log(`\n${count} posts added in ${((Date.now() - seeded) / 1000).toFixed(1)} s; measuring (${warmup} s warm-up, ${duration} s per route)...`);
+    const routes = opts.routes ? opts.routes.split(",") : ["/", "/blog", `/blog/${slug}`, "/api/posts?limit=5", "/rss.xml"];
+    const rows = [];
+    for (const route of routes) {
+      const row = await measure(site.url, route, site.pid);
+      rows.push(row);
+      console.log(
+        `  ${route.padEnd(34)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(3)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  errors ${row.errors}  peak RSS ${row.peakRssMb} MB`,
+      );
+    }
+    results.sets.push({ posts: count, routes: rows });
+  } finally {
+    await site.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Summary table, and the ratio of the largest set to the smallest per route.
+console.log("\n| posts | route | req/s | p50 ms | p99 ms | errors | peak RSS MB |");
+console.log("|---:|---|---:|---:|---:|---:|---:|");
+for (const set of results.sets) {
+  for (const r of set.routes) {
+    const route = r.route.startsWith("/blog/") ? "/blog/{slug}" : r.route;
+    console.log(`| ${set.posts} | ${route} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.peakRssMb} |`);
+  }
+}
+if (results.sets.length > 1) {
+  const [small, large] = [results.sets[0], results.sets.at(-1)];
+  console.log(`\nThroughput with ${large.posts} posts relative to ${small.posts}:`);
+  small.routes.forEach((r, i) => {
+    const other = large.routes[i];
+    const route = r.route.startsWith("/blog/") ? "/blog/{slug}" : r.route;
+    console.log(`  ${route.padEnd(20)} ${(other.reqPerSec / r.reqPerSec).toFixed(2)}x`);
+  });
+}
+fs.mkdirSync(path.dirname(opts.json), { recursive: true });
+fs.writeFileSync(opts.json, JSON.stringify(results, null, 2));
+console.log(`\n${JSON.stringify(results)}`);
+console.log(`\nJSON written to ${path.relative(root, opts.json)}`);
