@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+// npm run lighthouse: Lighthouse 12 (mobile, default throttling) on every
+// public page of the built site, and the first-load JavaScript of each page
+// (gzip bytes of every script the page loads before it is idle).
+//
+// It starts the built site on a new SQLite database with the sample posts,
+// drives Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH), prints a
+// table and writes .tmp/lighthouse-results.json. A script, not a test.
+//
+// Options: --pages /,/blog   --runs N (default 1; the median per category is reported)
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import zlib from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium } from "@playwright/test";
+
+const root = path.resolve(import.meta.dirname, "..");
+const { values: opts } = parseArgs({
+  options: {
+    pages: { type: "string" },
+    runs: { type: "string", default: "1" },
+    json: { type: "string", default: path.join(root, ".tmp", "lighthouse-results.json") },
+  },
+});
+const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startSite() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-lh-"));
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, "build/server/index.js")], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: path.join(dir, "site.db"),
+      SITE_URL: `http://127.0.0.1:${port}`,
+      SEED_SAMPLE_POSTS: "true",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error("the site exited early");
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (i > 300) throw new Error("the site did not start in 30 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    async stop() {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Gzip bytes of every script a phone-sized page loads until the network is idle. */
+async function firstLoadJs(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const page = await context.newPage();
+  const scripts = new Map();
+  page.on("response", async (response) => {
+    if (response.request().resourceType() !== "script") return;
+    try {
+      scripts.set(response.url(), zlib.gzipSync(await response.body(), { level: 9 }).length);
+    } catch {}
+  });
+  await page.goto(url, { waitUntil: "networkidle" });
+  await context.close();
+  let total = 0;
+  for (const size of scripts.values()) total += size;
+  return { bytes: total, files: scripts.size };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
+if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+  console.error("No build: run npm run build first (npm run lighthouse does).");
+  process.exit(1);
+}
+
+const site = await startSite();
+const results = { date: new Date().toISOString(), lighthouse: "12", formFactor: "mobile", throttling: "default (simulated)", pages: [] };
+try {
+  const posts = await (await fetch(`${site.url}/api/posts?limit=1`)).json();
+  const pages = opts.pages
+    ? opts.pages.split(",")
+    : ["/", "/blog", posts[0] ? `/blog/${posts[0].slug}` : null, "/about"].filter(Boolean);
+
+  const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.slice(1) });
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+  try {
+    for (const pagePath of pages) {
+      const url = site.url + pagePath;
+      const runs = [];
+      for (let i = 0; i < Number(opts.runs); i++) {
+        const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+        if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.message}`);
+        const failing = Object.values(lhr.audits)
+          .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
+          .map((a) => a.id);
+        runs.push({
+          performance: Math.round(lhr.categories.performance.score * 100),
+          accessibility: Math.round(lhr.categories.accessibility.score * 100),
+          bestPractices: Math.round(lhr.categories["best-practices"].score * 100),
+          seo: Math.round(lhr.categories.seo.score * 100),
+          lcpMs: Math.round(lhr.audits["largest-contentful-paint"].numericValue),
+          tbtMs: Math.round(lhr.audits["total-blocking-time"].numericValue),
+          cls: Number(lhr.audits["cumulative-layout-shift"].numericValue.toFixed(3)),
+          failing,
+        });
+      }
+      const pick = (key) => median(runs.map((r) => r[key]));
+      const js = await firstLoadJs(browser, url);
+      const row = {
+        page: pagePath,
+        performance: pick("performance"),
+        accessibility: pick("accessibility"),
+        bestPractices: pick("bestPractices"),
+        seo: pick("seo"),
+        lcpMs: pick("lcpMs"),
+        tbtMs: pick("tbtMs"),
+        cls: pick("cls"),
+        firstLoadJsGzipKb: Math.round((js.bytes / 1024) * 10) / 10,
+        scripts: js.files,
+        failingAudits: [...new Set(runs.flatMap((r) => r.failing))],
+        runs: runs.length,
+      };
+      results.pages.push(row);
+      console.log(
+        `${pagePath.padEnd(40)} perf ${row.performance}  a11y ${row.accessibility}  bp ${row.bestPractices}  seo ${row.seo}  LCP ${row.lcpMs} ms  TBT ${row.tbtMs} ms  CLS ${row.cls}  JS ${row.firstLoadJsGzipKb} KB gzip` +
+          (row.failingAudits.length ? `  failing: ${row.failingAudits.join(", ")}` : ""),
+      );
+    }
+  } finally {
+    await browser.close();
+    chrome.kill();
+  }
+} finally {
+  await site.stop();
+}
+
+console.log("\n| page | Performance | Accessibility | Best Practices | SEO | LCP ms | TBT ms | CLS | first-load JS (KB gzip) |");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const r of results.pages) {
+  const page = r.page.startsWith("/blog/") ? "/blog/{slug}" : r.page;
+  console.log(`| ${page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} | ${r.firstLoadJsGzipKb} |`);
+}
+fs.mkdirSync(path.dirname(opts.json), { recursive: true });
+fs.writeFileSync(opts.json, JSON.stringify(results, null, 2));
+console.log(`\nJSON written to ${path.relative(root, opts.json)}`);
