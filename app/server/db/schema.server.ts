@@ -48,10 +48,34 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+export interface ImagesTable {
+  /** SHA-256 (hex) of the uploaded bytes. */
+  id: string;
+  source_format: string;
+  width: number;
+  height: number;
+  content_type: string;
+  byte_size: number;
+  bytes: Uint8Array;
+  created_at: string;
+}
+
+export interface ImageVariantsTable {
+  image_id: string;
+  width: number;
+  height: number;
+  format: string;
+  content_type: string;
+  byte_size: number;
+  bytes: Uint8Array;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
   rate_limits: RateLimitsTable;
+  images: ImagesTable;
+  image_variants: ImageVariantsTable;
 }
