@@ -435,7 +435,7 @@ export function PostEditor({
           </div>
         </form>
 
-        <aside
+        <section
           aria-label="Preview"
           // It scrolls on its own beside the form, so it must be reachable by keyboard.
           tabIndex={0}
@@ -449,7 +449,7 @@ export function PostEditor({
             Preview: as visitors will see it
           </p>
           <PostPreview draft={draft} />
-        </aside>
+        </section>
       </div>
     </section>
   );
