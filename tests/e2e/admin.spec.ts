@@ -148,7 +148,7 @@ test("editing an existing post loads its fields, and the slug follows a new titl
   const row = page.getByRole("row").filter({ hasText: title });
   await expect(row.getByRole("cell", { name: "Draft" })).toBeVisible();
 
-  await row.getByRole("button", { name: `Edit "${title}"` }).click();
+  await row.getByRole("button", { name: "Edit" }).click();
   await expect(page.getByRole("heading", { name: "Edit Post" })).toBeVisible();
   await expect(page.getByLabel("Title")).toHaveValue(title);
   await expect(page.getByLabel("Category")).toHaveValue("Before");
@@ -212,7 +212,7 @@ test("delete asks 'Are you sure you want to delete this post?' first; cancel kee
   await page.getByLabel("Published").check();
   await page.getByRole("button", { name: "Save" }).click();
   const row = page.getByRole("row").filter({ hasText: title });
-  const remove = row.getByRole("button", { name: `Delete "${title}"` });
+  const remove = row.getByRole("button", { name: "Delete" });
 
   expect(await dialogFrom(page, () => remove.click(), "dismiss")).toBe("Are you sure you want to delete this post?");
   await expect(row).toBeVisible();

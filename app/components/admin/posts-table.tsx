@@ -81,7 +81,11 @@ export function PostsTable({
                 role="row"
                 className="border-t border-neutral-200 align-middle max-sm:flex max-sm:flex-col max-sm:gap-1 max-sm:px-3 max-sm:py-3 max-sm:first:border-t-0"
               >
-                <td role="cell" className="min-w-40 px-3 py-2 font-medium text-neutral-900 max-sm:p-0 max-sm:text-base">
+                <td
+                  role="cell"
+                  id={`post-title-${post.id}`}
+                  className="min-w-40 px-3 py-2 font-medium text-neutral-900 max-sm:p-0 max-sm:text-base"
+                >
                   {post.title}
                 </td>
                 <td role="cell" className={`px-3 py-2 ${cardCell}`}>
@@ -110,7 +114,10 @@ export function PostsTable({
                     <button
                       type="button"
                       className={iconButton}
-                      aria-label={`Edit "${post.title}"`}
+                      // Short names keep the post's title out of this cell's name; the
+                      // description says which post the button acts on.
+                      aria-label="Edit"
+                      aria-describedby={`post-title-${post.id}`}
                       title="Edit"
                       disabled={busy}
                       onClick={() => onEdit(post.id)}
@@ -120,7 +127,8 @@ export function PostsTable({
                     <button
                       type="button"
                       className={`${iconButton} text-red-700 hover:bg-red-50`}
-                      aria-label={busy ? `Deleting "${post.title}"` : `Delete "${post.title}"`}
+                      aria-label={busy ? "Deleting" : "Delete"}
+                      aria-describedby={`post-title-${post.id}`}
                       title="Delete"
                       disabled={busy}
                       onClick={() => onDelete(post.id)}
