@@ -12,6 +12,7 @@ export default [
   route("admin/logout", "routes/admin.logout.ts"),
 
   route("healthz", "routes/healthz.ts"),
+  route("images/:file", "routes/images.$file.ts"),
   route("api/posts", "routes/api/posts.ts"),
   route("api/posts/:slug", "routes/api/posts.$slug.ts"),
   route("api/auth/login", "routes/api/auth.login.ts"),
@@ -20,6 +21,8 @@ export default [
   route("api/auth/setup", "routes/api/auth.setup.ts"),
   route("api/admin/posts", "routes/api/admin.posts.ts"),
   route("api/admin/posts/:id", "routes/api/admin.posts.$id.ts"),
+  route("api/admin/upload", "routes/api/admin.upload.ts"),
+  route("api/admin/preview", "routes/api/admin.preview.ts"),
   route("api/admin/*", "routes/api/admin.not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

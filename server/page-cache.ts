@@ -17,7 +17,8 @@ import { LRUCache } from "lru-cache";
  * session cookie always go to the app. The CSP nonce differs per response: the
  * cache stores a placeholder and puts the request's own nonce back in.
  *
- * Every cached answer carries an ETag; a matching If-None-Match gets 304.
+ * Every cached answer carries an ETag (the route's own, or one made from the
+ * body and version); a matching If-None-Match gets 304.
  */
 
 export interface PageCacheOptions {
@@ -140,7 +141,10 @@ export function pageCache({
         const value = res.getHeader(name);
         if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
       }
-      const etag = `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
+      // The route's own ETag when it set one (its clients already hold it).
+      const etag =
+        (res.getHeader("etag") as string | undefined) ??
+        `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
       nextScheduledChange().then(
         (expiresAt) => entries.set(key, { version, expiresAt, headers, body, hasNonce, etag }),
         () => {},

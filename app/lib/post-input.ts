@@ -1,11 +1,8 @@
 import { z } from "zod";
+import { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./post-rules";
 import { isWellFormedSlug } from "./slug";
 
-export const REQUIRED_FIELDS_MESSAGE =
-  "Please fill in all required fields: title, slug, excerpt, and content";
-export const MALFORMED_SLUG_MESSAGE =
-  "Slug may contain only lowercase letters a-z, digits and single hyphens between them";
-export const DEFAULT_READ_TIME = "5 min read";
+export { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE };
 
 const text = (field: string) =>
   z.string({ error: `${field} must be text` }).max(200_000, { error: `${field} is too long` });

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COPIED_TABLES, SKIPPED_TABLES } from "~/server/db/copy.server";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
@@ -32,6 +33,7 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
   let target: { url: string; drop: () => Promise<void> };
   let onPostgres: TestServer | undefined;
   let postId: string;
+  let imageUrls: string[];
 
   beforeAll(async () => {
     const onSqlite = await startServer({ DATABASE_URL: sqliteFile, SEED_SAMPLE_POSTS: "true" });
@@ -51,6 +53,19 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
       });
       expect(created.status).toBe(201);
       postId = created.json.id;
+      const png = await sharp({ create: { width: 700, height: 350, channels: 3, background: "#224466" } })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "header.png");
+      const uploaded = await fetch(`${onSqlite.url}/api/admin/upload`, {
+        method: "POST",
+        body: form,
+        headers: { Cookie: admin.cookie },
+      });
+      expect(uploaded.status).toBe(201);
+      const image = (await uploaded.json()) as { url: string; variants: Array<{ url: string }> };
+      imageUrls = [image.url, ...image.variants.map((v) => v.url)];
     } finally {
       await onSqlite.stop();
     }
@@ -62,7 +77,7 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("copies posts (drafts too) and administrators, and the site runs on the copy", async () => {
+  it("copies posts (drafts too), images and administrators, and the site runs on the copy", async () => {
     const result = copy(sqliteFile, target.url);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
@@ -79,6 +94,11 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     expect(draft).toMatchObject({ slug: "kept-in-the-move", published: false, content: "Read on **PostgreSQL**." });
     const samples = await new ApiClient(onPostgres.url).get("/api/posts");
     expect(samples.json.length).toBeGreaterThan(0);
+    for (const url of imageUrls) {
+      const image = await fetch(onPostgres.url + url);
+      expect(image.status).toBe(200);
+      expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
   });
 
   it("refuses a target that already holds data, and changes nothing there", async () => {

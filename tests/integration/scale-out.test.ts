@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
@@ -108,6 +109,26 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
     const replay = new ApiClient(a.url);
     replay.cookie = cookie;
     expect((await replay.get("/api/admin/posts")).status).toBe(401);
+  });
+
+  it("an image uploaded to one is served by the other, in every size", async () => {
+    const admin = new ApiClient(a.url);
+    await admin.signIn();
+    const png = await sharp({ create: { width: 800, height: 400, channels: 3, background: "#2f7a4a" } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "header.png");
+    const response = await fetch(`${a.url}/api/admin/upload`, { method: "POST", body: form, headers: { Cookie: admin.cookie } });
+    expect(response.status).toBe(201);
+    const uploaded = (await response.json()) as { url: string; variants: Array<{ url: string; width: number }> };
+    expect(uploaded.variants.length).toBeGreaterThan(0);
+    for (const url of [uploaded.url, ...uploaded.variants.map((v) => v.url)]) {
+      const fromB = await fetch(b.url + url);
+      expect(fromB.status).toBe(200);
+      expect(fromB.headers.get("content-type")).toMatch(/^image\//);
+      expect((await fromB.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
   });
 
   it("sign-in throttling counts failures across both processes", async () => {

@@ -1,7 +1,11 @@
+import { imageSrcSet } from "~/lib/images";
+
 /**
  * A post's header image. Every public page renders header images through this
  * component so that responsive variants (srcset/sizes) are decided in one
- * place.
+ * place: an uploaded image (/images/{hash}-{width}.webp) gets a srcset of all
+ * its stored widths, and the browser picks the one that fits `sizes`; any
+ * other URL is shown as it is.
  */
 export function PostImage({
   src,
@@ -18,11 +22,13 @@ export function PostImage({
   /** The page's main image: load it eagerly and early. */
   priority?: boolean;
 }) {
+  const srcSet = imageSrcSet(src);
   return (
     <img
       src={src}
+      srcSet={srcSet}
+      sizes={srcSet ? sizes : undefined}
       alt={alt}
-      sizes={sizes}
       className={className}
       loading={priority ? "eager" : "lazy"}
       decoding="async"

@@ -1,4 +1,13 @@
-import type { Kysely, Migration } from "kysely";
+import { PostgresAdapter, sql, type Kysely, type Migration } from "kysely";
+
+/**
+ * Binary column type: Kysely writes data types verbatim and PostgreSQL has no
+ * "blob", so the one dialect difference is spelled out here (bytea there).
+ */
+function binaryType(db: Kysely<any>) {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? sql`bytea` : sql`blob`;
+}
+
 
 /**
  * Migrations, written once with Kysely's schema builder in types both SQLite
@@ -74,6 +83,40 @@ export const migrations: Record<string, Migration> = {
       for (const table of ["rate_limits", "setup_tokens", "sessions", "admin_users", "posts"]) {
         await db.schema.dropTable(table).execute();
       }
+    },
+  },
+  "002_images": {
+    // Uploaded images live in the database (PRODUCT §8: no local disk), keyed by
+    // the SHA-256 of the uploaded bytes, so their URLs never change meaning.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("images")
+        .addColumn("id", "varchar(64)", (c) => c.primaryKey())
+        .addColumn("source_format", "varchar(10)", (c) => c.notNull())
+        .addColumn("width", "integer", (c) => c.notNull())
+        .addColumn("height", "integer", (c) => c.notNull())
+        .addColumn("content_type", "varchar(50)", (c) => c.notNull())
+        .addColumn("byte_size", "integer", (c) => c.notNull())
+        // The upload, re-encoded in its own format with its metadata stripped.
+        .addColumn("bytes", binaryType(db), (c) => c.notNull())
+        .addColumn("created_at", "varchar(30)", (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable("image_variants")
+        .addColumn("image_id", "varchar(64)", (c) => c.notNull().references("images.id").onDelete("cascade"))
+        .addColumn("width", "integer", (c) => c.notNull())
+        .addColumn("height", "integer", (c) => c.notNull())
+        .addColumn("format", "varchar(10)", (c) => c.notNull())
+        .addColumn("content_type", "varchar(50)", (c) => c.notNull())
+        .addColumn("byte_size", "integer", (c) => c.notNull())
+        .addColumn("bytes", binaryType(db), (c) => c.notNull())
+        .addPrimaryKeyConstraint("image_variants_pk", ["image_id", "format", "width"])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable("image_variants").execute();
+      await db.schema.dropTable("images").execute();
     },
   },
   // A counter bumped by every write that changes public pages, so each app

@@ -48,6 +48,28 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+export interface ImagesTable {
+  /** SHA-256 (hex) of the uploaded bytes. */
+  id: string;
+  source_format: string;
+  width: number;
+  height: number;
+  content_type: string;
+  byte_size: number;
+  bytes: Uint8Array;
+  created_at: string;
+}
+
+export interface ImageVariantsTable {
+  image_id: string;
+  width: number;
+  height: number;
+  format: string;
+  content_type: string;
+  byte_size: number;
+  bytes: Uint8Array;
+}
+
 export interface ContentVersionTable {
   id: number;
   /** bigint: a string from PostgreSQL, a number from SQLite. */
@@ -60,5 +82,7 @@ export interface Database {
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
   rate_limits: RateLimitsTable;
+  images: ImagesTable;
+  image_variants: ImageVariantsTable;
   content_version: ContentVersionTable;
 }

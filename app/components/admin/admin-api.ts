@@ -1,0 +1,87 @@
+/**
+ * The admin screen's calls to the JSON API (SPEC §7, PRODUCT §3). Error texts
+ * follow SPEC §8; each failure also carries the server's own explanation
+ * (`detail`) so the editor can say in plain words what went wrong.
+ */
+import type { PostDraft } from "./post-draft";
+
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The `error` of a JSON error body, or the text itself. */
+function explain(body: string, status: number): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown };
+    if (typeof parsed.error === "string") return parsed.error;
+  } catch {
+    // not JSON
+  }
+  return body.trim() || `the server answered ${status}`;
+}
+
+export interface SavedPost extends Omit<PostDraft, "id"> {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** POST when the post has no id, PUT otherwise. Throws "Failed to save post: {status} {body}". */
+export async function savePost(draft: PostDraft): Promise<SavedPost> {
+  const { id, ...fields } = draft;
+  const response = await fetch(id ? `/api/admin/posts/${encodeURIComponent(id)}` : "/api/admin/posts", {
+    method: id ? "PUT" : "POST",
+    credentials: "include",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ ...fields, headerImage: fields.headerImage || null }),
+  });
+  const body = await response.text();
+  if (!response.ok) {
+    throw new ApiFailure(`Failed to save post: ${response.status} ${body}`, response.status, explain(body, response.status));
+  }
+  return JSON.parse(body) as SavedPost;
+}
+
+export async function deletePost(id: string): Promise<void> {
+  const response = await fetch(`/api/admin/posts/${encodeURIComponent(id)}`, {
+    method: "DELETE",
+    credentials: "include",
+  });
+  if (!response.ok) {
+    const body = await response.text();
+    throw new ApiFailure("Failed to delete post", response.status, explain(body, response.status));
+  }
+}
+
+/** Uploads one image (field `image`); answers its URL. */
+export async function uploadImage(file: File): Promise<string> {
+  const form = new FormData();
+  form.append("image", file);
+  const response = await fetch("/api/admin/upload", { method: "POST", credentials: "include", body: form });
+  const body = await response.text();
+  if (!response.ok) {
+    throw new ApiFailure("Failed to upload image", response.status, explain(body, response.status));
+  }
+  const { url } = JSON.parse(body) as { url: string };
+  return url;
+}
+
+/** The HTML the public article would show for this markdown (same pipeline, on the server). */
+export async function renderPreview(content: string, signal: AbortSignal): Promise<string> {
+  const response = await fetch("/api/admin/preview", {
+    method: "POST",
+    credentials: "include",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ content }),
+    signal,
+  });
+  const body = await response.text();
+  if (!response.ok) throw new ApiFailure("Failed to render preview", response.status, explain(body, response.status));
+  return (JSON.parse(body) as { html: string }).html;
+}

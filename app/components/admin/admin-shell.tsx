@@ -1,0 +1,60 @@
+import { Form, Link, NavLink } from "react-router";
+
+/**
+ * The admin screens' sections. A new admin view (e.g. Messages) adds its
+ * route in app/routes.ts and one entry here.
+ */
+export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [{ to: "/admin", label: "Posts" }];
+
+/** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
+export function AdminShell({ email, children }: { email: string; children: React.ReactNode }) {
+  return (
+    <div className="min-h-screen bg-neutral-50">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-white focus:p-2 focus:text-black"
+      >
+        Skip to content
+      </a>
+      <header className="border-b border-neutral-200 bg-brand-800 text-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+          <span className="text-lg font-semibold tracking-tight">Admin</span>
+          <nav aria-label="Admin">
+            <ul className="flex gap-4 text-sm font-medium">
+              {ADMIN_SECTIONS.map((section) => (
+                <li key={section.to}>
+                  <NavLink
+                    to={section.to}
+                    end
+                    className={({ isActive }) =>
+                      isActive ? "underline decoration-2 underline-offset-4" : "hover:underline underline-offset-4"
+                    }
+                  >
+                    {section.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li>
+                <Link to="/" className="hover:underline underline-offset-4">
+                  View site
+                </Link>
+              </li>
+            </ul>
+          </nav>
+          <Form method="post" action="/admin/logout" className="ml-auto flex items-center gap-3 text-sm">
+            <span className="hidden text-brand-50 sm:inline">Signed in as {email}</span>
+            <button
+              type="submit"
+              className="rounded-md border border-white/70 px-3 py-1.5 font-medium hover:bg-white hover:text-brand-800"
+            >
+              Sign out
+            </button>
+          </Form>
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-7xl px-4 py-8">
+        {children}
+      </main>
+    </div>
+  );
+}

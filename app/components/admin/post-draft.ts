@@ -1,0 +1,80 @@
+import { DEFAULT_READ_TIME, REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
+
+/** SPEC §5 and §8 texts the admin screen shows (window.alert / window.confirm). */
+export const NO_POST_MESSAGE = "No post data to save";
+export const DELETE_CONFIRMATION = "Are you sure you want to delete this post?";
+export const LEAVE_CONFIRMATION = "You have unsaved changes. Leave this page and lose them?";
+
+/** What the editor holds: every post field the API takes (SPEC §3). */
+export interface PostDraft {
+  id?: string;
+  title: string;
+  slug: string;
+  excerpt: string;
+  content: string;
+  category: string;
+  author: string;
+  /** ISO 8601 date-time. */
+  publishDate: string;
+  readTime: string;
+  published: boolean;
+  headerImage: string | null;
+}
+
+/** SPEC §3: new-post defaults. */
+export function newPostDraft(author: string, now = new Date()): PostDraft {
+  return {
+    title: "",
+    slug: "",
+    excerpt: "",
+    content: "",
+    category: "",
+    author,
+    publishDate: now.toISOString(),
+    readTime: DEFAULT_READ_TIME,
+    published: false,
+    headerImage: null,
+  };
+}
+
+export function draftFromPost(post: PostDraft & { id: string }): PostDraft {
+  return {
+    id: post.id,
+    title: post.title,
+    slug: post.slug,
+    excerpt: post.excerpt,
+    content: post.content,
+    category: post.category,
+    author: post.author,
+    publishDate: post.publishDate,
+    readTime: post.readTime,
+    published: post.published,
+    headerImage: post.headerImage,
+  };
+}
+
+/** SPEC §5: title, slug, excerpt and content must not be empty; the alert text when one is. */
+export function missingRequiredFields(draft: PostDraft): string | undefined {
+  const empty = [draft.title, draft.slug, draft.excerpt, draft.content].some((value) => value.trim() === "");
+  return empty ? REQUIRED_FIELDS_MESSAGE : undefined;
+}
+
+export function sameDraft(a: PostDraft, b: PostDraft): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** ISO date-time to the value of an <input type="datetime-local"> in the browser's time zone. */
+export function toLocalInputValue(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The input's local value back to ISO; an empty or unreadable value gives undefined. */
+export function fromLocalInputValue(value: string): string | undefined {
+  if (!value) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

@@ -1,0 +1,53 @@
+/**
+ * URL scheme of uploaded images, shared by the server (which stores and serves
+ * them) and PostImage (which builds srcset from a post's headerImage).
+ *
+ * An upload is stored once, keyed by the SHA-256 of its bytes, with WebP
+ * variants at the widths below (never wider than the original). Its URL names
+ * the widest variant: /images/{sha256}-{width}.webp. Because the key is the
+ * content hash, a URL always means the same bytes and can be cached forever.
+ */
+export const IMAGE_VARIANT_WIDTHS = [320, 640, 960, 1280, 1600] as const;
+export const IMAGE_VARIANT_FORMAT = "webp";
+export const IMAGE_VARIANT_CONTENT_TYPE = "image/webp";
+
+/** Largest upload accepted (PRODUCT §3, §9: 10 MB means 10 MiB). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** The content types the upload accepts (checked again by content on the server). */
+export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif"] as const;
+
+const VARIANT_PATH = /^\/images\/([0-9a-f]{64})-(\d{1,5})\.webp$/;
+
+export function imageVariantPath(id: string, width: number): string {
+  return `/images/${id}-${width}.${IMAGE_VARIANT_FORMAT}`;
+}
+
+/** The variant widths stored for an image this wide: the standard widths below it, and its own (capped). */
+export function variantWidthsFor(sourceWidth: number): number[] {
+  const largest = Math.min(sourceWidth, IMAGE_VARIANT_WIDTHS[IMAGE_VARIANT_WIDTHS.length - 1]!);
+  const widths: number[] = IMAGE_VARIANT_WIDTHS.filter((w) => w < largest);
+  widths.push(largest);
+  return widths;
+}
+
+/** Parses "/images/{id}-{width}.webp" (or a file name "{id}-{width}.webp"). */
+export function parseImageVariantPath(pathOrFile: string): { id: string; width: number } | undefined {
+  const path = pathOrFile.startsWith("/") ? pathOrFile : `/images/${pathOrFile}`;
+  const match = VARIANT_PATH.exec(path);
+  if (!match) return undefined;
+  const width = Number(match[2]);
+  return width > 0 ? { id: match[1]!, width } : undefined;
+}
+
+/**
+ * srcset for an uploaded image's URL (as the upload answered it), or
+ * undefined for any other URL (an external image has no variants).
+ */
+export function imageSrcSet(src: string): string | undefined {
+  const parsed = parseImageVariantPath(src);
+  if (!parsed) return undefined;
+  return variantWidthsFor(parsed.width)
+    .map((width) => `${imageVariantPath(parsed.id, width)} ${width}w`)
+    .join(", ");
+}

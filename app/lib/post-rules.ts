@@ -1,0 +1,8 @@
+/**
+ * SPEC texts and defaults for posts, without the zod schema, so the admin
+ * editor can use them in the browser without shipping the validator.
+ */
+export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields: title, slug, excerpt, and content";
+export const MALFORMED_SLUG_MESSAGE =
+  "Slug may contain only lowercase letters a-z, digits and single hyphens between them";
+export const DEFAULT_READ_TIME = "5 min read";

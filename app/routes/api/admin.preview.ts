@@ -1,0 +1,23 @@
+import { renderMarkdown } from "~/lib/markdown";
+import { requireAdminApi } from "~/server/auth.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import type { Route } from "./+types/admin.preview";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["POST"]);
+}
+
+/**
+ * The editor's preview: markdown in, the HTML the public article would show
+ * out, from the very pipeline that renders posts at save (PRODUCT §6). Doing
+ * it here keeps the markdown libraries out of every browser bundle.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const body = await readJsonBody(request);
+  const content = (body as { content?: unknown } | null)?.content;
+  if (typeof content !== "string") return jsonError(400, "content must be text");
+  return Response.json({ html: renderMarkdown(content) }, { headers: { "Cache-Control": "no-store" } });
+}

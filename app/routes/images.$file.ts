@@ -1,0 +1,29 @@
+import { parseImageVariantPath } from "~/lib/images";
+import { getDb } from "~/server/db/index.server";
+import { findImageVariant } from "~/server/images.server";
+import type { Route } from "./+types/images.$file";
+
+const notFound = () =>
+  new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
+
+/**
+ * Uploaded images, from the database. The URL holds the SHA-256 of the upload
+ * and the variant's width, so its bytes never change: cached for a year,
+ * immutable, with an ETag for the odd revalidation.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const parsed = parseImageVariantPath(params.file);
+  if (!parsed) return notFound();
+  const etag = `"${parsed.id.slice(0, 32)}-${parsed.width}"`;
+  const cacheHeaders = { "Cache-Control": "public, max-age=31536000, immutable", ETag: etag };
+  if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers: cacheHeaders });
+  const variant = await findImageVariant(getDb(), parsed.id, parsed.width);
+  if (!variant) return notFound();
+  return new Response(variant.bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      ...cacheHeaders,
+      "Content-Type": variant.contentType,
+      "Content-Length": String(variant.bytes.byteLength),
+    },
+  });
+}
