@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from "kysely";
+import { renderMarkdown } from "~/lib/markdown";
 
 /**
  * Migrations, written once with Kysely's schema builder in types both SQLite
@@ -74,6 +75,29 @@ export const migrations: Record<string, Migration> = {
       for (const table of ["rate_limits", "setup_tokens", "sessions", "admin_users", "posts"]) {
         await db.schema.dropTable(table).execute();
       }
+    },
+  },
+  /**
+   * The markdown pipeline was hardened (ADR 010): `#` headings become h2,
+   * external links get rel=noopener, a narrower allow-list. Stored HTML is
+   * re-rendered from the markdown once so old posts match new ones.
+   */
+  "004_blog_rerender_markdown": {
+    async up(db: Kysely<any>) {
+      const rows: Array<{ id: string; content: string }> = await db
+        .selectFrom("posts")
+        .select(["id", "content"])
+        .execute();
+      for (const row of rows) {
+        await db
+          .updateTable("posts")
+          .set({ content_html: renderMarkdown(row.content) })
+          .where("id", "=", row.id)
+          .execute();
+      }
+    },
+    async down() {
+      // The previous HTML is not kept; the re-rendered HTML is equally valid.
     },
   },
 };
