@@ -101,6 +101,7 @@ describe("with posts", () => {
       expect(body).toContain("7 min read");
       expect(body).toContain(">Cloud<");
       expect(body).toContain("Back to articles");
+      expect(body).toMatch(/<img[^>]*src="\/images\/abc123-1280\.webp"/);
       // Everything above sits in the markup, not in data a script would render later.
       const firstExecutableScript = body.search(/<script(?![^>]*application\/ld\+json)[^>]*>/);
       expect(article).toBeLessThan(firstExecutableScript);
@@ -180,6 +181,8 @@ describe("with posts", () => {
       expect(first.body).toContain('href="/blog?page=2"');
       expect(first.body).toContain('href="/blog/post-01"');
       expect(first.body).toMatch(/line-clamp-3[^>]*>An excerpt</);
+      // The header image of a card is rendered (through PostImage) in the server HTML.
+      expect(first.body).toMatch(/<article id="post-feature"[^]*?<img[^>]*src="\/images\/abc123-1280\.webp"[^]*?<\/article>/);
       const second = await html("/blog?page=2");
       expect([...second.body.matchAll(/<article id="post-([^"]+)"/g)].map((m) => m[1])).toEqual(slugs.slice(11));
       expect(tagAttribute(second.body, "link", "rel", "canonical", "href")).toBe(`${SITE}/blog?page=2`);

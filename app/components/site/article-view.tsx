@@ -134,10 +134,10 @@ function ArticleNav({ previous, next, mode }: { previous: Neighbour | null; next
   }
   return (
     <nav aria-label="More articles" className={layout}>
-      <Form method="get" action={previous ? `/blog/${previous.slug}` : undefined}>
+      <Form method="get" action={previous ? `/blog/${previous.slug}` : undefined} className="flex">
         {prevButton}
       </Form>
-      <Form method="get" action={next ? `/blog/${next.slug}` : undefined}>
+      <Form method="get" action={next ? `/blog/${next.slug}` : undefined} className="flex">
         {nextButton}
       </Form>
     </nav>
