@@ -109,7 +109,9 @@ function ArticleNav({ previous, next, mode }: { previous: Neighbour | null; next
       <span className="font-semibold">
         <span aria-hidden="true">← </span>Previous
       </span>
-      {previous && <span className="line-clamp-2 text-sm text-neutral-700">{previous.title}</span>}
+      <span className={`line-clamp-2 text-sm ${previous ? "text-neutral-700" : "text-neutral-600"}`}>
+        {previous ? previous.title : "This is the newest article"}
+      </span>
     </button>
   );
   const nextButton = (
@@ -117,7 +119,9 @@ function ArticleNav({ previous, next, mode }: { previous: Neighbour | null; next
       <span className="font-semibold">
         Next<span aria-hidden="true"> →</span>
       </span>
-      {next && <span className="line-clamp-2 text-sm text-neutral-700">{next.title}</span>}
+      <span className={`line-clamp-2 text-sm ${next ? "text-neutral-700" : "text-neutral-600"}`}>
+        {next ? next.title : "This is the oldest article"}
+      </span>
     </button>
   );
   const layout = "mt-12 flex flex-col gap-3 border-t border-neutral-200 pt-8 sm:flex-row sm:justify-between";
