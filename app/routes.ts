@@ -11,6 +11,10 @@ export default [
   route("admin/setup", "routes/admin.setup.tsx"),
   route("admin/logout", "routes/admin.logout.ts"),
 
+  route("rss.xml", "routes/rss.xml.ts"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
+
   route("healthz", "routes/healthz.ts"),
   route("images/:file", "routes/images.$file.ts"),
   route("api/posts", "routes/api/posts.ts"),

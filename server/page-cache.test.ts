@@ -75,6 +75,22 @@ describe("the page cache", () => {
     expect(bad.headers.get("x-cache")).toBe("miss");
   });
 
+  it("gives every cached page its own CSP nonce, matching its Content-Security-Policy", async () => {
+    const visitor = new ApiClient(server.url);
+    const nonces = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await visitor.get("/blog");
+      expect(page.status).toBe(200);
+      expect(page.headers.get("x-cache")).toBe(i === 0 ? "miss" : "hit");
+      const policyNonce = /'nonce-([^']+)'/.exec(page.headers.get("content-security-policy") ?? "")?.[1];
+      expect(policyNonce).toBeTruthy();
+      const inPage = new Set([...page.text.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]));
+      expect([...inPage]).toEqual([policyNonce]);
+      nonces.push(policyNonce);
+    }
+    expect(new Set(nonces).size).toBe(3);
+  });
+
   it("answers HEAD from a cached GET without a body", async () => {
     const visitor = new ApiClient(server.url);
     await visitor.get("/api/posts?limit=3");

@@ -1,63 +1,63 @@
-import { Link } from "react-router";
+import { useNavigation } from "react-router";
+import { ArticleView } from "~/components/site/article-view";
+import { JsonLd } from "~/components/site/json-ld";
 import { SiteFooter } from "~/components/site/site-footer";
 import { SiteHeader } from "~/components/site/site-header";
-import { PostImage } from "~/components/site/post-image";
-import { formatDate } from "~/lib/dates";
-import { pageMeta } from "~/lib/seo";
+import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
+import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
+import { findPublicArticle } from "~/server/blog.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
-import { findPublicPostBySlug } from "~/server/posts.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import type { Route } from "./+types/blog.$slug";
 
+/**
+ * /blog/{slug}: the shareable article page (PRODUCT §6), complete in the
+ * server's HTML with its meta tags and JSON-LD. Unknown, draft and scheduled
+ * slugs throw a 404 that the root error boundary renders as a real 404 page.
+ */
+/** The same for every visitor: kept by the page cache, revalidated by browsers. */
+export function headers() {
+  return { "Cache-Control": PUBLIC_CACHE_CONTROL };
+}
+
 export async function loader({ params }: Route.LoaderArgs) {
-  const post = await findPublicPostBySlug(getDb(), params.slug);
-  if (!post) throw new Response("Not found", { status: 404 });
+  const found = await findPublicArticle(getDb(), params.slug, new Date());
+  if (!found) throw new Response("Not found", { status: 404 });
   const { company, siteUrl } = getConfig();
-  // The markdown source stays on the server: the page needs only the rendered HTML.
-  const { content: _markdown, ...article } = post;
-  return { post: article, company, siteUrl };
+  const { article, previous, next, index } = found;
+  return { article, previous, next, page: pageOfIndex(index), company, siteUrl };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  const { post, company, siteUrl } = data;
-  return pageMeta({
-    title: `${post.title} | ${company.name}`,
-    description: post.excerpt,
-    canonical: `${siteUrl}/blog/${post.slug}`,
-  });
+  return articleMeta(data.article, { siteUrl: data.siteUrl, companyName: data.company.name });
 }
 
-export default function Article({ loaderData }: Route.ComponentProps) {
-  const { post, company } = loaderData;
+export const links: Route.LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", title: "Blog RSS feed", href: "/rss.xml" },
+];
+
+export default function ArticlePage({ loaderData }: Route.ComponentProps) {
+  const { article, previous, next, page, company, siteUrl } = loaderData;
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/blog/");
   return (
     <>
       <SiteHeader companyName={company.name} />
       <main id="main" className="mx-auto max-w-3xl px-4 py-12">
-        <p>
-          <Link to="/blog" className="font-medium text-brand-700 underline underline-offset-2">
-            Back to articles
-          </Link>
+        <p role="status" className={loading ? "mb-6 font-medium text-brand-800" : "sr-only"}>
+          {loading ? "Loading article..." : ""}
         </p>
-        <article className="mt-6">
-          {post.headerImage && (
-            <PostImage
-              src={post.headerImage}
-              sizes="(min-width: 768px) 768px, 100vw"
-              className="mb-8 aspect-[16/9] w-full rounded-lg object-cover"
-              priority
-            />
-          )}
-          <p className="text-sm text-neutral-700">
-            {post.category && <span className="font-semibold text-brand-700">{post.category}</span>}
-            {post.category && " · "}
-            <time dateTime={post.publishDate}>{formatDate(post.publishDate)}</time> · {post.readTime}
-          </p>
-          <h1 className="mt-3 text-3xl font-bold leading-tight sm:text-4xl">{post.title}</h1>
-          <p className="mt-3 text-neutral-700">By {post.author}</p>
-          {/* Sanitised by the markdown pipeline when the post was saved. */}
-          <div className="prose-article mt-10" dangerouslySetInnerHTML={{ __html: post.contentHtml }} />
-        </article>
+        <ArticleView
+          article={article}
+          previous={previous}
+          next={next}
+          backTo={blogPageHref(page)}
+          mode="page"
+          busy={loading}
+        />
+        <JsonLd data={blogPostingJsonLd(article, { siteUrl, companyName: company.name })} />
       </main>
       <SiteFooter companyName={company.name} />
     </>

@@ -1,79 +1,180 @@
-import { Link } from "react-router";
+import { useEffect } from "react";
+import { Link, useLocation, useNavigate, useNavigation } from "react-router";
+import { ArticleView } from "~/components/site/article-view";
 import { PostCard } from "~/components/site/post-card";
 import { SiteFooter } from "~/components/site/site-footer";
 import { SiteHeader } from "~/components/site/site-header";
+import { articleMeta } from "~/lib/article-seo";
+import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow } from "~/lib/blog-pages";
 import { pageMeta } from "~/lib/seo";
+import { findPublicArticle, listPublicSummaries } from "~/server/blog.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
-import { countPublicPosts, listPublicPosts } from "~/server/posts.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
+import { countPublicPosts } from "~/server/posts.server";
 import type { Route } from "./+types/blog";
 
-export const PAGE_SIZE = 12;
+const notFound = () => new Response("Not found", { status: 404 });
+
+/**
+ * /blog: the paginated list (?page=N, crawlable links), and SPEC's in-place
+ * article view (?article={slug}) that a card opens. The in-place view has its
+ * own URL so that Back and reload keep the visitor where they were.
+ */
+/** The same for every visitor: kept by the page cache, revalidated by browsers. */
+export function headers() {
+  return { "Cache-Control": PUBLIC_CACHE_CONTROL };
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { company, siteUrl } = getConfig();
-  const pageParam = new URL(request.url).searchParams.get("page") ?? "1";
-  const page = /^\d{1,6}$/.test(pageParam) && Number(pageParam) >= 1 ? Number(pageParam) : NaN;
-  if (Number.isNaN(page)) throw new Response("Not found", { status: 404 });
+  const params = new URL(request.url).searchParams;
   const db = getDb();
   const now = new Date();
+
+  const slug = params.get("article");
+  if (slug !== null) {
+    const found = await findPublicArticle(db, slug, now);
+    if (!found) throw notFound();
+    const { article, previous, next, index, total } = found;
+    return { view: "article" as const, article, previous, next, index, total, page: pageOfIndex(index), company, siteUrl };
+  }
+
+  const pageParam = params.get("page") ?? "1";
+  const page = /^\d{1,6}$/.test(pageParam) && Number(pageParam) >= 1 ? Number(pageParam) : NaN;
+  if (Number.isNaN(page)) throw notFound();
   const [posts, total] = await Promise.all([
-    listPublicPosts(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, now }),
+    listPublicSummaries(db, { limit: BLOG_PAGE_SIZE, offset: (page - 1) * BLOG_PAGE_SIZE, now }),
     countPublicPosts(db, now),
   ]);
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  if (page > pages) throw new Response("Not found", { status: 404 });
-  return { posts, page, pages, company, siteUrl };
+  const pages = Math.max(1, Math.ceil(total / BLOG_PAGE_SIZE));
+  if (page > pages) throw notFound();
+  return { view: "list" as const, posts, page, pages, total, company, siteUrl };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
+  const site = { siteUrl: data.siteUrl, companyName: data.company.name };
+  if (data.view === "article") return articleMeta(data.article, site);
   return pageMeta({
     title: `Blog${data.page > 1 ? ` (page ${data.page})` : ""} | ${data.company.name}`,
     description: `Articles from ${data.company.name} on web design, cloud systems and research.`,
-    canonical: `${data.siteUrl}/blog${data.page > 1 ? `?page=${data.page}` : ""}`,
+    canonical: `${data.siteUrl}${blogPageHref(data.page)}`,
   });
 }
 
+export const links: Route.LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", title: "Blog RSS feed", href: "/rss.xml" },
+];
+
 export default function Blog({ loaderData }: Route.ComponentProps) {
-  const { posts, page, pages, company } = loaderData;
+  const navigation = useNavigation();
+  const pending = navigation.state === "loading" && navigation.location.pathname === "/blog" ? navigation.location : null;
+  const loadingArticle = pending !== null && new URLSearchParams(pending.search).has("article");
+  const status = pending ? (loadingArticle ? "Loading article..." : "Loading articles...") : "";
+
   return (
     <>
-      <SiteHeader companyName={company.name} />
+      <SiteHeader companyName={loaderData.company.name} />
       <main id="main" className="mx-auto max-w-6xl px-4 py-12">
-        <h1 className="text-4xl font-bold">Blog</h1>
-        {posts.length === 0 ? (
-          <p className="mt-8 text-lg text-neutral-700">No articles published yet. Check back soon!</p>
-        ) : (
-          <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {posts.map((post) => (
-              <PostCard key={post.id} post={post} />
-            ))}
+        <p role="status" className={status ? "mb-6 font-medium text-brand-800" : "sr-only"}>
+          {status}
+        </p>
+        {loaderData.view === "article" ? (
+          <div className="mx-auto max-w-3xl">
+            <ArticleView
+              article={loaderData.article}
+              previous={loaderData.previous}
+              next={loaderData.next}
+              backTo={blogPageHref(loaderData.page)}
+              mode="in-place"
+              busy={pending !== null}
+            />
           </div>
-        )}
-        {pages > 1 && (
-          <nav aria-label="Blog pages" className="mt-10 flex items-center justify-between">
-            {page > 1 ? (
-              <Link to={page === 2 ? "/blog" : `/blog?page=${page - 1}`} rel="prev" className="font-medium text-brand-700 underline">
-                Newer articles
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span className="text-sm text-neutral-700">
-              Page {page} of {pages}
-            </span>
-            {page < pages ? (
-              <Link to={`/blog?page=${page + 1}`} rel="next" className="font-medium text-brand-700 underline">
-                Older articles
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
+        ) : (
+          <BlogList posts={loaderData.posts} page={loaderData.page} pages={loaderData.pages} busy={pending !== null} />
         )}
       </main>
-      <SiteFooter companyName={company.name} />
+      <SiteFooter companyName={loaderData.company.name} />
     </>
+  );
+}
+
+function BlogList({
+  posts,
+  page,
+  pages,
+  busy,
+}: {
+  posts: Extract<Route.ComponentProps["loaderData"], { view: "list" }>["posts"];
+  page: number;
+  pages: number;
+  busy: boolean;
+}) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const returningFrom = (location.state as { focusArticle?: unknown } | null)?.focusArticle;
+
+  // Back from an article: keyboard focus returns to that article's card.
+  useEffect(() => {
+    if (typeof returningFrom !== "string") return;
+    const link = document.querySelector<HTMLAnchorElement>(`#post-${CSS.escape(returningFrom)} h2 a`);
+    link?.focus();
+    link?.scrollIntoView({ block: "center" });
+  }, [returningFrom]);
+
+  return (
+    <div aria-busy={busy}>
+      <h1 className="text-4xl font-bold">Blog</h1>
+      {posts.length === 0 ? (
+        <p className="mt-8 text-lg text-neutral-700">No articles published yet. Check back soon!</p>
+      ) : (
+        <div className={`mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3 ${busy ? "opacity-60" : ""}`}>
+          {posts.map((post) => (
+            <PostCard key={post.id} post={post} onOpen={(p) => navigate(`/blog?article=${encodeURIComponent(p.slug)}`)} />
+          ))}
+        </div>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Blog pages" className="mt-10 flex flex-wrap items-center justify-between gap-4">
+          {page > 1 ? (
+            <Link to={blogPageHref(page - 1)} rel="prev" className="font-medium text-brand-700 underline underline-offset-2">
+              <span aria-hidden="true">← </span>Newer articles
+            </Link>
+          ) : (
+            <span />
+          )}
+          <ol className="flex flex-wrap gap-2">
+            {pageWindow(page, pages).map((n, i) =>
+              n === null ? (
+                <li key={`gap-${i}`} aria-hidden="true" className="inline-flex min-h-10 items-center px-1 text-neutral-600">
+                  …
+                </li>
+              ) : (
+              <li key={n}>
+                <Link
+                  to={blogPageHref(n)}
+                  aria-current={n === page ? "page" : undefined}
+                  aria-label={`Page ${n}`}
+                  className={`inline-flex min-h-10 min-w-10 items-center justify-center rounded-md border px-3 ${
+                    n === page ? "border-brand-700 bg-brand-700 text-white" : "border-neutral-300 text-brand-800 hover:border-brand-700"
+                  }`}
+                >
+                  {n}
+                </Link>
+              </li>
+              ),
+            )}
+          </ol>
+          {page < pages ? (
+            <Link to={blogPageHref(page + 1)} rel="next" className="font-medium text-brand-700 underline underline-offset-2">
+              Older articles<span aria-hidden="true"> →</span>
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </div>
   );
 }

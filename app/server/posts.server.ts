@@ -59,8 +59,11 @@ function toRenderedPost(row: Row): RenderedPost {
   return { ...toPost(row), contentHtml: row.content_html };
 }
 
-/** Public: published, and publishDate has come (scheduled posts wait). */
-function publicPosts(db: Db, now: Date) {
+/**
+ * Public: published, and publishDate has come (scheduled posts wait). `now` is
+ * taken per request, so a scheduled post appears at its moment without a restart.
+ */
+export function publicPosts(db: Db, now: Date) {
   return db
     .selectFrom("posts")
     .where("published", "=", 1)

@@ -36,10 +36,13 @@ test("an unknown article is a 404 page with a way back", async ({ page }) => {
   await expect(page).toHaveURL(/\/blog$/);
 });
 
-test("the blog links to a full article", async ({ page }) => {
+test("the blog links to a full article, which a click opens in place (SPEC)", async ({ page }) => {
   await page.goto("/blog");
-  await page.getByRole("link", { name: "Tenant Onboarding in Under 30 Minutes with Cloud Governance" }).click();
-  await expect(page).toHaveURL(/\/blog\/tenant-onboarding-in-under-30-minutes$/);
+  const link = page.getByRole("link", { name: "Tenant Onboarding in Under 30 Minutes with Cloud Governance" });
+  await expect(link).toHaveAttribute("href", "/blog/tenant-onboarding-in-under-30-minutes");
+  await page.waitForLoadState("networkidle");
+  await link.click();
+  await expect(page).toHaveURL(/\/blog\?article=tenant-onboarding-in-under-30-minutes$/);
   await expect(page.getByRole("heading", { level: 2, name: "The checklist we automated" })).toBeVisible();
 });
 

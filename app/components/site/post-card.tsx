@@ -14,10 +14,31 @@ export interface PostSummary {
   headerImage: string | null;
 }
 
-export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headingLevel?: 2 | 3 }) {
+/** A plain left click, which a page may handle itself; modified clicks open the link as usual. */
+function isPlainClick(event: React.MouseEvent) {
+  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+/**
+ * A post in a list. The title links to /blog/{slug} (a real, crawlable page);
+ * the whole card is clickable through that link. With `onOpen`, a plain click
+ * is handed to the page instead (the blog opens the article in place).
+ */
+export function PostCard({
+  post,
+  headingLevel = 2,
+  onOpen,
+}: {
+  post: PostSummary;
+  headingLevel?: 2 | 3;
+  onOpen?: (post: PostSummary) => void;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="flex flex-col overflow-hidden rounded-lg border border-neutral-200 bg-white shadow-sm">
+    <article
+      id={`post-${post.slug}`}
+      className="relative flex flex-col overflow-hidden rounded-lg border border-neutral-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md"
+    >
       {post.headerImage ? (
         <PostImage
           src={post.headerImage}
@@ -34,7 +55,18 @@ export function PostCard({ post, headingLevel = 2 }: { post: PostSummary; headin
           <time dateTime={post.publishDate}>{formatDate(post.publishDate)}</time>
         </p>
         <Heading className="text-xl font-semibold leading-snug">
-          <Link to={`/blog/${post.slug}`} className="hover:underline">
+          <Link
+            to={`/blog/${post.slug}`}
+            className="after:absolute after:inset-0 after:content-[''] hover:underline"
+            onClick={
+              onOpen &&
+              ((event) => {
+                if (!isPlainClick(event)) return;
+                event.preventDefault();
+                onOpen(post);
+              })
+            }
+          >
             {post.title}
           </Link>
         </Heading>

@@ -1,0 +1,149 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useNavigationType } from "react-router";
+import { formatDate } from "~/lib/dates";
+import { PostImage } from "./post-image";
+
+export interface ArticleViewData {
+  slug: string;
+  title: string;
+  category: string;
+  author: string;
+  readTime: string;
+  publishDate: string;
+  headerImage: string | null;
+  /** Sanitised by the markdown pipeline when the post was saved. */
+  contentHtml: string;
+}
+
+interface Neighbour {
+  slug: string;
+  title: string;
+}
+
+/**
+ * How Previous/Next move: on /blog the article stays "in place"
+ * (/blog?article={slug}); on /blog/{slug} they lead to the neighbour's page.
+ * Both are real buttons in GET forms, so they work before (or without) the
+ * page's JavaScript and are disabled at the ends of the list.
+ */
+export type ArticleNavMode = "in-place" | "page";
+
+/**
+ * SPEC's article view: 'Back to articles', header image, category, date, read
+ * time, title, author line, the rendered body, and Previous/Next bounded by
+ * the list ends. Used in place on /blog and as the /blog/{slug} page.
+ */
+export function ArticleView({
+  article,
+  previous,
+  next,
+  backTo,
+  mode,
+  busy = false,
+}: {
+  article: ArticleViewData;
+  previous: Neighbour | null;
+  next: Neighbour | null;
+  /** The list page this article sits on. */
+  backTo: string;
+  mode: ArticleNavMode;
+  busy?: boolean;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const navigationType = useNavigationType();
+  // After an in-app move (card, Previous, Next) focus goes to the new title so
+  // keyboard and screen-reader users land on what changed; not on first load.
+  useEffect(() => {
+    if (navigationType !== "POP") heading.current?.focus({ preventScroll: true });
+  }, [article.slug, navigationType]);
+
+  return (
+    <div aria-busy={busy}>
+      <p>
+        <Link
+          to={backTo}
+          state={{ focusArticle: article.slug }}
+          className="inline-flex items-center gap-1 font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900"
+        >
+          <span aria-hidden="true">←</span> Back to articles
+        </Link>
+      </p>
+      <article className="mt-6" aria-labelledby="article-title">
+        {article.headerImage && (
+          <PostImage
+            src={article.headerImage}
+            sizes="(min-width: 768px) 768px, 100vw"
+            className="mb-8 aspect-[16/9] w-full rounded-lg object-cover"
+            priority
+          />
+        )}
+        <p className="text-sm text-neutral-700">
+          {article.category && <span className="font-semibold text-brand-700">{article.category}</span>}
+          {article.category && <span aria-hidden="true"> · </span>}
+          <time dateTime={article.publishDate}>{formatDate(article.publishDate)}</time>
+          <span aria-hidden="true"> · </span>
+          <span>{article.readTime}</span>
+        </p>
+        <h1
+          id="article-title"
+          ref={heading}
+          tabIndex={-1}
+          className="mt-3 text-3xl font-bold leading-tight focus:outline-none sm:text-4xl"
+        >
+          {article.title}
+        </h1>
+        <p className="mt-3 text-neutral-700">By {article.author}</p>
+        <div className="prose-article mt-10" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
+      </article>
+      <ArticleNav previous={previous} next={next} mode={mode} />
+    </div>
+  );
+}
+
+const navButton =
+  "flex w-full flex-col gap-1 rounded-lg border border-neutral-300 px-4 py-3 text-left transition-colors enabled:hover:border-brand-700 enabled:hover:bg-brand-50 disabled:cursor-not-allowed disabled:text-neutral-500 sm:w-auto sm:min-w-56 sm:max-w-80";
+
+function ArticleNav({ previous, next, mode }: { previous: Neighbour | null; next: Neighbour | null; mode: ArticleNavMode }) {
+  const prevButton = (
+    <button type="submit" name={mode === "in-place" ? "article" : undefined} value={previous?.slug} disabled={!previous} className={navButton}>
+      <span className="font-semibold">
+        <span aria-hidden="true">← </span>Previous
+      </span>
+      <span className={`line-clamp-2 text-sm ${previous ? "text-neutral-700" : "text-neutral-600"}`}>
+        {previous ? previous.title : "This is the newest article"}
+      </span>
+    </button>
+  );
+  const nextButton = (
+    <button type="submit" name={mode === "in-place" ? "article" : undefined} value={next?.slug} disabled={!next} className={`${navButton} sm:items-end sm:text-right`}>
+      <span className="font-semibold">
+        Next<span aria-hidden="true"> →</span>
+      </span>
+      <span className={`line-clamp-2 text-sm ${next ? "text-neutral-700" : "text-neutral-600"}`}>
+        {next ? next.title : "This is the oldest article"}
+      </span>
+    </button>
+  );
+  const layout = "mt-12 flex flex-col gap-3 border-t border-neutral-200 pt-8 sm:flex-row sm:justify-between";
+
+  if (mode === "in-place") {
+    return (
+      <nav aria-label="More articles">
+        <Form method="get" action="/blog" className={layout}>
+          {prevButton}
+          {nextButton}
+        </Form>
+      </nav>
+    );
+  }
+  return (
+    <nav aria-label="More articles" className={layout}>
+      <Form method="get" action={previous ? `/blog/${previous.slug}` : undefined} className="flex">
+        {prevButton}
+      </Form>
+      <Form method="get" action={next ? `/blog/${next.slug}` : undefined} className="flex">
+        {nextButton}
+      </Form>
+    </nav>
+  );
+}

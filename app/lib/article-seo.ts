@@ -1,0 +1,96 @@
+import type { MetaDescriptor } from "react-router";
+import { pageMeta } from "./seo";
+
+/** What an article's meta tags and structured data are made from. */
+export interface ArticleSeoInput {
+  title: string;
+  excerpt: string;
+  slug: string;
+  category: string;
+  author: string;
+  publishDate: string;
+  updatedAt?: string;
+  headerImage: string | null;
+}
+
+export interface SiteSeo {
+  siteUrl: string;
+  companyName: string;
+}
+
+export function articleUrl(siteUrl: string, slug: string): string {
+  return `${siteUrl}/blog/${encodeURIComponent(slug)}`;
+}
+
+/** Share previews need an absolute image URL; uploaded images are site-relative. */
+export function absoluteUrl(siteUrl: string, url: string): string {
+  if (/^https?:\/\//i.test(url)) return url;
+  return `${siteUrl}${url.startsWith("/") ? "" : "/"}${url}`;
+}
+
+/**
+ * Title, description, canonical URL (always /blog/{slug}, also for the
+ * in-place view on /blog), Open Graph and Twitter card tags.
+ */
+export function articleMeta(post: ArticleSeoInput, site: SiteSeo): MetaDescriptor[] {
+  const url = articleUrl(site.siteUrl, post.slug);
+  const title = `${post.title} | ${site.companyName}`;
+  const image = post.headerImage ? absoluteUrl(site.siteUrl, post.headerImage) : undefined;
+  const tags: MetaDescriptor[] = [
+    ...pageMeta({ title, description: post.excerpt, canonical: url }),
+    { property: "og:type", content: "article" },
+    { property: "og:site_name", content: site.companyName },
+    { property: "og:title", content: post.title },
+    { property: "og:description", content: post.excerpt },
+    { property: "og:url", content: url },
+    { property: "og:locale", content: "en_US" },
+    { property: "article:published_time", content: post.publishDate },
+    { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
+    { name: "twitter:title", content: post.title },
+    { name: "twitter:description", content: post.excerpt },
+  ];
+  if (post.updatedAt) tags.push({ property: "article:modified_time", content: post.updatedAt });
+  if (post.category) tags.push({ property: "article:section", content: post.category });
+  if (image) {
+    tags.push(
+      { property: "og:image", content: image },
+      { property: "og:image:alt", content: post.title },
+      { name: "twitter:image", content: image },
+      { name: "twitter:image:alt", content: post.title },
+    );
+  }
+  return tags;
+}
+
+/** schema.org BlogPosting for the article page. */
+export function blogPostingJsonLd(post: ArticleSeoInput, site: SiteSeo): Record<string, unknown> {
+  const url = articleUrl(site.siteUrl, post.slug);
+  const organization = { "@type": "Organization", name: site.companyName, url: site.siteUrl };
+  return {
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    headline: post.title,
+    description: post.excerpt,
+    url,
+    mainEntityOfPage: { "@type": "WebPage", "@id": url },
+    datePublished: post.publishDate,
+    dateModified: post.updatedAt && post.updatedAt > post.publishDate ? post.updatedAt : post.publishDate,
+    ...(post.category ? { articleSection: post.category } : {}),
+    ...(post.headerImage ? { image: [absoluteUrl(site.siteUrl, post.headerImage)] } : {}),
+    author: post.author === site.companyName ? organization : { "@type": "Person", name: post.author },
+    publisher: organization,
+  };
+}
+
+/**
+ * JSON for a <script type="application/ld+json"> body: `<` is escaped so that
+ * no value (a title with "</script>", say) can end the script element.
+ */
+export function serializeJsonLd(data: unknown): string {
+  return JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
