@@ -259,7 +259,7 @@ describe("POST /api/admin/preview", () => {
       content: "# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script> [x](javascript:alert(1))",
     });
     expect(status).toBe(200);
-    expect(json.html).toContain("<h1>Title</h1>");
+    expect(json.html).toContain("<h2>Title</h2>"); // the page title is the only h1 (ADR 010)
     expect(json.html).toContain("<table>");
     expect(json.html).not.toMatch(/<script|javascript:/);
   });
