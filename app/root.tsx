@@ -12,6 +12,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { SiteFooter } from "./components/site/site-footer";
 import { SiteHeader } from "./components/site/site-header";
+import { SiteUi } from "./components/site/site-ui";
 import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/config.server";
 
@@ -39,7 +40,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        {children}
+        <SiteUi>
+          <div className="site-shell">{children}</div>
+        </SiteUi>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

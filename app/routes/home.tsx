@@ -1,16 +1,42 @@
-import { Link } from "react-router";
-import { PostCard } from "~/components/site/post-card";
+import { useEffect } from "react";
+import { useLocation } from "react-router";
+import { Hero, MediaSection, ResearchSection, SystemsSection } from "~/components/site/landing-sections";
+import { LatestInsights } from "~/components/site/latest-insights";
+import { Splash, useIntro } from "~/components/site/intro";
+import type { PostSummary } from "~/components/site/post-card";
 import { SiteFooter } from "~/components/site/site-footer";
 import { SiteHeader } from "~/components/site/site-header";
+import { insights } from "~/content/landing";
+import { HASH_SCROLL_DELAY_MS, isLandingPath, scrollToSection } from "~/lib/scroll";
 import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { getDb } from "~/server/db/index.server";
 import { listPublicPosts } from "~/server/posts.server";
 import type { Route } from "./+types/home";
 
-export async function loader() {
+/** The same for every visitor: kept by the page cache, revalidated by browsers. */
+export function headers() {
+  return { "Cache-Control": PUBLIC_CACHE_CONTROL };
+}
+
+export function loader() {
   const { company, siteUrl } = getConfig();
-  const posts = await listPublicPosts(getDb(), { limit: 5, offset: 0 });
+  // Not awaited: a client navigation shows the page at once and the carousel
+  // says it is loading; the server render still waits for it (onAllReady).
+  const posts: Promise<PostSummary[]> = listPublicPosts(getDb(), { limit: insights.maxPosts, offset: 0 }).then((list) =>
+    list.map(({ id, slug, title, excerpt, category, author, readTime, publishDate, headerImage }) => ({
+      id,
+      slug,
+      title,
+      excerpt,
+      category,
+      author,
+      readTime,
+      publishDate,
+      headerImage,
+    })),
+  );
   return { posts, company, siteUrl };
 }
 
@@ -25,36 +51,33 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { posts, company } = loaderData;
+  const { posts, company, siteUrl } = loaderData;
+  const intro = useIntro();
+  const location = useLocation();
+
+  // SPEC §2: on / or /home, a hash scrolls smoothly to its section after 100 ms.
+  useEffect(() => {
+    if (!isLandingPath(location.pathname) || location.hash.length < 2) return;
+    const id = decodeURIComponent(location.hash.slice(1));
+    const timer = window.setTimeout(() => scrollToSection(id), HASH_SCROLL_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [location.pathname, location.hash, location.key]);
+
   return (
     <>
-      <SiteHeader companyName={company.name} />
-      <main id="main">
-        <section id="hero" className="bg-brand-800 px-4 py-20 text-white">
-          <div className="mx-auto max-w-4xl text-center">
-            <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">Technology Solutions For People + By People</h1>
-            <p className="mt-6 text-lg text-brand-100">For Media, For Systems, For Research.</p>
-          </div>
-        </section>
-        <section id="solutions" aria-labelledby="insights-heading" className="mx-auto max-w-6xl px-4 py-16">
-          <h2 id="insights-heading" className="text-3xl font-bold">Latest Insights</h2>
-          {posts.length === 0 ? (
-            <p className="mt-6 text-neutral-700">No blog posts available yet.</p>
-          ) : (
-            <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {posts.map((post) => (
-                <PostCard key={post.id} post={post} headingLevel={3} />
-              ))}
-            </div>
-          )}
-          <p className="mt-8">
-            <Link to="/blog" className="font-medium text-brand-700 underline underline-offset-2">
-              All articles
-            </Link>
-          </p>
-        </section>
+      {intro && <Splash companyName={company.name} />}
+      <SiteHeader companyName={company.name} overlay intro={intro} />
+      <main id="main" className={intro ? "intro-content" : undefined}>
+        <Hero />
+        {/* SPEC §2: the footer's service links scroll to "services". */}
+        <div id="services" className="scroll-mt-16">
+          <MediaSection />
+          <SystemsSection />
+          <ResearchSection />
+        </div>
+        <LatestInsights posts={posts} siteUrl={siteUrl} />
       </main>
-      <SiteFooter companyName={company.name} />
+      <SiteFooter companyName={company.name} intro={intro} />
     </>
   );
 }

@@ -1,0 +1,254 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { createContext, useCallback, useContext, useId, useMemo, useRef, useState } from "react";
+import {
+  contactDefaults,
+  contactText,
+  preferredContactOptions,
+  randomHumorousMessage,
+  serviceOptions,
+  type PreferredContact,
+  type ServiceInterest,
+} from "~/content/contact";
+import { useNotify } from "~/components/ui/notify";
+
+export interface ContactForm {
+  name: string;
+  email: string;
+  phone: string;
+  preferredContact: PreferredContact;
+  service: ServiceInterest;
+  message: string;
+}
+
+type RequiredField = "name" | "email" | "message";
+
+export function newContactForm(): ContactForm {
+  return {
+    name: "",
+    email: "",
+    phone: "",
+    preferredContact: contactDefaults.preferredContact,
+    service: contactDefaults.service,
+    message: randomHumorousMessage(),
+  };
+}
+
+/** SPEC §5: name, email and message are required; phone is optional. */
+export function missingFields(form: ContactForm): RequiredField[] {
+  return (["name", "email", "message"] as const).filter((field) => form[field].trim() === "");
+}
+
+const ContactContext = createContext<{ openContact: () => void }>({ openContact: () => {} });
+
+/** Opens the global 'Get Started' contact modal. */
+export const useContactModal = () => useContext(ContactContext);
+
+/**
+ * The contact modal is global (SPEC §2): one open/closed state and one form
+ * for the whole site. Closing it keeps what was typed; only a successful
+ * send resets the form.
+ */
+export function ContactProvider({ children }: { children: React.ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const [form, setForm] = useState<ContactForm | null>(null);
+  const openContact = useCallback(() => {
+    // The prefilled sentence is picked in the browser, when first needed.
+    setForm((current) => current ?? newContactForm());
+    setOpen(true);
+  }, []);
+  const value = useMemo(() => ({ openContact }), [openContact]);
+  return (
+    <ContactContext.Provider value={value}>
+      {children}
+      {form && (
+        <ContactModal
+          open={open}
+          onOpenChange={setOpen}
+          form={form}
+          onChange={setForm}
+          onSent={() => {
+            setForm(newContactForm());
+            setOpen(false);
+          }}
+        />
+      )}
+    </ContactContext.Provider>
+  );
+}
+
+const inputClass =
+  "w-full rounded-md border border-neutral-400 bg-white px-3 py-2 text-base text-neutral-900 aria-[invalid=true]:border-red-600 aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-red-600";
+
+function ContactModal({
+  open,
+  onOpenChange,
+  form,
+  onChange,
+  onSent,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  form: ContactForm;
+  onChange: (form: ContactForm) => void;
+  onSent: () => void;
+}) {
+  const notify = useNotify();
+  const id = useId();
+  const [invalid, setInvalid] = useState<RequiredField[]>([]);
+  const refs = {
+    name: useRef<HTMLInputElement>(null),
+    email: useRef<HTMLInputElement>(null),
+    message: useRef<HTMLTextAreaElement>(null),
+  };
+
+  const set = <K extends keyof ContactForm>(key: K, value: ContactForm[K]) => {
+    onChange({ ...form, [key]: value });
+    if (invalid.includes(key as RequiredField) && String(value).trim() !== "") {
+      setInvalid(invalid.filter((field) => field !== key));
+    }
+  };
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const missing = missingFields(form);
+    setInvalid(missing);
+    if (missing.length > 0) {
+      notify({ title: contactText.requiredError, tone: "error" });
+      refs[missing[0]!].current?.focus();
+      return;
+    }
+    notify({ title: contactText.successTitle, description: contactText.successBody, tone: "success" });
+    setInvalid([]);
+    onSent();
+  };
+
+  const field = (name: RequiredField) => ({
+    id: `${id}-${name}`,
+    "aria-invalid": invalid.includes(name) ? (true as const) : undefined,
+    "aria-required": true as const,
+  });
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay data-testid="contact-backdrop" className="fixed inset-0 z-[70] bg-black/60" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-[70] max-h-[92dvh] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 text-neutral-900 shadow-xl">
+          <Dialog.Title className="text-2xl font-bold">{contactText.title}</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-neutral-700">{contactText.description}</Dialog.Description>
+          <Dialog.Close
+            aria-label={contactText.close}
+            className="absolute right-3 top-3 rounded p-2 text-neutral-700 hover:bg-neutral-100"
+          >
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M5 5l10 10M15 5L5 15" />
+            </svg>
+          </Dialog.Close>
+
+          <form noValidate onSubmit={submit} className="mt-5 flex flex-col gap-4">
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-name`} className="text-sm font-medium">
+                {contactText.name} <span className="text-red-700" aria-hidden="true">*</span>
+              </label>
+              <input
+                ref={refs.name}
+                {...field("name")}
+                name="name"
+                autoComplete="name"
+                value={form.name}
+                onChange={(e) => set("name", e.target.value)}
+                className={inputClass}
+              />
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-email`} className="text-sm font-medium">
+                {contactText.email} <span className="text-red-700" aria-hidden="true">*</span>
+              </label>
+              <input
+                ref={refs.email}
+                {...field("email")}
+                type="email"
+                name="email"
+                autoComplete="email"
+                value={form.email}
+                onChange={(e) => set("email", e.target.value)}
+                className={inputClass}
+              />
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-phone`} className="text-sm font-medium">
+                {contactText.phone} <span className="font-normal text-neutral-700">{contactText.optional}</span>
+              </label>
+              <input
+                id={`${id}-phone`}
+                type="tel"
+                name="phone"
+                autoComplete="tel"
+                value={form.phone}
+                onChange={(e) => set("phone", e.target.value)}
+                className={inputClass}
+              />
+            </div>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="flex flex-col gap-1">
+                <label htmlFor={`${id}-preferred`} className="text-sm font-medium">
+                  {contactText.preferredContact}
+                </label>
+                <select
+                  id={`${id}-preferred`}
+                  name="preferredContact"
+                  value={form.preferredContact}
+                  onChange={(e) => set("preferredContact", e.target.value as PreferredContact)}
+                  className={inputClass}
+                >
+                  {preferredContactOptions.map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="flex flex-col gap-1">
+                <label htmlFor={`${id}-service`} className="text-sm font-medium">
+                  {contactText.service}
+                </label>
+                <select
+                  id={`${id}-service`}
+                  name="service"
+                  value={form.service}
+                  onChange={(e) => set("service", e.target.value as ServiceInterest)}
+                  className={inputClass}
+                >
+                  {serviceOptions.map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-message`} className="text-sm font-medium">
+                {contactText.message} <span className="text-red-700" aria-hidden="true">*</span>
+              </label>
+              <textarea
+                ref={refs.message}
+                {...field("message")}
+                name="message"
+                rows={4}
+                value={form.message}
+                onChange={(e) => set("message", e.target.value)}
+                className={inputClass}
+              />
+            </div>
+            <button
+              type="submit"
+              className="mt-1 rounded-md bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800"
+            >
+              {contactText.submit}
+            </button>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,246 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useState } from "react";
+import { hero, infoModals, media, research, systems, type InfoModalContent } from "~/content/landing";
+import { scrollToSection } from "~/lib/scroll";
+import { useContactModal } from "./contact-modal";
+
+const sectionClass = "scroll-mt-16 px-4 py-20 outline-none";
+
+export function Hero() {
+  return (
+    <section
+      id="hero"
+      tabIndex={-1}
+      aria-labelledby="hero-heading"
+      className="relative flex min-h-[100svh] scroll-mt-16 flex-col items-center justify-center bg-gradient-to-br from-brand-900 via-brand-800 to-brand-600 px-4 pb-24 pt-28 text-center text-white outline-none"
+    >
+      <p className="text-sm font-semibold uppercase tracking-[0.2em] text-brand-100">{hero.eyebrow}</p>
+      <h1 id="hero-heading" className="mt-4 max-w-4xl text-4xl font-bold tracking-tight sm:text-6xl">
+        {hero.headline}
+      </h1>
+      <p className="mt-6 max-w-2xl text-lg text-brand-50 sm:text-xl">{hero.lead}</p>
+      <div className="mt-10 flex flex-wrap justify-center gap-3">
+        {hero.buttons.map((button) => (
+          <button
+            key={button.target}
+            type="button"
+            onClick={() => scrollToSection(button.target, { focus: true })}
+            className="rounded-full border-2 border-white px-6 py-3 font-semibold hover:bg-white hover:text-brand-900"
+          >
+            {button.label}
+          </button>
+        ))}
+      </div>
+      <HeroContactButton />
+      <button
+        type="button"
+        aria-label={hero.scrollHint}
+        title={hero.scrollHint}
+        onClick={() => scrollToSection("media", { focus: true })}
+        className="absolute bottom-6 left-1/2 -translate-x-1/2 rounded-full p-2 hover:bg-white/15 motion-safe:animate-bounce"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M6 9l6 6 6-6" />
+        </svg>
+      </button>
+    </section>
+  );
+}
+
+function HeroContactButton() {
+  const { openContact } = useContactModal();
+  return (
+    <button type="button" onClick={openContact} className="mt-6 font-semibold text-white underline underline-offset-4 hover:text-brand-100">
+      {hero.contact}
+    </button>
+  );
+}
+
+function CtaButton({ label }: { label: string }) {
+  const { openContact } = useContactModal();
+  return (
+    <button
+      type="button"
+      onClick={openContact}
+      className="rounded-md bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+    >
+      {label}
+    </button>
+  );
+}
+
+export function MediaSection() {
+  return (
+    <section id="media" tabIndex={-1} aria-labelledby="media-heading" className={`${sectionClass} bg-white`}>
+      <div className="mx-auto max-w-6xl">
+        <SectionHeading id="media-heading" title={media.title} intro={media.intro} />
+        <h3 className="mt-12 text-2xl font-semibold">{media.packagesHeading}</h3>
+        <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {media.packages.map((pkg) => (
+            <li
+              key={pkg.name}
+              className={`flex flex-col rounded-lg border p-6 shadow-sm ${pkg.featured ? "border-brand-600 ring-2 ring-brand-600" : "border-neutral-200"}`}
+            >
+              <h4 className="text-lg font-bold tracking-wide">{pkg.name}</h4>
+              <p className="mt-2 text-3xl font-bold text-brand-700">{pkg.price}</p>
+              <ul className="mt-4 flex-1 space-y-2 text-neutral-800">
+                {pkg.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <CheckIcon />
+                    <span>{feature}</span>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-12 grid gap-10 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            <h3 className="text-2xl font-semibold">{media.addOnsHeading}</h3>
+            <PriceList items={media.addOns} />
+          </div>
+          <div>
+            <h3 className="text-2xl font-semibold">{media.aLaCarteHeading}</h3>
+            <PriceList items={media.aLaCarte} />
+          </div>
+        </div>
+        <div className="mt-10 flex flex-wrap items-center gap-4">
+          <CtaButton label={media.cta} />
+          <InfoModal content={infoModals[0]!} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function PriceList({ items }: { items: Array<{ name: string; price: string; note?: string }> }) {
+  return (
+    <dl className="mt-4 divide-y divide-neutral-200 rounded-lg border border-neutral-200">
+      {items.map((item) => (
+        <div key={item.name} className="flex items-baseline justify-between gap-4 px-4 py-3">
+          <dt>
+            {item.name}
+            {item.note && <span className="text-neutral-700"> ({item.note})</span>}
+          </dt>
+          <dd className="whitespace-nowrap font-semibold text-brand-700">{item.price}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function SystemsSection() {
+  return (
+    <section id="systems" tabIndex={-1} aria-labelledby="systems-heading" className={`${sectionClass} bg-brand-50`}>
+      <div className="mx-auto max-w-6xl">
+        <SectionHeading id="systems-heading" title={systems.title} intro={systems.intro} />
+        <p className="mt-6 inline-block rounded-full bg-brand-800 px-4 py-2 font-semibold text-white">{systems.claim}</p>
+        <ul className="mt-10 grid gap-6 md:grid-cols-3">
+          {systems.platforms.map((platform) => (
+            <li key={platform.name} className="rounded-lg bg-white p-6 shadow-sm">
+              <h3 className="text-xl font-semibold">{platform.name}</h3>
+              <p className="mt-2 text-neutral-800">{platform.summary}</p>
+              <ul className="mt-4 space-y-2 text-neutral-800">
+                {platform.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <CheckIcon />
+                    <span>{feature}</span>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-10 flex flex-wrap items-center gap-4">
+          <CtaButton label={systems.cta} />
+          <InfoModal content={infoModals[1]!} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function ResearchSection() {
+  return (
+    <section id="research" tabIndex={-1} aria-labelledby="research-heading" className={`${sectionClass} bg-white`}>
+      <div className="mx-auto max-w-6xl">
+        <SectionHeading id="research-heading" title={research.title} intro={research.intro} />
+        <ul className="mt-10 grid gap-6 sm:grid-cols-2">
+          {research.projects.map((project) => (
+            <li key={project.name} className="rounded-lg border border-neutral-200 p-6">
+              <h3 className="text-xl font-semibold">{project.name}</h3>
+              <p className="mt-2 text-neutral-800">{project.summary}</p>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-10 flex flex-wrap items-center gap-4">
+          <CtaButton label={research.cta} />
+          <InfoModal content={infoModals[2]!} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function SectionHeading({ id, title, intro }: { id: string; title: string; intro: string }) {
+  return (
+    <div className="max-w-3xl">
+      <h2 id={id} className="text-3xl font-bold tracking-tight sm:text-4xl">
+        {title}
+      </h2>
+      <p className="mt-4 text-lg text-neutral-800">{intro}</p>
+    </div>
+  );
+}
+
+function CheckIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-1 h-4 w-4 shrink-0 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2.5">
+      <path d="M4 10l4 4 8-8" />
+    </svg>
+  );
+}
+
+/**
+ * SPEC §2: the info modals exist, with their lists and a button that hands
+ * over to the contact modal, but the control that opens them is disabled.
+ */
+export const INFO_MODALS_ENABLED = false;
+
+function InfoModal({ content }: { content: InfoModalContent }) {
+  const [open, setOpen] = useState(false);
+  const { openContact } = useContactModal();
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger
+        disabled={!INFO_MODALS_ENABLED}
+        data-testid={`info-trigger-${content.id}`}
+        className="rounded-md border border-neutral-400 px-4 py-2 font-medium text-neutral-800 disabled:cursor-not-allowed disabled:opacity-60"
+      >
+        {content.trigger}
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-[70] bg-black/60" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-[70] max-h-[90dvh] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl">
+          <Dialog.Title className="text-2xl font-bold">{content.title}</Dialog.Title>
+          <Dialog.Description className="mt-2 text-neutral-800">{content.description}</Dialog.Description>
+          <ul className="mt-4 list-disc space-y-1 pl-5">
+            {content.items.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            className="mt-6 rounded-md bg-brand-700 px-4 py-2 font-semibold text-white"
+            onClick={() => {
+              setOpen(false);
+              openContact();
+            }}
+          >
+            {content.cta}
+          </button>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * Landing page copy (SPEC.md §1, §2, §9). Prices are exact SPEC figures; the
+ * company edits wording here without touching layout.
+ */
+
+export type SectionId = "hero" | "media" | "systems" | "research" | "solutions";
+
+export const hero = {
+  eyebrow: "Ojai, California",
+  headline: "Technology Solutions For People + By People",
+  lead: "Websites that win customers, cloud platforms that run themselves, and research that serves our community.",
+  buttons: [
+    { label: "For Media", target: "media" },
+    { label: "For Systems", target: "systems" },
+    { label: "For Research", target: "research" },
+  ] satisfies Array<{ label: string; target: SectionId }>,
+  scrollHint: "Scroll to For Media",
+  contact: "Get Started",
+};
+
+export interface WebDesignPackage {
+  name: string;
+  price: string;
+  features: string[];
+  featured?: boolean;
+}
+
+export interface PricedItem {
+  name: string;
+  price: string;
+  note?: string;
+}
+
+export const media = {
+  title: "For Media",
+  intro:
+    "Web design for small businesses and media clients: fast, accessible sites built from your brand, with clear packages and no surprises.",
+  packagesHeading: "Web design packages",
+  packages: [
+    {
+      name: "RE-DESIGN",
+      price: "$1,000",
+      features: ["Review of your current site", "Redesign from existing assets", "Mobile responsive", "One revision round"],
+    },
+    {
+      name: "ESSENTIAL",
+      price: "$2,500",
+      features: [
+        "10 custom photos",
+        "2 hrs graphic design",
+        "Technical and design revision rounds",
+        "Contact forms and submissions",
+        "Basic SEO",
+      ],
+    },
+    {
+      name: "PROFESSIONAL",
+      price: "$3,500",
+      featured: true,
+      features: [
+        "10 photos",
+        "5 hrs graphic design",
+        "Advanced contact/booking",
+        "Advanced SEO",
+        "Branding and style guide",
+        "Easy blog management",
+      ],
+    },
+    {
+      name: "ENTERPRISE",
+      price: "$5,500+",
+      features: [
+        "E-commerce",
+        "API and CRM integrations",
+        "Advanced branding and content strategy",
+        "Fully customizable",
+        "Priority support and launch help",
+      ],
+    },
+  ] satisfies WebDesignPackage[],
+  addOnsHeading: "Add-ons",
+  addOns: [
+    { name: "Site Hosting", price: "$20/month" },
+    { name: "Blog Generation", price: "$200/blog" },
+    { name: "Logo Design", price: "$500", note: "3 concepts" },
+    { name: "E-Commerce Module", price: "$2,000" },
+    { name: "Stock Photography Sourcing", price: "$300", note: "up to 10 photos" },
+    { name: "Photography Session", price: "$1,000" },
+    { name: "Blog Setup + Training", price: "$500" },
+    { name: "Training Session", price: "$300/session" },
+  ] satisfies PricedItem[],
+  aLaCarteHeading: "A la carte",
+  aLaCarte: [
+    { name: "Payment Gateway", price: "$1,200" },
+    { name: "Inventory/Order Management", price: "$1,200" },
+  ] satisfies PricedItem[],
+  cta: "Start your project",
+};
+
+export interface Platform {
+  name: string;
+  summary: string;
+  features: string[];
+}
+
+export const systems = {
+  title: "For Systems",
+  intro: "Managed cloud and business platforms that keep small and medium organisations running without a full IT department.",
+  claim: "Tenant onboarding in under 30 minutes.",
+  platforms: [
+    {
+      name: "Cloud Governance Platform",
+      summary: "Azure management with policies, cost control and security baselines applied from day one.",
+      features: ["Automated tenant onboarding", "Policy and compliance baselines", "Cost and usage reporting"],
+    },
+    {
+      name: "Business Intelligence Dashboard",
+      summary: "One dashboard for the numbers a small or medium business actually runs on.",
+      features: ["Connects to the tools you already use", "Daily refreshed reports", "Shareable views for your team"],
+    },
+    {
+      name: "AI-Powered Content Studio",
+      summary: "Content automation for social media: plan, draft and schedule posts in your brand's voice.",
+      features: ["Drafts in your brand voice", "Scheduling across networks", "Human review before anything posts"],
+    },
+  ] satisfies Platform[],
+  cta: "Talk to us about your systems",
+};
+
+export interface ResearchProject {
+  name: string;
+  summary: string;
+}
+
+export const research = {
+  title: "For Research",
+  intro: "Projects we run with collaborators and investors, close to home and open to partners.",
+  projects: [
+    {
+      name: "IoT Garden Monitor",
+      summary: "Low-power sensors that report soil moisture, light and temperature so gardens get water only when they need it.",
+    },
+    {
+      name: "Modular Mobile Workstation",
+      summary: "A rugged, reconfigurable workstation for field work, events and pop-up offices.",
+    },
+    {
+      name: "Community Wi-Fi Network",
+      summary: "Affordable, resilient connectivity for our local town, built with and for its residents.",
+    },
+    {
+      name: "Tech Innovation Hub",
+      summary: "A place for local makers, students and businesses to learn, prototype and launch.",
+    },
+  ] satisfies ResearchProject[],
+  cta: "Collaborate with us",
+};
+
+export const insights = {
+  title: "Latest Insights",
+  intro: "Notes from our work in media, systems and research.",
+  carouselLabel: "Latest Insights articles",
+  maxPosts: 5,
+  loading: "Loading latest insights...",
+  empty: "No blog posts available yet.",
+  allArticles: "Read all articles",
+  readArticle: "Read article",
+  counter: (n: number, total: number) => `${n} of ${total} articles`,
+  previous: "Previous article",
+  next: "Next article",
+  share: (title: string) => `Share "${title}"`,
+};
+
+/** The info modals exist (SPEC §2) but their trigger is disabled, so visitors never see them. */
+export interface InfoModalContent {
+  id: "media" | "systems" | "research";
+  title: string;
+  description: string;
+  items: string[];
+  trigger: string;
+  cta: string;
+}
+
+export const infoModals: InfoModalContent[] = [
+  {
+    id: "media",
+    title: "For Media",
+    description: "What a web design project with us includes.",
+    items: ["Discovery call and content plan", "Design from your brand assets", "Build, test and launch", "Training so you can edit it yourself"],
+    trigger: "More about For Media",
+    cta: "Get Started",
+  },
+  {
+    id: "systems",
+    title: "For Systems",
+    description: "How we run your cloud and business platforms.",
+    items: ["Assessment of your current setup", "Tenant onboarding in under 30 minutes", "Monitoring and monthly reports", "Support from people you know"],
+    trigger: "More about For Systems",
+    cta: "Get Started",
+  },
+  {
+    id: "research",
+    title: "For Research",
+    description: "How to collaborate on or invest in our projects.",
+    items: ["Pilot sites and partners", "Open data from our sensors", "Grants and investment", "Student and volunteer projects"],
+    trigger: "More about For Research",
+    cta: "Get Started",
+  },
+];

@@ -1,0 +1,49 @@
+import { useCallback } from "react";
+import { useLocation, useNavigate } from "react-router";
+
+/** Every section scroll stops this far above the section (SPEC §9), clearing the fixed navigation bar. */
+export const SCROLL_OFFSET_PX = 64;
+/** On / or /home, a hash in the URL scrolls to its section after this delay (SPEC §9). */
+export const HASH_SCROLL_DELAY_MS = 100;
+
+const LANDING_PATHS = new Set(["/", "/home"]);
+
+export function isLandingPath(pathname: string): boolean {
+  return LANDING_PATHS.has(pathname);
+}
+
+export function prefersReducedMotion(): boolean {
+  return typeof window !== "undefined" && window.matchMedia?.("(prefers-reduced-motion: reduce)").matches === true;
+}
+
+/**
+ * Scrolls smoothly to the element with this id, 64 px above it. With
+ * `focus`, keyboard and screen-reader users land in the section too.
+ */
+export function scrollToSection(id: string, { focus = false }: { focus?: boolean } = {}): boolean {
+  const element = document.getElementById(id);
+  if (!element) return false;
+  const top = element.getBoundingClientRect().top + window.scrollY - SCROLL_OFFSET_PX;
+  window.scrollTo({ top: Math.max(0, top), behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  if (focus) {
+    if (!element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
+    element.focus({ preventScroll: true });
+  }
+  return true;
+}
+
+/**
+ * Going to a landing-page section: on / or /home it scrolls there; on any
+ * other route it navigates to /#id, and the landing page scrolls on arrival.
+ */
+export function useGoToSection() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  return useCallback(
+    (id: string) => {
+      if (isLandingPath(pathname)) scrollToSection(id, { focus: true });
+      else navigate(`/#${id}`);
+    },
+    [pathname, navigate],
+  );
+}
