@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -8,8 +9,8 @@ import { pinoHttp } from "pino-http";
 import { pageCache } from "./page-cache";
 import "~/context";
 import { getConfig } from "~/server/config.server";
-import { nextScheduledChange, readContentVersion } from "~/server/content-version.server";
-import { getDb } from "~/server/db/index.server";
+import { contentVersionReader, nextScheduledChange } from "~/server/content-version.server";
+import { getConnection, getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/logger.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -133,13 +134,22 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       "/assets",
       express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
     );
-    app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+    // The few files at the top of build/client (favicon, ...). Only their
+    // exact paths reach express.static, so page requests cost no file lookup.
+    const rootFiles = new Set(
+      fs
+        .readdirSync(clientDir, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => `/${entry.name}`),
+    );
+    const serveRootFile = express.static(clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
   }
 
   if (!development) {
     app.use(
       pageCache({
-        readVersion: () => readContentVersion(getDb()),
+        readVersion: contentVersionReader(getConnection()),
         nextScheduledChange: () => nextScheduledChange(getDb()),
       }),
     );

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 
@@ -15,7 +15,8 @@ import { LRUCache } from "lru-cache";
  * Opt-in: only a 200 answer to a GET whose route set a `Cache-Control`
  * containing "public" and no cookie is stored, and requests that carry a
  * session cookie always go to the app. The CSP nonce differs per response: the
- * cache stores a placeholder and puts the request's own nonce back in.
+ * cache stores the body cut where the nonce stood and puts each request's own
+ * nonce in the cuts.
  *
  * Every cached answer carries an ETag (the route's own, or one made from the
  * body and version); a matching If-None-Match gets 304.
@@ -37,17 +38,26 @@ interface Entry {
   /** Do not use at or after this moment (ms since epoch). */
   expiresAt: number | undefined;
   headers: Array<[string, string]>;
-  /** The body with the CSP nonce replaced by the placeholder. */
-  body: Buffer;
-  /** Does the body contain the placeholder (HTML with scripts)? */
-  hasNonce: boolean;
+  /** The body, cut where the CSP nonce stood (one part when it has none). */
+  parts: Buffer[];
+  /** Bytes of the body without its nonces. */
+  size: number;
   etag: string;
 }
 
 /** Headers of a stored response that are replayed; the rest are the request's own (CSP, security headers). */
 const REPLAYED_HEADERS = ["content-type", "cache-control", "x-total-count", "link", "last-modified", "content-language", "x-robots-tag"];
-/** Only ASCII letters and digits: cannot clash with JSON or HTML escaping. */
-const PLACEHOLDER = `cspnonce${randomBytes(12).toString("hex")}`;
+/** The pieces of `body` between the occurrences of `separator`. */
+function splitAt(body: Buffer, separator: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let at = body.indexOf(separator); at !== -1; at = body.indexOf(separator, start)) {
+    parts.push(body.subarray(start, at));
+    start = at + separator.length;
+  }
+  parts.push(body.subarray(start));
+  return parts;
+}
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -63,7 +73,7 @@ export function pageCache({
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    sizeCalculation: (entry) => entry.body.length + 512,
+    sizeCalculation: (entry) => entry.size + 512,
   });
   const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=`);
 
@@ -75,8 +85,13 @@ export function pageCache({
       res.status(304).end();
       return;
     }
-    const nonce = String(res.locals.cspNonce ?? "");
-    const body = entry.hasNonce ? Buffer.from(entry.body.toString("utf8").replaceAll(PLACEHOLDER, nonce)) : entry.body;
+    let body = entry.parts[0]!;
+    if (entry.parts.length > 1) {
+      const nonce = Buffer.from(String(res.locals.cspNonce ?? ""));
+      const pieces: Buffer[] = [body];
+      for (let i = 1; i < entry.parts.length; i++) pieces.push(nonce, entry.parts[i]!);
+      body = Buffer.concat(pieces);
+    }
     res.status(200);
     res.setHeader("Content-Length", body.length);
     if (req.method === "HEAD") res.end();
@@ -131,11 +146,9 @@ export function pageCache({
     res.once("finish", () => {
       const cacheControl = String(res.getHeader("cache-control") ?? "");
       if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) return;
+      const body = Buffer.concat(chunks);
       const nonce = String(res.locals.cspNonce ?? "");
-      let body = Buffer.concat(chunks);
-      const text = nonce ? body.toString("utf8") : "";
-      const hasNonce = nonce !== "" && text.includes(nonce);
-      if (hasNonce) body = Buffer.from(text.replaceAll(nonce, PLACEHOLDER));
+      const parts = nonce ? splitAt(body, Buffer.from(nonce)) : [body];
       const headers: Array<[string, string]> = [];
       for (const name of REPLAYED_HEADERS) {
         const value = res.getHeader(name);
@@ -144,9 +157,9 @@ export function pageCache({
       // The route's own ETag when it set one (its clients already hold it).
       const etag =
         (res.getHeader("etag") as string | undefined) ??
-        `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
+        `W/"${parts.reduce((hash, part) => hash.update(part), createHash("sha1").update(version).update("\0")).digest("base64url")}"`;
       nextScheduledChange().then(
-        (expiresAt) => entries.set(key, { version, expiresAt, headers, body, hasNonce, etag }),
+        (expiresAt) => entries.set(key, { version, expiresAt, headers, parts, size: body.length, etag }),
         () => {},
       );
     });

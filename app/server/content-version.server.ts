@@ -1,5 +1,5 @@
-import { CompiledQuery, type Transaction } from "kysely";
-import type { Db } from "./db/db.server";
+import type { Transaction } from "kysely";
+import type { Connection, Db } from "./db/db.server";
 import type { Database } from "./db/schema.server";
 
 /**
@@ -8,11 +8,23 @@ import type { Database } from "./db/schema.server";
  * while the version it was rendered at is still the current one, whichever
  * process made the change (ADR 017).
  */
-const READ_VERSION = CompiledQuery.raw("select version from content_version where id = 1");
+const READ_VERSION = "select version from content_version where id = 1";
 
-export async function readContentVersion(db: Db): Promise<string> {
-  const { rows } = await db.executeQuery<{ version: number | string }>(READ_VERSION);
-  return String(rows[0]?.version ?? 0);
+/**
+ * Reads the current version. On the page cache's hot path, once per public
+ * request: a statement prepared once (SQLite) or a named prepared statement
+ * (PostgreSQL), without the query builder.
+ */
+export function contentVersionReader(connection: Connection): () => Promise<string> {
+  if (connection.kind === "sqlite") {
+    const statement = connection.sqlite.prepare<[], number>(READ_VERSION).pluck();
+    return async () => String(statement.get() ?? 0);
+  }
+  const query = { name: "read_content_version", text: READ_VERSION };
+  return async () => {
+    const result = await connection.pool.query<{ version: string }>(query);
+    return String(result.rows[0]?.version ?? 0);
+  };
 }
 
 export async function bumpContentVersion(db: Db | Transaction<Database>): Promise<void> {
