@@ -10,6 +10,7 @@ export default [
   route("admin/login", "routes/admin.login.tsx"),
   route("admin/setup", "routes/admin.setup.tsx"),
   route("admin/logout", "routes/admin.logout.ts"),
+  route("admin/messages", "routes/admin.messages.tsx"),
 
   route("healthz", "routes/healthz.ts"),
   route("api/posts", "routes/api/posts.ts"),
@@ -20,6 +21,9 @@ export default [
   route("api/auth/setup", "routes/api/auth.setup.ts"),
   route("api/admin/posts", "routes/api/admin.posts.ts"),
   route("api/admin/posts/:id", "routes/api/admin.posts.$id.ts"),
+  route("api/contact", "routes/api/contact.ts"),
+  route("api/admin/messages", "routes/api/admin.messages.ts"),
+  route("api/admin/messages/:id", "routes/api/admin.messages.$id.ts"),
   route("api/admin/*", "routes/api/admin.not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { requireAdminPage } from "~/server/auth.server";
@@ -19,6 +19,9 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
     <main id="main" className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Blog Admin</h1>
+        <Link to="/admin/messages" className="font-medium text-brand-700 underline underline-offset-2">
+          Messages
+        </Link>
         <Form method="post" action="/admin/logout" className="flex items-center gap-3 text-sm">
           <span className="text-neutral-700">Signed in as {admin.email}</span>
           <button type="submit" className="rounded-md border border-neutral-400 px-3 py-1.5 font-medium hover:bg-neutral-100">

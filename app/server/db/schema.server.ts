@@ -48,10 +48,27 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  preferred_contact: string;
+  service: string;
+  message: string;
+  created_at: string;
+  read_at: string | null;
+  notice_status: "off" | "pending" | "sent" | "failed";
+  notice_attempts: Generated<number>;
+  notice_next_at: string | null;
+  notice_error: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
   sessions: SessionsTable;
   setup_tokens: SetupTokensTable;
   rate_limits: RateLimitsTable;
+  contact_messages: ContactMessagesTable;
 }
