@@ -10,6 +10,7 @@ export default [
   route("admin/login", "routes/admin.login.tsx"),
   route("admin/setup", "routes/admin.setup.tsx"),
   route("admin/logout", "routes/admin.logout.ts"),
+  route("admin/messages", "routes/admin.messages.tsx"),
 
   route("rss.xml", "routes/rss.xml.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
@@ -27,6 +28,9 @@ export default [
   route("api/admin/posts/:id", "routes/api/admin.posts.$id.ts"),
   route("api/admin/upload", "routes/api/admin.upload.ts"),
   route("api/admin/preview", "routes/api/admin.preview.ts"),
+  route("api/contact", "routes/api/contact.ts"),
+  route("api/admin/messages", "routes/api/admin.messages.ts"),
+  route("api/admin/messages/:id", "routes/api/admin.messages.$id.ts"),
   route("api/admin/*", "routes/api/admin.not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

@@ -4,7 +4,8 @@ import type { ServerBuild } from "react-router";
 // Provided by React Router's Vite plugin at build time.
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig } from "~/server/config.server";
-import { closeConnection } from "~/server/db/index.server";
+import { startContactNotices } from "~/server/contact.server";
+import { closeConnection, getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/logger.server";
 import { prepareApp } from "~/server/startup.server";
 import { createApp } from "./app";
@@ -24,6 +25,7 @@ async function main() {
   }
   const log = getLogger();
   await prepareApp();
+  startContactNotices(getDb);
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = createApp({ build: build as unknown as ServerBuild, clientDir });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { humorousMessages } from "../../app/content/contact";
-import { expectNoAxeViolations } from "./fixtures";
+import { expectNoAxeViolations, useOwnClientAddress } from "./fixtures";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Get Started" });
 const notice = (page: Page) => page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
@@ -17,6 +17,7 @@ async function fillRequired(page: Page) {
 }
 
 test.beforeEach(async ({ page }) => {
+  await useOwnClientAddress(page);
   await page.emulateMedia({ reducedMotion: "reduce" });
 });
 

@@ -9,3 +9,16 @@ export async function expectNoAxeViolations(page: Page) {
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
   expect(summary).toEqual([]);
 }
+
+let addressSeed = Math.floor(Math.random() * 200);
+/**
+ * A client address of its own for a test that sends contact messages, so the
+ * per-address throttle (5 an hour) counts each test apart. The server trusts
+ * X-Forwarded-For from loopback.
+ */
+export async function useOwnClientAddress(page: Page): Promise<string> {
+  addressSeed = (addressSeed + 1) % 250;
+  const address = `203.0.113.${addressSeed + 1}`;
+  await page.setExtraHTTPHeaders({ "X-Forwarded-For": address });
+  return address;
+}

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { useOwnClientAddress } from "./fixtures";
 
 const notices = (page: Page) => page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
 
@@ -14,6 +15,7 @@ async function sendMessage(page: Page) {
 }
 
 test.beforeEach(async ({ page }) => {
+  await useOwnClientAddress(page);
   await page.emulateMedia({ reducedMotion: "reduce" });
   await page.goto("/");
 });

@@ -66,6 +66,16 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
       expect(uploaded.status).toBe(201);
       const image = (await uploaded.json()) as { url: string; variants: Array<{ url: string }> };
       imageUrls = [image.url, ...image.variants.map((v) => v.url)];
+      const sent = await new ApiClient(onSqlite.url).post("/api/contact", {
+        name: "Grace Hopper",
+        email: "grace@example.com",
+        phone: "",
+        preferredContact: "email",
+        service: "systems",
+        message: "Please call about a migration.",
+        elapsedMs: 10_000,
+      });
+      expect(sent.status).toBe(201);
     } finally {
       await onSqlite.stop();
     }
@@ -77,7 +87,7 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("copies posts (drafts too), images and administrators, and the site runs on the copy", async () => {
+  it("copies posts (drafts too), images, contact messages and administrators, and the site runs on the copy", async () => {
     const result = copy(sqliteFile, target.url);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
@@ -94,6 +104,9 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     expect(draft).toMatchObject({ slug: "kept-in-the-move", published: false, content: "Read on **PostgreSQL**." });
     const samples = await new ApiClient(onPostgres.url).get("/api/posts");
     expect(samples.json.length).toBeGreaterThan(0);
+    const messages = await admin.get("/api/admin/messages");
+    expect(messages.status).toBe(200);
+    expect(JSON.stringify(messages.json)).toContain("Please call about a migration.");
     for (const url of imageUrls) {
       const image = await fetch(onPostgres.url + url);
       expect(image.status).toBe(200);

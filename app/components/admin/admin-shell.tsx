@@ -4,7 +4,10 @@ import { Form, Link, NavLink } from "react-router";
  * The admin screens' sections. A new admin view (e.g. Messages) adds its
  * route in app/routes.ts and one entry here.
  */
-export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [{ to: "/admin", label: "Posts" }];
+export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
+  { to: "/admin", label: "Posts" },
+  { to: "/admin/messages", label: "Messages" },
+];
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
 export function AdminShell({ email, children }: { email: string; children: React.ReactNode }) {

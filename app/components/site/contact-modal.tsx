@@ -10,6 +10,7 @@ import {
   type ServiceInterest,
 } from "~/content/contact";
 import { useNotify } from "~/components/ui/notify";
+import { isValidEmail, MIN_FILL_TIME_MS } from "~/lib/contact-input";
 
 export interface ContactForm {
   name: string;
@@ -51,9 +52,15 @@ export const useContactModal = () => useContext(ContactContext);
 export function ContactProvider({ children }: { children: React.ReactNode }) {
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState<ContactForm | null>(null);
+  // When the visitor first opened this form: a form sent within seconds was not typed by a person.
+  const startedAt = useRef(0);
   const openContact = useCallback(() => {
     // The prefilled sentence is picked in the browser, when first needed.
-    setForm((current) => current ?? newContactForm());
+    setForm((current) => {
+      if (current) return current;
+      startedAt.current = Date.now();
+      return newContactForm();
+    });
     setOpen(true);
   }, []);
   const value = useMemo(() => ({ openContact }), [openContact]);
@@ -66,7 +73,9 @@ export function ContactProvider({ children }: { children: React.ReactNode }) {
           onOpenChange={setOpen}
           form={form}
           onChange={setForm}
+          startedAt={startedAt}
           onSent={() => {
+            startedAt.current = Date.now();
             setForm(newContactForm());
             setOpen(false);
           }}
@@ -85,16 +94,20 @@ function ContactModal({
   form,
   onChange,
   onSent,
+  startedAt,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   form: ContactForm;
   onChange: (form: ContactForm) => void;
   onSent: () => void;
+  startedAt: React.RefObject<number>;
 }) {
   const notify = useNotify();
   const id = useId();
   const [invalid, setInvalid] = useState<RequiredField[]>([]);
+  const [sending, setSending] = useState(false);
+  const honeypot = useRef<HTMLInputElement>(null);
   const refs = {
     name: useRef<HTMLInputElement>(null),
     email: useRef<HTMLInputElement>(null),
@@ -108,18 +121,49 @@ function ContactModal({
     }
   };
 
-  const submit = (event: React.FormEvent) => {
+  const submit = async (event: React.FormEvent) => {
     event.preventDefault();
+    if (sending) return;
     const missing = missingFields(form);
+    if (missing.length === 0 && !isValidEmail(form.email.trim())) missing.push("email");
     setInvalid(missing);
     if (missing.length > 0) {
-      notify({ title: contactText.requiredError, tone: "error" });
+      const onlyEmailFormat = form.email.trim() !== "" && missingFields(form).length === 0;
+      notify({ title: onlyEmailFormat ? contactText.invalidEmail : contactText.requiredError, tone: "error" });
       refs[missing[0]!].current?.focus();
       return;
     }
-    notify({ title: contactText.successTitle, description: contactText.successBody, tone: "success" });
-    setInvalid([]);
-    onSent();
+    setSending(true);
+    try {
+      // A person who is quicker than the spam threshold just waits a moment.
+      const wait = MIN_FILL_TIME_MS + 100 - (Date.now() - startedAt.current);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const response = await fetch("/api/contact", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        credentials: "include",
+        body: JSON.stringify({
+          ...form,
+          phone: form.phone.trim() || undefined,
+          website: honeypot.current?.value ?? "",
+          elapsedMs: Date.now() - startedAt.current,
+        }),
+      });
+      if (response.status === 201) {
+        notify({ title: contactText.successTitle, description: contactText.successBody, tone: "success" });
+        setInvalid([]);
+        onSent();
+        return;
+      }
+      const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+      const message =
+        response.status < 500 && typeof body?.error === "string" ? body.error : contactText.serverError;
+      notify({ title: message, tone: "error" });
+    } catch {
+      notify({ title: contactText.networkError, tone: "error" });
+    } finally {
+      setSending(false);
+    }
   };
 
   const field = (name: RequiredField) => ({
@@ -144,7 +188,12 @@ function ContactModal({
             </svg>
           </Dialog.Close>
 
-          <form noValidate onSubmit={submit} className="mt-5 flex flex-col gap-4">
+          <form noValidate onSubmit={submit} aria-busy={sending} className="mt-5 flex flex-col gap-4">
+            {/* Honeypot (PRODUCT §5): off screen and out of the tab order; people leave it empty. */}
+            <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+              <label htmlFor={`${id}-website`}>{contactText.honeypotLabel}</label>
+              <input ref={honeypot} id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+            </div>
             <div className="flex flex-col gap-1">
               <label htmlFor={`${id}-name`} className="text-sm font-medium">
                 {contactText.name} <span className="text-red-700" aria-hidden="true">*</span>
@@ -242,9 +291,10 @@ function ContactModal({
             </div>
             <button
               type="submit"
-              className="mt-1 rounded-md bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800"
+              disabled={sending}
+              className="mt-1 rounded-md bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:cursor-wait disabled:opacity-80"
             >
-              {contactText.submit}
+              {sending ? contactText.submitting : contactText.submit}
             </button>
           </form>
         </Dialog.Content>

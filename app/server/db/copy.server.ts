@@ -4,7 +4,7 @@ import type { Connection } from "./db.server";
  * The tables a site's data lives in, in an order that satisfies foreign keys
  * (a referenced table before the tables that reference it).
  */
-export const COPIED_TABLES = ["admin_users", "sessions", "images", "image_variants", "posts"] as const;
+export const COPIED_TABLES = ["admin_users", "sessions", "images", "image_variants", "posts", "contact_messages"] as const;
 
 /**
  * Tables deliberately not copied: short-lived state (sign-in throttling

@@ -135,4 +135,34 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable("content_version").execute();
     },
   },
+  "003_contact_messages": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("contact_messages")
+        .addColumn("id", "varchar(36)", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("email", "varchar(320)", (c) => c.notNull())
+        .addColumn("phone", "text")
+        .addColumn("preferred_contact", "varchar(10)", (c) => c.notNull())
+        .addColumn("service", "varchar(20)", (c) => c.notNull())
+        .addColumn("message", "text", (c) => c.notNull())
+        .addColumn("created_at", "varchar(30)", (c) => c.notNull())
+        .addColumn("read_at", "varchar(30)")
+        // E-mail notice: 'off' (no SMTP), 'pending', 'sent' or 'failed' (gave up).
+        .addColumn("notice_status", "varchar(10)", (c) => c.notNull())
+        .addColumn("notice_attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("notice_next_at", "varchar(30)")
+        .addColumn("notice_error", "text")
+        .execute();
+      await db.schema.createIndex("contact_messages_created_idx").on("contact_messages").column("created_at").execute();
+      await db.schema
+        .createIndex("contact_messages_notice_idx")
+        .on("contact_messages")
+        .columns(["notice_status", "notice_next_at"])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropTable("contact_messages").execute();
+    },
+  },
 };

@@ -76,6 +76,22 @@ export interface ContentVersionTable {
   version: number | string;
 }
 
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  preferred_contact: string;
+  service: string;
+  message: string;
+  created_at: string;
+  read_at: string | null;
+  notice_status: "off" | "pending" | "sent" | "failed";
+  notice_attempts: Generated<number>;
+  notice_next_at: string | null;
+  notice_error: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -85,4 +101,5 @@ export interface Database {
   images: ImagesTable;
   image_variants: ImageVariantsTable;
   content_version: ContentVersionTable;
+  contact_messages: ContactMessagesTable;
 }

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { contactText, preferredContactOptions, serviceOptions } from "~/content/contact";
+
+/** PRODUCT §3 POST /api/contact. Shared by the modal and the server. */
+export const CONTACT_REQUIRED_MESSAGE = contactText.requiredError;
+export const CONTACT_INVALID_EMAIL_MESSAGE = "Error: Please enter a valid email address.";
+export const CONTACT_LIMITS = { name: 200, email: 320, phone: 50, message: 5000 };
+/** A form sent sooner than this after opening it was not typed by a person (PRODUCT §5 spam defence). */
+export const MIN_FILL_TIME_MS = 3000;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface ContactInput {
+  name: string;
+  email: string;
+  phone: string | null;
+  preferredContact: (typeof preferredContactOptions)[number]["value"];
+  service: (typeof serviceOptions)[number]["value"];
+  message: string;
+}
+
+const optionalText = z.string().nullish().transform((v) => (v ?? "").trim());
+
+const bodySchema = z.object({
+  name: optionalText,
+  email: optionalText,
+  phone: optionalText,
+  message: optionalText,
+  preferredContact: z.string().nullish(),
+  service: z.string().nullish(),
+  /** Honeypot: hidden from people, filled in by bots. */
+  website: z.unknown().optional(),
+  /** Milliseconds between opening the form and sending it, when a browser sends it. */
+  elapsedMs: z.number().nullish(),
+});
+
+export type ContactParse =
+  | { ok: true; value: ContactInput; honeypot: boolean; tooFast: boolean }
+  | { ok: false; message: string };
+
+export function isValidEmail(email: string): boolean {
+  return EMAIL.test(email);
+}
+
+export function parseContactInput(body: unknown): ContactParse {
+  const parsed = bodySchema.safeParse(body);
+  if (!parsed.success) return { ok: false, message: "Send a JSON object with name, email, phone, preferredContact, service and message" };
+  const b = parsed.data;
+  if (!b.name || !b.email || !b.message) return { ok: false, message: CONTACT_REQUIRED_MESSAGE };
+  if (!isValidEmail(b.email) || b.email.length > CONTACT_LIMITS.email) return { ok: false, message: CONTACT_INVALID_EMAIL_MESSAGE };
+  if (b.name.length > CONTACT_LIMITS.name) return { ok: false, message: `Error: Name is too long (${CONTACT_LIMITS.name} characters at most).` };
+  if (b.phone.length > CONTACT_LIMITS.phone) return { ok: false, message: `Error: Phone is too long (${CONTACT_LIMITS.phone} characters at most).` };
+  if (b.message.length > CONTACT_LIMITS.message) {
+    return { ok: false, message: `Error: Message is too long (${CONTACT_LIMITS.message} characters at most).` };
+  }
+  const preferred = preferredContactOptions.find((o) => o.value === (b.preferredContact ?? "phone"));
+  if (!preferred) return { ok: false, message: "Error: preferredContact must be one of email, phone, text." };
+  const service = serviceOptions.find((o) => o.value === (b.service ?? "media"));
+  if (!service) return { ok: false, message: "Error: service must be one of media, systems, research." };
+  const honeypot = typeof b.website === "string" ? b.website.trim() !== "" : b.website != null && b.website !== false;
+  const tooFast = typeof b.elapsedMs === "number" && b.elapsedMs < MIN_FILL_TIME_MS;
+  return {
+    ok: true,
+    honeypot,
+    tooFast,
+    value: {
+      name: b.name,
+      email: b.email,
+      phone: b.phone || null,
+      preferredContact: preferred.value,
+      service: service.value,
+      message: b.message,
+    },
+  };
+}
