@@ -21,6 +21,9 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 
 const root = path.resolve(import.meta.dirname, "..");
+// The Node flags of `npm start`, so the site is measured as it runs in production.
+const startScript = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+const nodeFlags = /^node ((?:--\S+ )*)build\/server\/index\.js$/.exec(startScript)?.[1].trim().split(" ").filter(Boolean) ?? [];
 const { values: opts } = parseArgs({
   options: {
     duration: { type: "string", default: "20" },
@@ -81,7 +84,7 @@ async function startSite(databaseUrl) {
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `ojai-bench-${port}.log`);
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [path.join(root, "build/server/index.js")], {
+  const child = spawn(process.execPath, [...nodeFlags, path.join(root, "build/server/index.js")], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

@@ -20,6 +20,9 @@ import lighthouse from "lighthouse";
 import { chromium } from "@playwright/test";
 
 const root = path.resolve(import.meta.dirname, "..");
+// The Node flags of `npm start`, so the site is measured as it runs in production.
+const startScript = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+const nodeFlags = /^node ((?:--\S+ )*)build\/server\/index\.js$/.exec(startScript)?.[1].trim().split(" ").filter(Boolean) ?? [];
 const { values: opts } = parseArgs({
   options: {
     pages: { type: "string" },
@@ -53,7 +56,7 @@ function freePort() {
 async function startSite() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-lh-"));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "build/server/index.js")], {
+  const child = spawn(process.execPath, [...nodeFlags, path.join(root, "build/server/index.js")], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
