@@ -1,23 +1,17 @@
 import { z } from "zod";
 import { contactText, preferredContactOptions, serviceOptions } from "~/content/contact";
 
-/** PRODUCT §3 POST /api/contact. Shared by the modal and the server. */
-export const CONTACT_REQUIRED_MESSAGE = contactText.requiredError;
-export const CONTACT_INVALID_EMAIL_MESSAGE = "Error: Please enter a valid email address.";
-export const CONTACT_LIMITS = { name: 200, email: 320, phone: 50, message: 5000 };
-/** A form sent sooner than this after opening it was not typed by a person (PRODUCT §5 spam defence). */
-export const MIN_FILL_TIME_MS = 3000;
+import {
+  CONTACT_INVALID_EMAIL_MESSAGE,
+  CONTACT_LIMITS,
+  CONTACT_REQUIRED_MESSAGE,
+  isValidEmail,
+  MIN_FILL_TIME_MS,
+  type ContactInput,
+} from "./contact-rules";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export interface ContactInput {
-  name: string;
-  email: string;
-  phone: string | null;
-  preferredContact: (typeof preferredContactOptions)[number]["value"];
-  service: (typeof serviceOptions)[number]["value"];
-  message: string;
-}
+export { CONTACT_INVALID_EMAIL_MESSAGE, CONTACT_LIMITS, CONTACT_REQUIRED_MESSAGE, isValidEmail, MIN_FILL_TIME_MS };
+export type { ContactInput };
 
 const optionalText = z.string().nullish().transform((v) => (v ?? "").trim());
 
@@ -37,10 +31,6 @@ const bodySchema = z.object({
 export type ContactParse =
   | { ok: true; value: ContactInput; honeypot: boolean; tooFast: boolean }
   | { ok: false; message: string };
-
-export function isValidEmail(email: string): boolean {
-  return EMAIL.test(email);
-}
 
 export function parseContactInput(body: unknown): ContactParse {
   const parsed = bodySchema.safeParse(body);

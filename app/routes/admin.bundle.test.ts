@@ -58,6 +58,13 @@ describe("client bundles", () => {
     }
   });
 
+  it.each(PUBLIC_ROUTES)("the public route %s loads no validation library (zod stays on the server)", (routeId) => {
+    for (const file of filesFor(manifest, [routeId])) {
+      // zod's own probe for eval, which the CSP also refuses.
+      expect(read(file).includes("jitless"), `${file} contains zod`).toBe(false);
+    }
+  });
+
   it("no client file at all carries the markdown pipeline (the preview renders on the server)", () => {
     const assets = fs.readdirSync(path.join(clientDir, "assets")).filter((name) => name.endsWith(".js"));
     for (const name of assets) {

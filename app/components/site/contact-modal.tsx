@@ -10,7 +10,7 @@ import {
   type ServiceInterest,
 } from "~/content/contact";
 import { useNotify } from "~/components/ui/notify";
-import { isValidEmail, MIN_FILL_TIME_MS } from "~/lib/contact-input";
+import { isValidEmail, MIN_FILL_TIME_MS } from "~/lib/contact-rules";
 
 export interface ContactForm {
   name: string;

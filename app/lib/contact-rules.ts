@@ -1,0 +1,28 @@
+import { contactText, type preferredContactOptions, type serviceOptions } from "~/content/contact";
+
+/**
+ * The contact form's rules that the browser needs too. Kept free of zod so the
+ * public pages' JavaScript does not carry a validation library (the server's
+ * parsing is in contact-input.ts). PRODUCT §3 POST /api/contact.
+ */
+export const CONTACT_REQUIRED_MESSAGE = contactText.requiredError;
+export const CONTACT_INVALID_EMAIL_MESSAGE = "Error: Please enter a valid email address.";
+export const CONTACT_LIMITS = { name: 200, email: 320, phone: 50, message: 5000 };
+/** A form sent sooner than this after opening it was not typed by a person (PRODUCT §5 spam defence). */
+export const MIN_FILL_TIME_MS = 3000;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface ContactInput {
+  name: string;
+  email: string;
+  phone: string | null;
+  preferredContact: (typeof preferredContactOptions)[number]["value"];
+  service: (typeof serviceOptions)[number]["value"];
+  message: string;
+}
+
+/** The same check on both sides: something@something.tld, no spaces. */
+export function isValidEmail(email: string): boolean {
+  return EMAIL.test(email);
+}
