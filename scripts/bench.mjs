@@ -12,18 +12,13 @@
 // Options: --duration S (default 20)  --warmup S (default 5)
 //          --sets 20,10000             --connections N (default 10)
 //          --routes /,/blog            --json FILE (default .tmp/bench-results.json)
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { assertBuilt, root, startBuiltSite } from "./lib/built-site.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-// The Node flags of `npm start`, so the site is measured as it runs in production.
-const startScript = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
-const nodeFlags = /^node ((?:--\S+ )*)build\/server\/index\.js$/.exec(startScript)?.[1].trim().split(" ").filter(Boolean) ?? [];
 const { values: opts } = parseArgs({
   options: {
     duration: { type: "string", default: "20" },
@@ -69,57 +64,13 @@ function article(seed, words = 1000) {
   return parts.join("\n\n");
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function startSite(databaseUrl) {
-  const port = await freePort();
-  const logFile = path.join(os.tmpdir(), `ojai-bench-${port}.log`);
-  const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [...nodeFlags, path.join(root, "build/server/index.js")], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      SITE_URL: `http://127.0.0.1:${port}`,
-      SEED_SAMPLE_POSTS: "false",
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", log, log],
+  return startBuiltSite({
+    DATABASE_URL: databaseUrl,
+    SEED_SAMPLE_POSTS: "false",
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
   });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the site exited early; see ${logFile}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    if (i > 300) throw new Error("the site did not start in 30 s");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-      fs.closeSync(log);
-      fs.rmSync(logFile, { force: true });
-    },
-  };
 }
 
 async function seed(url, count) {
@@ -189,10 +140,7 @@ async function measure(url, route, pid) {
 
 const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, warmup, connections, sets: [] };
 
-if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-  console.error("No build: run npm run build first (npm run bench does).");
-  process.exit(1);
-}
+assertBuilt("npm run bench");
 
 for (const count of sets) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-bench-"));

@@ -8,9 +8,7 @@
 // table and writes .tmp/lighthouse-results.json. A script, not a test.
 //
 // Options: --pages /,/blog   --runs N (default 1; the median per category is reported)
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -18,11 +16,8 @@ import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "@playwright/test";
+import { assertBuilt, root, startBuiltSite } from "./lib/built-site.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-// The Node flags of `npm start`, so the site is measured as it runs in production.
-const startScript = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
-const nodeFlags = /^node ((?:--\S+ )*)build\/server\/index\.js$/.exec(startScript)?.[1].trim().split(" ").filter(Boolean) ?? [];
 const { values: opts } = parseArgs({
   options: {
     pages: { type: "string" },
@@ -42,49 +37,13 @@ const CHROME_FLAGS = [
   "--disable-sync",
 ];
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function startSite() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-lh-"));
-  const port = await freePort();
-  const child = spawn(process.execPath, [...nodeFlags, path.join(root, "build/server/index.js")], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATABASE_URL: path.join(dir, "site.db"),
-      SITE_URL: `http://127.0.0.1:${port}`,
-      SEED_SAMPLE_POSTS: "true",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error("the site exited early");
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    if (i > 300) throw new Error("the site did not start in 30 s");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const site = await startBuiltSite({ DATABASE_URL: path.join(dir, "site.db"), SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "warn" });
   return {
-    url,
+    url: site.url,
     async stop() {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
+      await site.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -113,10 +72,7 @@ const median = (values) => {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 };
 
-if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-  console.error("No build: run npm run build first (npm run lighthouse does).");
-  process.exit(1);
-}
+assertBuilt("npm run lighthouse");
 
 const site = await startSite();
 const results = { date: new Date().toISOString(), lighthouse: "12", formFactor: "mobile", throttling: "default (simulated)", pages: [] };

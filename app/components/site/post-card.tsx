@@ -2,17 +2,9 @@ import { Link } from "react-router";
 import { formatDate } from "~/lib/dates";
 import { PostImage } from "./post-image";
 
-export interface PostSummary {
-  id: string;
-  slug: string;
-  title: string;
-  excerpt: string;
-  category: string;
-  author: string;
-  readTime: string;
-  publishDate: string;
-  headerImage: string | null;
-}
+import type { PostSummary } from "~/server/blog.server";
+
+export type { PostSummary };
 
 /** A plain left click, which a page may handle itself; modified clicks open the link as usual. */
 function isPlainClick(event: React.MouseEvent) {

@@ -1,0 +1,77 @@
+// Starts the built site (build/server/index.js) as `npm start` would, on a
+// database and environment of the caller's choosing, for the measuring
+// scripts (bench, lighthouse). Waits until /healthz answers.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+
+/** The Node flags of `npm start`, so the site is measured as it runs in production. */
+function startFlags() {
+  const start = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+  return /^node ((?:--\S+ )*)build\/server\/index\.js$/.exec(start)?.[1].trim().split(" ").filter(Boolean) ?? [];
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function assertBuilt(command) {
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    console.error(`No build: run npm run build first (${command} does).`);
+    process.exit(1);
+  }
+}
+
+/**
+ * @param {Record<string, string>} env  added to a production environment (DATABASE_URL at least)
+ * @returns {Promise<{ url: string, pid: number, stop(): Promise<void> }>}
+ */
+export async function startBuiltSite(env) {
+  const port = await freePort();
+  const logFile = path.join(os.tmpdir(), `ojai-site-${port}.log`);
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, [...startFlags(), path.join(root, "build/server/index.js")], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: "info",
+      ...env,
+    },
+    stdio: ["ignore", log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the site exited early; see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (i > 300) throw new Error("the site did not start in 30 s");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+      fs.closeSync(log);
+      fs.rmSync(logFile, { force: true });
+    },
+  };
+}
