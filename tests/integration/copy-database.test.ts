@@ -56,15 +56,7 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
       const png = await sharp({ create: { width: 700, height: 350, channels: 3, background: "#224466" } })
         .png()
         .toBuffer();
-      const form = new FormData();
-      form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "header.png");
-      const uploaded = await fetch(`${onSqlite.url}/api/admin/upload`, {
-        method: "POST",
-        body: form,
-        headers: { Cookie: admin.cookie },
-      });
-      expect(uploaded.status).toBe(201);
-      const image = (await uploaded.json()) as { url: string; variants: Array<{ url: string }> };
+      const image = await admin.uploadPng(png);
       imageUrls = [image.url, ...image.variants.map((v) => v.url)];
       const sent = await new ApiClient(onSqlite.url).post("/api/contact", {
         name: "Grace Hopper",

@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
+import { createTestDatabase, TEST_BACKEND } from "../support/backend";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
@@ -18,16 +15,9 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
   let dropDatabase: () => Promise<void>;
 
   beforeAll(async () => {
-    let url: string;
-    if (TEST_BACKEND === "postgres") {
-      const created = await createPostgresDatabase();
-      url = created.url;
-      dropDatabase = created.drop;
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-shared-"));
-      url = path.join(dir, "site.db");
-      dropDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const database = await createTestDatabase();
+    const url = database.url;
+    dropDatabase = database.drop;
     // Both start at the same moment, as behind a load balancer: migrations,
     // sample posts and the first administrator must not trip over each other.
     [a, b] = await Promise.all([
@@ -117,11 +107,7 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
     const png = await sharp({ create: { width: 800, height: 400, channels: 3, background: "#2f7a4a" } })
       .png()
       .toBuffer();
-    const form = new FormData();
-    form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "header.png");
-    const response = await fetch(`${a.url}/api/admin/upload`, { method: "POST", body: form, headers: { Cookie: admin.cookie } });
-    expect(response.status).toBe(201);
-    const uploaded = (await response.json()) as { url: string; variants: Array<{ url: string; width: number }> };
+    const uploaded = await admin.uploadPng(png);
     expect(uploaded.variants.length).toBeGreaterThan(0);
     for (const url of [uploaded.url, ...uploaded.variants.map((v) => v.url)]) {
       const fromB = await fetch(b.url + url);

@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 
 /**
@@ -34,4 +37,14 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
       }
     },
   };
+}
+
+/**
+ * A new, empty database of the backend under test, as a DATABASE_URL: a file
+ * in a new directory (SQLite) or a new PostgreSQL database. `drop` removes it.
+ */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (TEST_BACKEND === "postgres") return createPostgresDatabase();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-db-"));
+  return { url: path.join(dir, "site.db"), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

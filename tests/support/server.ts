@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { createPostgresDatabase, TEST_BACKEND } from "./backend";
+import { createTestDatabase } from "./backend";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ENTRY = path.join(ROOT, "build/server/index.js");
@@ -27,17 +26,12 @@ export const TEST_ADMIN = { email: "admin@example.com", password: "correct-horse
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   if (!fs.existsSync(ENTRY)) throw new Error("build/server/index.js is missing: run npm run build first");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-server-"));
   let dropDatabase = async () => {};
   let databaseUrl = env.DATABASE_URL;
   if (!databaseUrl) {
-    if (TEST_BACKEND === "postgres") {
-      const created = await createPostgresDatabase();
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    } else {
-      databaseUrl = path.join(dir, "site.db");
-    }
+    const created = await createTestDatabase();
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
   }
   const child: ChildProcess = spawn(process.execPath, [ENTRY], {
     cwd: ROOT,
@@ -88,7 +82,6 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
   }).catch(async (error) => {
     await dropDatabase().catch(() => {});
-    fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   });
 
@@ -103,7 +96,6 @@ export async function startServer(env: Record<string, string | undefined> = {}):
         await exited;
       }
       await dropDatabase();
-      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -143,6 +135,19 @@ export class ApiClient {
   post = (p: string, b?: unknown, h?: Record<string, string>) => this.request("POST", p, b ?? {}, h);
   put = (p: string, b?: unknown, h?: Record<string, string>) => this.request("PUT", p, b ?? {}, h);
   delete = (p: string, h?: Record<string, string>) => this.request("DELETE", p, undefined, h);
+
+  /** Uploads a generated PNG as the header-image form field; answers the 201 body. */
+  async uploadPng(png: Buffer): Promise<{ url: string; variants: Array<{ url: string; width: number }> }> {
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "header.png");
+    const response = await fetch(`${this.baseUrl}/api/admin/upload`, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: this.cookie },
+    });
+    if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<{ url: string; variants: Array<{ url: string; width: number }> }>;
+  }
 
   async signIn(credentials = TEST_ADMIN, headers: Record<string, string> = {}) {
     const result = await this.post("/api/auth/login", credentials, headers);
