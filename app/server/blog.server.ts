@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import type { Db } from "./db/db.server";
+import type { Database } from "./db/schema.server";
 import { publicPosts } from "./posts.server";
 
 /**
@@ -111,24 +112,28 @@ export async function findPublicArticle(db: Db, slug: string, now: Date): Promis
   const date = row.publish_date;
   const id = row.id;
   // The list is ordered by (publish_date desc, id asc); "newer" comes before.
+  const newer = (eb: ExpressionBuilder<Database, "posts">) =>
+    eb.or([eb("publish_date", ">", date), eb.and([eb("publish_date", "=", date), eb("id", "<", id)])]);
+  const older = (eb: ExpressionBuilder<Database, "posts">) =>
+    eb.or([eb("publish_date", "<", date), eb.and([eb("publish_date", "=", date), eb("id", ">", id)])]);
   const [previous, next, before, total] = await Promise.all([
     publicPosts(db, now)
       .select(["slug", "title"])
-      .where((eb) => eb.or([eb("publish_date", ">", date), eb.and([eb("publish_date", "=", date), eb("id", "<", id)])]))
+      .where(newer)
       .orderBy("publish_date", "asc")
       .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst(),
     publicPosts(db, now)
       .select(["slug", "title"])
-      .where((eb) => eb.or([eb("publish_date", "<", date), eb.and([eb("publish_date", "=", date), eb("id", ">", id)])]))
+      .where(older)
       .orderBy("publish_date", "desc")
       .orderBy("id", "asc")
       .limit(1)
       .executeTakeFirst(),
     publicPosts(db, now)
       .select(sql<number>`count(*)`.as("count"))
-      .where((eb) => eb.or([eb("publish_date", ">", date), eb.and([eb("publish_date", "=", date), eb("id", "<", id)])]))
+      .where(newer)
       .executeTakeFirstOrThrow(),
     publicPosts(db, now).select(sql<number>`count(*)`.as("count")).executeTakeFirstOrThrow(),
   ]);
