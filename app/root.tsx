@@ -6,19 +6,23 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { SiteFooter } from "./components/site/site-footer";
-import { SiteHeader } from "./components/site/site-header";
-import { SiteUi } from "./components/site/site-ui";
+import { SKIP_INTRO_SCRIPT } from "./components/site/intro";
+import { HOVER_MEDIA } from "./components/ui/tip";
+import { Island } from "./islands/island";
+import type { PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/config.server";
+import { islandAssets } from "./server/islands.server";
 
 export function loader() {
   const { company, siteUrl } = getConfig();
-  return { company, siteUrl };
+  return { company, siteUrl, islands: islandAssets };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
@@ -29,6 +33,11 @@ export function useSite(): RootData {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const site = useRouteLoaderData<RootData>("root");
+  const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
+  // Public pages hydrate as islands and load no router (ADR 018); the admin hydrates whole.
+  const islands = handles.some((handle) => handle.islands) ? site?.islands : undefined;
+  const intro = handles.some((handle) => handle.intro);
   return (
     <html lang="en">
       <head>
@@ -38,19 +47,38 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
+        {intro && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SKIP_INTRO_SCRIPT }} />}
+        {islands && (
+          <>
+            {islands.preload.map((href) => (
+              <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+            ))}
+            {islands.hoverPreload.map((href) => (
+              <link key={href} rel="modulepreload" href={href} media={HOVER_MEDIA} nonce={nonce} />
+            ))}
+            {islands.devPreamble && <script type="module" src={islands.devPreamble} nonce={nonce} />}
+            <script type="module" src={islands.entry} nonce={nonce} />
+          </>
+        )}
       </head>
       <body>
-        <SiteUi>
-          <div className="site-shell">{children}</div>
-        </SiteUi>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <div className="site-shell">{children}</div>
+        {!islands && (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );
 }
 
 export default function App() {
+  // Pages that hydrate whole (the admin) say so as islands pages do (hydrate-islands.tsx).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 
@@ -66,7 +94,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <>
       <title>{`${title}${site ? ` | ${site.company.name}` : ""}`}</title>
       <meta name="robots" content="noindex" />
-      {site && <SiteHeader companyName={site.company.name} />}
+      {site && <Island name="site-header" props={{ companyName: site.company.name }} />}
       <main id="main" className="mx-auto max-w-2xl px-4 py-24 text-center">
         <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">
           {notFound ? "404" : "Error"}
@@ -74,15 +102,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <h1 className="mt-2 text-3xl font-bold">{title}</h1>
         <p className="mt-4 text-neutral-700">{message}</p>
         <div className="mt-8 flex justify-center gap-4">
-          <Link to="/" className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
+          <Link to="/" reloadDocument className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
             Go to the home page
           </Link>
-          <Link to="/blog" className="rounded-md border border-brand-700 px-4 py-2 font-medium text-brand-800">
+          <Link to="/blog" reloadDocument className="rounded-md border border-brand-700 px-4 py-2 font-medium text-brand-800">
             Read the blog
           </Link>
         </div>
       </main>
-      {site && <SiteFooter companyName={site.company.name} />}
+      {site && <Island name="site-footer" props={{ companyName: site.company.name }} />}
     </>
   );
 }

@@ -6,3 +6,9 @@ declare module "virtual:react-router/server-build" {
   const build: ServerBuild;
   export default build;
 }
+
+/** Provided by islands.vite.ts (IslandAssets there). */
+declare module "virtual:islands-assets" {
+  const assets: { entry: string; preload: string[]; hoverPreload: string[]; devPreamble?: string };
+  export default assets;
+}

@@ -1,6 +1,3 @@
-import { useCallback } from "react";
-import { useLocation, useNavigate } from "react-router";
-
 /** Every section scroll stops this far above the section (SPEC §9), clearing the fixed navigation bar. */
 export const SCROLL_OFFSET_PX = 64;
 /** On / or /home, a hash in the URL scrolls to its section after this delay (SPEC §9). */
@@ -34,16 +31,29 @@ export function scrollToSection(id: string, { focus = false }: { focus?: boolean
 
 /**
  * Going to a landing-page section: on / or /home it scrolls there; on any
- * other route it navigates to /#id, and the landing page scrolls on arrival.
+ * other page it loads /#id, and the landing page scrolls on arrival.
  */
-export function useGoToSection() {
-  const { pathname } = useLocation();
-  const navigate = useNavigate();
-  return useCallback(
-    (id: string) => {
-      if (isLandingPath(pathname)) scrollToSection(id, { focus: true });
-      else navigate(`/#${id}`);
-    },
-    [pathname, navigate],
-  );
+export function goToSection(id: string): void {
+  if (isLandingPath(window.location.pathname)) scrollToSection(id, { focus: true });
+  else window.location.assign(`/#${id}`);
+}
+
+/**
+ * SPEC §2: on / or /home, a hash in the URL scrolls smoothly to its section
+ * after 100 ms, on arrival and whenever the hash changes. Returns a cleanup.
+ */
+export function scrollToHashSections(): () => void {
+  let timer: number | undefined;
+  const scrollToHash = () => {
+    window.clearTimeout(timer);
+    if (!isLandingPath(window.location.pathname) || window.location.hash.length < 2) return;
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    timer = window.setTimeout(() => scrollToSection(id), HASH_SCROLL_DELAY_MS);
+  };
+  scrollToHash();
+  window.addEventListener("hashchange", scrollToHash);
+  return () => {
+    window.clearTimeout(timer);
+    window.removeEventListener("hashchange", scrollToHash);
+  };
 }

@@ -1,11 +1,12 @@
-import { useContactModal } from "~/components/site/contact-modal";
-import { SiteFooter } from "~/components/site/site-footer";
-import { SiteHeader } from "~/components/site/site-header";
 import { about } from "~/content/about";
+import { Island } from "~/islands/island";
+import { islandsPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import type { Route } from "./+types/about";
+
+export const handle = islandsPage;
 
 /** The same for every visitor: kept by the page cache, revalidated by browsers. */
 export function headers() {
@@ -28,10 +29,9 @@ export function meta({ data }: Route.MetaArgs) {
 
 export default function About({ loaderData }: Route.ComponentProps) {
   const { company } = loaderData;
-  const { openContact } = useContactModal();
   return (
     <>
-      <SiteHeader companyName={company.name} />
+      <Island name="site-header" props={{ companyName: company.name }} />
       <main id="main">
         <section className="bg-gradient-to-br from-brand-900 to-brand-700 px-4 py-20 text-center text-white">
           <h1 className="text-4xl font-bold sm:text-5xl">{about.title}</h1>
@@ -102,13 +102,13 @@ export default function About({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="cta-heading" className="bg-brand-800 px-4 py-16 text-center text-white">
           <h2 id="cta-heading" className="text-3xl font-bold">{about.cta.heading}</h2>
           <p className="mt-3 text-lg text-brand-50">{about.cta.body}</p>
-          <button
-            type="button"
-            onClick={openContact}
-            className="mt-6 rounded-md bg-white px-6 py-3 font-semibold text-brand-900 hover:bg-brand-50"
-          >
-            {about.cta.button}
-          </button>
+          <Island
+            name="contact-button"
+            props={{
+              label: about.cta.button,
+              className: "mt-6 rounded-md bg-white px-6 py-3 font-semibold text-brand-900 hover:bg-brand-50",
+            }}
+          />
         </section>
 
         <section aria-labelledby="contact-heading" className="mx-auto w-full max-w-6xl px-4 py-16">
@@ -127,7 +127,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
           </dl>
         </section>
       </main>
-      <SiteFooter companyName={company.name} />
+      <Island name="site-footer" props={{ companyName: company.name }} />
     </>
   );
 }

@@ -164,9 +164,11 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
   }, []);
 
   // Unsaved changes: warn before the tab closes or reloads...
+  const leaveConfirmed = useRef(false);
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (leaveConfirmed.current) return;
       event.preventDefault();
       event.returnValue = "";
     };
@@ -183,11 +185,17 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     if (window.confirm(LEAVE_CONFIRMATION)) blocker.proceed();
     else blocker.reset();
   }, [blocker]);
+  // ...and before leaving for the public site, a full page load that the blocker does not see.
+  const confirmLeave = () => {
+    if (!dirty) return true;
+    leaveConfirmed.current = window.confirm(LEAVE_CONFIRMATION);
+    return leaveConfirmed.current;
+  };
 
   const visiblePosts = posts.filter((post) => !deletedIds.has(post.id));
 
   return (
-    <AdminShell email={admin.email}>
+    <AdminShell email={admin.email} confirmLeave={confirmLeave}>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Blog Admin</h1>
         {!editor && (

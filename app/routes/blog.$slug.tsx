@@ -1,8 +1,7 @@
-import { useNavigation } from "react-router";
 import { ArticleView } from "~/components/site/article-view";
 import { JsonLd } from "~/components/site/json-ld";
-import { SiteFooter } from "~/components/site/site-footer";
-import { SiteHeader } from "~/components/site/site-header";
+import { Island } from "~/islands/island";
+import { islandsPage } from "~/islands/page";
 import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
 import { findPublicArticle } from "~/server/blog.server";
@@ -16,6 +15,8 @@ import type { Route } from "./+types/blog.$slug";
  * server's HTML with its meta tags and JSON-LD. Unknown, draft and scheduled
  * slugs throw a 404 that the root error boundary renders as a real 404 page.
  */
+export const handle = islandsPage;
+
 /** The same for every visitor: kept by the page cache, revalidated by browsers. */
 export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
@@ -40,26 +41,15 @@ export const links: Route.LinksFunction = () => [
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
   const { article, previous, next, page, company, siteUrl } = loaderData;
-  const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/blog/");
   return (
     <>
-      <SiteHeader companyName={company.name} />
+      <Island name="site-header" props={{ companyName: company.name }} />
       <main id="main" className="mx-auto max-w-3xl px-4 py-12">
-        <p role="status" className={loading ? "mb-6 font-medium text-brand-800" : "sr-only"}>
-          {loading ? "Loading article..." : ""}
-        </p>
-        <ArticleView
-          article={article}
-          previous={previous}
-          next={next}
-          backTo={blogPageHref(page)}
-          mode="page"
-          busy={loading}
-        />
+        <Island name="page-status" props={{}} />
+        <ArticleView article={article} previous={previous} next={next} backTo={blogPageHref(page)} mode="page" />
         <JsonLd data={blogPostingJsonLd(article, { siteUrl, companyName: company.name })} />
       </main>
-      <SiteFooter companyName={company.name} />
+      <Island name="site-footer" props={{ companyName: company.name }} />
     </>
   );
 }

@@ -102,9 +102,11 @@ describe("with posts", () => {
       expect(body).toContain(">Cloud<");
       expect(body).toContain("Back to articles");
       expect(body).toMatch(/<img[^>]*src="\/images\/abc123-1280\.webp"/);
-      // Everything above sits in the markup, not in data a script would render later.
-      const firstExecutableScript = body.search(/<script(?![^>]*application\/ld\+json)[^>]*>/);
-      expect(article).toBeLessThan(firstExecutableScript);
+      // Everything above sits in the markup, not in data a script would render
+      // later: it is inside <main>, and the page carries no router state (ADR 018).
+      expect(body.indexOf("<main")).toBeLessThan(article);
+      expect(article).toBeLessThan(body.indexOf("</main>"));
+      expect(body).not.toContain("__reactRouterContext");
     });
 
     it("stores and serves the body sanitised", () => {

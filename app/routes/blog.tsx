@@ -1,11 +1,10 @@
-import { useEffect } from "react";
-import { Link, useLocation, useNavigate, useNavigation } from "react-router";
 import { ArticleView } from "~/components/site/article-view";
 import { PostCard } from "~/components/site/post-card";
-import { SiteFooter } from "~/components/site/site-footer";
-import { SiteHeader } from "~/components/site/site-header";
+import { Island } from "~/islands/island";
+import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
 import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow } from "~/lib/blog-pages";
+import { followLink } from "~/lib/page-transition";
 import { pageMeta } from "~/lib/seo";
 import { findPublicArticle, listPublicSummaries } from "~/server/blog.server";
 import { getConfig } from "~/server/config.server";
@@ -21,6 +20,8 @@ const notFound = () => new Response("Not found", { status: 404 });
  * article view (?article={slug}) that a card opens. The in-place view has its
  * own URL so that Back and reload keep the visitor where they were.
  */
+export const handle = islandsPage;
+
 /** The same for every visitor: kept by the page cache, revalidated by browsers. */
 export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
@@ -68,18 +69,11 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const pending = navigation.state === "loading" && navigation.location.pathname === "/blog" ? navigation.location : null;
-  const loadingArticle = pending !== null && new URLSearchParams(pending.search).has("article");
-  const status = pending ? (loadingArticle ? "Loading article..." : "Loading articles...") : "";
-
   return (
     <>
-      <SiteHeader companyName={loaderData.company.name} />
+      <Island name="site-header" props={{ companyName: loaderData.company.name }} />
       <main id="main" className="mx-auto max-w-6xl px-4 py-12">
-        <p role="status" className={status ? "mb-6 font-medium text-brand-800" : "sr-only"}>
-          {status}
-        </p>
+        <Island name="page-status" props={{}} />
         {loaderData.view === "article" ? (
           <div className="mx-auto max-w-3xl">
             <ArticleView
@@ -88,14 +82,13 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
               next={loaderData.next}
               backTo={blogPageHref(loaderData.page)}
               mode="in-place"
-              busy={pending !== null}
             />
           </div>
         ) : (
-          <BlogList posts={loaderData.posts} page={loaderData.page} pages={loaderData.pages} busy={pending !== null} />
+          <BlogList posts={loaderData.posts} page={loaderData.page} pages={loaderData.pages} />
         )}
       </main>
-      <SiteFooter companyName={loaderData.company.name} />
+      <Island name="site-footer" props={{ companyName: loaderData.company.name }} />
     </>
   );
 }
@@ -104,43 +97,30 @@ function BlogList({
   posts,
   page,
   pages,
-  busy,
 }: {
   posts: Extract<Route.ComponentProps["loaderData"], { view: "list" }>["posts"];
   page: number;
   pages: number;
-  busy: boolean;
 }) {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const returningFrom = (location.state as { focusArticle?: unknown } | null)?.focusArticle;
-
-  // Back from an article: keyboard focus returns to that article's card.
-  useEffect(() => {
-    if (typeof returningFrom !== "string") return;
-    const link = document.querySelector<HTMLAnchorElement>(`#post-${CSS.escape(returningFrom)} h2 a`);
-    link?.focus();
-    link?.scrollIntoView({ block: "center" });
-  }, [returningFrom]);
-
+  const pageLink = (n: number) => ({ href: blogPageHref(n), ...followLink({ loading: "Loading articles..." }) });
   return (
-    <div aria-busy={busy}>
+    <div>
       <h1 className="text-4xl font-bold">Blog</h1>
       {posts.length === 0 ? (
         <p className="mt-8 text-lg text-neutral-700">No articles published yet. Check back soon!</p>
       ) : (
-        <div className={`mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3 ${busy ? "opacity-60" : ""}`}>
+        <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {posts.map((post) => (
-            <PostCard key={post.id} post={post} onOpen={(p) => navigate(`/blog?article=${encodeURIComponent(p.slug)}`)} />
+            <PostCard key={post.id} post={post} inPlaceHref={`/blog?article=${encodeURIComponent(post.slug)}`} />
           ))}
         </div>
       )}
       {pages > 1 && (
         <nav aria-label="Blog pages" className="mt-10 flex flex-wrap items-center justify-between gap-4">
           {page > 1 ? (
-            <Link to={blogPageHref(page - 1)} rel="prev" className="font-medium text-brand-700 underline underline-offset-2">
+            <a {...pageLink(page - 1)} rel="prev" className="font-medium text-brand-700 underline underline-offset-2">
               <span aria-hidden="true">← </span>Newer articles
-            </Link>
+            </a>
           ) : (
             <span />
           )}
@@ -152,8 +132,8 @@ function BlogList({
                 </li>
               ) : (
               <li key={n}>
-                <Link
-                  to={blogPageHref(n)}
+                <a
+                  {...pageLink(n)}
                   aria-current={n === page ? "page" : undefined}
                   aria-label={`Page ${n}`}
                   className={`inline-flex min-h-10 min-w-10 items-center justify-center rounded-md border px-3 ${
@@ -161,15 +141,15 @@ function BlogList({
                   }`}
                 >
                   {n}
-                </Link>
+                </a>
               </li>
               ),
             )}
           </ol>
           {page < pages ? (
-            <Link to={blogPageHref(page + 1)} rel="next" className="font-medium text-brand-700 underline underline-offset-2">
+            <a {...pageLink(page + 1)} rel="next" className="font-medium text-brand-700 underline underline-offset-2">
               Older articles<span aria-hidden="true"> →</span>
-            </Link>
+            </a>
           ) : (
             <span />
           )}

@@ -1,19 +1,17 @@
-import { useEffect } from "react";
-import { useLocation } from "react-router";
-import { Hero, MediaSection, ResearchSection, SystemsSection } from "~/components/site/landing-sections";
+import { MediaSection, ResearchSection, SystemsSection } from "~/components/site/landing-sections";
 import { LatestInsights } from "~/components/site/latest-insights";
-import { Splash, useIntro } from "~/components/site/intro";
 import type { PostSummary } from "~/components/site/post-card";
-import { SiteFooter } from "~/components/site/site-footer";
-import { SiteHeader } from "~/components/site/site-header";
 import { insights } from "~/content/landing";
-import { HASH_SCROLL_DELAY_MS, isLandingPath, scrollToSection } from "~/lib/scroll";
+import { Island } from "~/islands/island";
+import { landingPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { getDb } from "~/server/db/index.server";
 import { listPublicPosts } from "~/server/posts.server";
 import type { Route } from "./+types/home";
+
+export const handle = landingPage;
 
 /** The same for every visitor: kept by the page cache, revalidated by browsers. */
 export function headers() {
@@ -22,8 +20,8 @@ export function headers() {
 
 export function loader() {
   const { company, siteUrl } = getConfig();
-  // Not awaited: a client navigation shows the page at once and the carousel
-  // says it is loading; the server render still waits for it (onAllReady).
+  // Not awaited: the carousel's section streams in behind a loading state;
+  // the server still sends the page whole (onAllReady in entry.server).
   const posts: Promise<PostSummary[]> = listPublicPosts(getDb(), { limit: insights.maxPosts, offset: 0 }).then((list) =>
     list.map(({ id, slug, title, excerpt, category, author, readTime, publishDate, headerImage }) => ({
       id,
@@ -52,23 +50,14 @@ export function meta({ data }: Route.MetaArgs) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { posts, company, siteUrl } = loaderData;
-  const intro = useIntro();
-  const location = useLocation();
-
-  // SPEC §2: on / or /home, a hash scrolls smoothly to its section after 100 ms.
-  useEffect(() => {
-    if (!isLandingPath(location.pathname) || location.hash.length < 2) return;
-    const id = decodeURIComponent(location.hash.slice(1));
-    const timer = window.setTimeout(() => scrollToSection(id), HASH_SCROLL_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [location.pathname, location.hash, location.key]);
-
+  // The splash and fade-ins play on arrival; the <head> skips them for a
+  // visitor coming from another page of the site (components/site/intro.tsx).
   return (
     <>
-      {intro && <Splash companyName={company.name} />}
-      <SiteHeader companyName={company.name} overlay intro={intro} />
-      <main id="main" className={intro ? "intro-content" : undefined}>
-        <Hero />
+      <Island name="splash" props={{ companyName: company.name }} />
+      <Island name="site-header" props={{ companyName: company.name, overlay: true, intro: true }} />
+      <main id="main" className="intro-content">
+        <Island name="hero" props={{}} />
         {/* SPEC §2: the footer's service links scroll to "services". */}
         <div id="services" className="scroll-mt-16">
           <MediaSection />
@@ -77,7 +66,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
         <LatestInsights posts={posts} siteUrl={siteUrl} />
       </main>
-      <SiteFooter companyName={company.name} intro={intro} />
+      <Island name="site-footer" props={{ companyName: company.name, intro: true }} />
     </>
   );
 }

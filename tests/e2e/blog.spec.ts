@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { expectNoAxeViolations } from "./fixtures";
+import { type Page } from "@playwright/test";
+import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
  * SPEC's public blog in a real browser: the card grid, the in-place article
@@ -19,12 +19,6 @@ function collectErrors(page: Page) {
 
 async function cardTitles(page: Page) {
   return page.locator("main article h2").allTextContents();
-}
-
-/** Waits until React has hydrated, so clicks are handled by the app. */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
-  await page.waitForLoadState("networkidle");
 }
 
 test("the list shows cards with image, category, date, title, clamped excerpt, author and read time", async ({ page }, testInfo) => {
@@ -53,7 +47,6 @@ test("the list shows cards with image, category, date, title, clamped excerpt, a
 test("a card opens the article in place; Previous/Next move by one and are disabled at the ends; Back returns", async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto("/blog");
-  await hydrated(page);
   const titles = await cardTitles(page);
   expect(titles.length).toBeGreaterThanOrEqual(3);
 
@@ -86,6 +79,8 @@ test("a card opens the article in place; Previous/Next move by one and are disab
   await expect(next).toBeDisabled();
   await expect(previous).toBeEnabled();
 
+  // Each move is a page load; 'Back to articles' hands focus over through the page's script.
+  await hydrated(page);
   await page.getByRole("link", { name: "Back to articles" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Blog" })).toBeVisible();
   await expect(page).toHaveURL(/\/blog(\?page=\d+)?$/);
@@ -96,7 +91,6 @@ test("a card opens the article in place; Previous/Next move by one and are disab
 
 test("the browser's Back closes the in-place article", async ({ page }) => {
   await page.goto("/blog");
-  await hydrated(page);
   await page.locator("main article").nth(1).getByRole("link").click();
   await expect(page.getByRole("link", { name: "Back to articles" })).toBeVisible();
   await page.goBack();
@@ -105,16 +99,25 @@ test("the browser's Back closes the in-place article", async ({ page }) => {
 
 test("shows loading text while an article loads", async ({ page }) => {
   await page.goto("/blog");
-  await hydrated(page);
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/blog\.data\?/, async (route) => {
+  // The in-place article is a page of its own: hold its request while the list says it is loading.
+  await page.route(/\/blog\?article=/, async (route) => {
     await held;
     await route.continue();
   });
-  await page.locator("main article").first().getByRole("link").click();
-  await expect(page.getByRole("status")).toHaveText("Loading article...");
+  // While a page load is pending, Playwright's own checks wait for it: the page
+  // reports what its status line says instead.
+  await page.evaluate(() => {
+    const status = document.querySelector('[role="status"]')!;
+    new MutationObserver(() => console.log(`status: ${status.textContent}`)).observe(status, { childList: true, subtree: true, characterData: true });
+  });
+  const shown = page.waitForEvent("console", (message) => message.text() === "status: Loading article...");
+  // The click waits for the page load it starts, which is held: let it run on.
+  const click = page.locator("main article").first().getByRole("link").click();
+  await shown;
   release();
+  await click;
   await expect(page.getByRole("link", { name: "Back to articles" })).toBeVisible();
   await expect(page.getByRole("status")).toHaveText("");
 });

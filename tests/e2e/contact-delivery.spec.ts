@@ -1,8 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
 import { startServer, TEST_ADMIN, type TestServer } from "../support/server";
 import { mailText, startSmtpServer, type TestSmtpServer } from "../support/smtp";
-import { expectNoAxeViolations, useOwnClientAddress } from "./fixtures";
+import { expect, expectNoAxeViolations, test, useOwnClientAddress } from "./fixtures";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Get Started" });
 const notice = (page: Page) => page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");

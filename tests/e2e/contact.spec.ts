@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { humorousMessages } from "../../app/content/contact";
-import { expectNoAxeViolations, useOwnClientAddress } from "./fixtures";
+import { expect, expectNoAxeViolations, test, useOwnClientAddress } from "./fixtures";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Get Started" });
 const notice = (page: Page) => page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
@@ -33,8 +33,13 @@ test("opens from the navigation, footer, hero and the About call to action", asy
   await expect(dialog(page)).toBeVisible();
   await page.keyboard.press("Escape");
   await page.goto("/about");
-  await page.getByRole("main").getByRole("button", { name: "Get Started" }).click();
+  const aboutButton = page.getByRole("main").getByRole("button", { name: "Get Started" });
+  await aboutButton.click();
   await expect(dialog(page)).toBeVisible();
+  // Closing it returns focus to the control that opened it.
+  await page.keyboard.press("Escape");
+  await expect(dialog(page)).toBeHidden();
+  await expect(aboutButton).toBeFocused();
 });
 
 test("fields and defaults: Phone, For Media, a humorous message from the list of 10", async ({ page }) => {

@@ -1,5 +1,30 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export { expect };
+
+/** Resolves once the page's scripts have hydrated it (`<html data-hydrated>`, set by islands and admin pages alike). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+/**
+ * Playwright's test, with a `page.goto` that also waits until the page is
+ * hydrated, as a person's first click comes after it does. Pages reached by
+ * a click are full page loads too: call `hydrated(page)` before relying on
+ * their scripts.
+ */
+export const test = base.extend({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (...args: Parameters<Page["goto"]>) => {
+      const response = await goto(...args);
+      if (javaScriptEnabled !== false && response?.headers()["content-type"]?.startsWith("text/html")) await hydrated(page);
+      return response;
+    };
+    await use(page);
+  },
+});
 
 /** Runs axe (WCAG 2.x A/AA and best practices) on the page as it is now; expects 0 violations. */
 export async function expectNoAxeViolations(page: Page) {

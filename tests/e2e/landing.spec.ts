@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
 import { media, research, systems } from "../../app/content/landing";
-import { expectNoAxeViolations } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const CONTENT = "main#main";
 /** brand-800 (#1b4d2d) at 90 %, as Chromium reports it (rgba or oklab). */
@@ -84,7 +84,7 @@ test.describe("splash and intro", () => {
     await expect(page.locator(CONTENT)).toHaveCSS("opacity", "1");
   });
 
-  test("returning to / by client navigation does not show the splash again", async ({ page }) => {
+  test("coming back to / from another page of the site does not show the splash again", async ({ page }) => {
     await page.goto("/about");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /Ojai Technology Services/ }).click();
     await expect(page).toHaveURL(/\/$/);
@@ -92,6 +92,11 @@ test.describe("splash and intro", () => {
     await expect(page.getByTestId("splash")).toHaveCount(0);
     await expect(page.getByTestId("site-nav")).toHaveCSS("opacity", "1");
     await expect(page.locator(CONTENT)).toHaveCSS("opacity", "1");
+
+    // A reload is a page load like any other: the intro plays.
+    await page.reload();
+    await expect(page.getByTestId("splash")).toBeVisible();
+    await expect(page.locator(CONTENT)).toHaveCSS("opacity", "0");
   });
 });
 

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expectNoAxeViolations } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const pages = [
   { path: "/", heading: "Technology Solutions For People + By People" },
@@ -22,6 +21,7 @@ for (const { path, heading } of pages) {
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     await expectNoAxeViolations(page);
     expect(errors).toEqual([]);
   });

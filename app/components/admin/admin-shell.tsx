@@ -1,4 +1,4 @@
-import { Form, Link, NavLink } from "react-router";
+import { Form, NavLink } from "react-router";
 
 /**
  * The admin screens' sections. A new admin view (e.g. Messages) adds its
@@ -10,7 +10,16 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
 ];
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
-export function AdminShell({ email, children }: { email: string; children: React.ReactNode }) {
+export function AdminShell({
+  email,
+  confirmLeave,
+  children,
+}: {
+  email: string;
+  /** Asked before leaving for the public site; false keeps the visitor here. */
+  confirmLeave?: () => boolean;
+  children: React.ReactNode;
+}) {
   return (
     <div className="min-h-screen bg-neutral-50">
       <a
@@ -38,9 +47,16 @@ export function AdminShell({ email, children }: { email: string; children: React
                 </li>
               ))}
               <li>
-                <Link to="/" className="hover:underline underline-offset-4">
+                {/* The public site is a set of full pages (ADR 018): a document load, which the page may confirm first. */}
+                <a
+                  href="/"
+                  onClick={(event) => {
+                    if (confirmLeave && !confirmLeave()) event.preventDefault();
+                  }}
+                  className="hover:underline underline-offset-4"
+                >
                   View site
-                </Link>
+                </a>
               </li>
             </ul>
           </nav>

@@ -1,6 +1,5 @@
-import { useEffect, useRef } from "react";
-import { Form, Link, useNavigationType } from "react-router";
 import { formatDate } from "~/lib/dates";
+import { followLink } from "~/lib/page-transition";
 import { PostImage } from "./post-image";
 
 export interface ArticleViewData {
@@ -24,7 +23,8 @@ interface Neighbour {
  * How Previous/Next move: on /blog the article stays "in place"
  * (/blog?article={slug}); on /blog/{slug} they lead to the neighbour's page.
  * Both are real buttons in GET forms, so they work before (or without) the
- * page's JavaScript and are disabled at the ends of the list.
+ * page's JavaScript and are disabled at the ends of the list. On arrival the
+ * new article's title takes focus (components/site/page-status.tsx).
  */
 export type ArticleNavMode = "in-place" | "page";
 
@@ -39,7 +39,6 @@ export function ArticleView({
   next,
   backTo,
   mode,
-  busy = false,
 }: {
   article: ArticleViewData;
   previous: Neighbour | null;
@@ -47,26 +46,17 @@ export function ArticleView({
   /** The list page this article sits on. */
   backTo: string;
   mode: ArticleNavMode;
-  busy?: boolean;
 }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const navigationType = useNavigationType();
-  // After an in-app move (card, Previous, Next) focus goes to the new title so
-  // keyboard and screen-reader users land on what changed; not on first load.
-  useEffect(() => {
-    if (navigationType !== "POP") heading.current?.focus({ preventScroll: true });
-  }, [article.slug, navigationType]);
-
   return (
-    <div aria-busy={busy}>
+    <div>
       <p>
-        <Link
-          to={backTo}
-          state={{ focusArticle: article.slug }}
+        <a
+          href={backTo}
+          {...followLink({ loading: "Loading articles...", focus: `card:${article.slug}` })}
           className="inline-flex items-center gap-1 font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900"
         >
           <span aria-hidden="true">←</span> Back to articles
-        </Link>
+        </a>
       </p>
       <article className="mt-6" aria-labelledby="article-title">
         {article.headerImage && (
@@ -86,7 +76,6 @@ export function ArticleView({
         </p>
         <h1
           id="article-title"
-          ref={heading}
           tabIndex={-1}
           className="mt-3 text-3xl font-bold leading-tight focus:outline-none sm:text-4xl"
         >
@@ -125,25 +114,26 @@ function ArticleNav({ previous, next, mode }: { previous: Neighbour | null; next
     </button>
   );
   const layout = "mt-12 flex flex-col gap-3 border-t border-neutral-200 pt-8 sm:flex-row sm:justify-between";
+  const transition = followLink({ loading: "Loading article...", focus: "article" });
 
   if (mode === "in-place") {
     return (
       <nav aria-label="More articles">
-        <Form method="get" action="/blog" className={layout}>
+        <form method="get" action="/blog" className={layout} {...transition}>
           {prevButton}
           {nextButton}
-        </Form>
+        </form>
       </nav>
     );
   }
   return (
     <nav aria-label="More articles" className={layout}>
-      <Form method="get" action={previous ? `/blog/${previous.slug}` : undefined} className="flex">
+      <form method="get" action={previous ? `/blog/${previous.slug}` : undefined} className="flex" {...transition}>
         {prevButton}
-      </Form>
-      <Form method="get" action={next ? `/blog/${next.slug}` : undefined} className="flex">
+      </form>
+      <form method="get" action={next ? `/blog/${next.slug}` : undefined} className="flex" {...transition}>
         {nextButton}
-      </Form>
+      </form>
     </nav>
   );
 }

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { createContext, useCallback, useContext, useId, useMemo, useRef, useState } from "react";
+import { useId, useRef, useState, useSyncExternalStore } from "react";
 import {
   contactDefaults,
   contactText,
@@ -11,6 +11,7 @@ import {
 } from "~/content/contact";
 import { useNotify } from "~/components/ui/notify";
 import { isValidEmail, MIN_FILL_TIME_MS } from "~/lib/contact-rules";
+import { contactModalState } from "./contact-store";
 
 export interface ContactForm {
   name: string;
@@ -39,49 +40,30 @@ export function missingFields(form: ContactForm): RequiredField[] {
   return (["name", "email", "message"] as const).filter((field) => form[field].trim() === "");
 }
 
-const ContactContext = createContext<{ openContact: () => void }>({ openContact: () => {} });
-
-/** Opens the global 'Get Started' contact modal. */
-export const useContactModal = () => useContext(ContactContext);
-
 /**
  * The contact modal is global (SPEC §2): one open/closed state and one form
- * for the whole site. Closing it keeps what was typed; only a successful
- * send resets the form.
+ * for the whole site. Mounted when it is first opened, so the prefilled
+ * sentence is picked in the browser, when first needed. Closing it keeps what
+ * was typed; only a successful send resets the form.
  */
-export function ContactProvider({ children }: { children: React.ReactNode }) {
-  const [open, setOpen] = useState(false);
-  const [form, setForm] = useState<ContactForm | null>(null);
+export function ContactLayer() {
+  const open = useSyncExternalStore(contactModalState.subscribe, contactModalState.isOpen, () => false);
+  const [form, setForm] = useState(newContactForm);
   // When the visitor first opened this form: a form sent within seconds was not typed by a person.
-  const startedAt = useRef(0);
-  const openContact = useCallback(() => {
-    // The prefilled sentence is picked in the browser, when first needed.
-    setForm((current) => {
-      if (current) return current;
-      startedAt.current = Date.now();
-      return newContactForm();
-    });
-    setOpen(true);
-  }, []);
-  const value = useMemo(() => ({ openContact }), [openContact]);
+  const startedAt = useRef(Date.now());
   return (
-    <ContactContext.Provider value={value}>
-      {children}
-      {form && (
-        <ContactModal
-          open={open}
-          onOpenChange={setOpen}
-          form={form}
-          onChange={setForm}
-          startedAt={startedAt}
-          onSent={() => {
-            startedAt.current = Date.now();
-            setForm(newContactForm());
-            setOpen(false);
-          }}
-        />
-      )}
-    </ContactContext.Provider>
+    <ContactModal
+      open={open}
+      onOpenChange={contactModalState.setOpen}
+      form={form}
+      onChange={setForm}
+      startedAt={startedAt}
+      onSent={() => {
+        startedAt.current = Date.now();
+        setForm(newContactForm());
+        contactModalState.setOpen(false);
+      }}
+    />
   );
 }
 
@@ -176,7 +158,15 @@ function ContactModal({
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay data-testid="contact-backdrop" className="fixed inset-0 z-[70] bg-black/60" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-[70] max-h-[92dvh] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 text-neutral-900 shadow-xl">
+        <Dialog.Content
+          onCloseAutoFocus={(event) => {
+            // No Radix trigger opened it: focus goes back to the control that did.
+            const target = contactModalState.takeReturnFocus();
+            if (!target) return;
+            event.preventDefault();
+            target.focus();
+          }}
+          className="fixed left-1/2 top-1/2 z-[70] max-h-[92dvh] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 text-neutral-900 shadow-xl">
           <Dialog.Title className="text-2xl font-bold">{contactText.title}</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-neutral-700">{contactText.description}</Dialog.Description>
           <Dialog.Close

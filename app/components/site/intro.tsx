@@ -1,8 +1,8 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Logo } from "./logo";
 
 /**
- * The landing page's splash (SPEC §2, §9): shown on a page load only. The
+ * The landing page's splash (SPEC §2, §9): shown when a visitor arrives. The
  * timings live in app.css (.splash, .intro-nav, .intro-content) so they run
  * from the first paint, before any script; prefers-reduced-motion skips it.
  */
@@ -11,21 +11,22 @@ export const SPLASH_GONE_MS = 4000;
 export const NAV_FADE_MS = 4200;
 export const CONTENT_FADE_MS = 4700;
 
-let appHydrated = false;
+/** On <html>: this page load skips the intro (app.css). */
+export const NO_INTRO_CLASS = "no-intro";
 
-/** Called once the app has hydrated: from then on, arriving at / is a client navigation. */
-export function markAppHydrated() {
-  appHydrated = true;
-}
-
-/** Whether this render of the landing page plays the intro (a full page load, not a client navigation). */
-export function useIntro(): boolean {
-  const [intro] = useState(() => !appHydrated);
-  return intro;
-}
+/**
+ * Runs inline in the <head> of the landing page, before the first paint: a
+ * visitor coming from another page of this site (the logo, HOME, a section
+ * link) is already here and does not sit through the splash again; arriving
+ * from elsewhere, or reloading, plays it.
+ */
+export const SKIP_INTRO_SCRIPT = `try{var r=document.referrer,n=performance.getEntriesByType("navigation")[0];if(r&&new URL(r).origin===location.origin&&!(n&&n.type==="reload"))document.documentElement.classList.add("${NO_INTRO_CLASS}")}catch(e){}`;
 
 export function Splash({ companyName }: { companyName: string }) {
   const [gone, setGone] = useState(false);
+  useEffect(() => {
+    if (document.documentElement.classList.contains(NO_INTRO_CLASS)) setGone(true);
+  }, []);
   if (gone) return null;
   return (
     <div

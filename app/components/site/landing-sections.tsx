@@ -1,71 +1,18 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
-import { hero, infoModals, media, research, systems, type InfoModalContent } from "~/content/landing";
-import { scrollToSection } from "~/lib/scroll";
-import { useContactModal } from "./contact-modal";
+import { infoModals, media, research, systems, type InfoModalContent } from "~/content/landing";
+import { Island } from "~/islands/island";
+import { openContact } from "./contact-store";
 
 const sectionClass = "scroll-mt-16 px-4 py-20 outline-none";
 
-export function Hero() {
-  return (
-    <section
-      id="hero"
-      tabIndex={-1}
-      aria-labelledby="hero-heading"
-      className="relative flex min-h-[100svh] scroll-mt-16 flex-col items-center justify-center bg-gradient-to-br from-brand-900 via-brand-800 to-brand-600 px-4 pb-24 pt-28 text-center text-white outline-none"
-    >
-      <p className="text-sm font-semibold uppercase tracking-[0.2em] text-brand-100">{hero.eyebrow}</p>
-      <h1 id="hero-heading" className="mt-4 max-w-4xl text-4xl font-bold tracking-tight sm:text-6xl">
-        {hero.headline}
-      </h1>
-      <p className="mt-6 max-w-2xl text-lg text-brand-50 sm:text-xl">{hero.lead}</p>
-      <div className="mt-10 flex flex-wrap justify-center gap-3">
-        {hero.buttons.map((button) => (
-          <button
-            key={button.target}
-            type="button"
-            onClick={() => scrollToSection(button.target, { focus: true })}
-            className="rounded-full border-2 border-white px-6 py-3 font-semibold hover:bg-white hover:text-brand-900"
-          >
-            {button.label}
-          </button>
-        ))}
-      </div>
-      <HeroContactButton />
-      <button
-        type="button"
-        aria-label={hero.scrollHint}
-        title={hero.scrollHint}
-        onClick={() => scrollToSection("media", { focus: true })}
-        className="absolute bottom-6 left-1/2 -translate-x-1/2 rounded-full p-2 hover:bg-white/15 motion-safe:animate-bounce"
-      >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8" fill="none" stroke="currentColor" strokeWidth="2">
-          <path d="M6 9l6 6 6-6" />
-        </svg>
-      </button>
-    </section>
-  );
-}
-
-function HeroContactButton() {
-  const { openContact } = useContactModal();
-  return (
-    <button type="button" onClick={openContact} className="mt-6 font-semibold text-white underline underline-offset-4 hover:text-brand-100">
-      {hero.contact}
-    </button>
-  );
-}
-
+/** A section's call to action: opens the contact modal (a hydrated island on a static section). */
 function CtaButton({ label }: { label: string }) {
-  const { openContact } = useContactModal();
   return (
-    <button
-      type="button"
-      onClick={openContact}
-      className="rounded-md bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
-    >
-      {label}
-    </button>
+    <Island
+      name="contact-button"
+      props={{ label, className: "rounded-md bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800" }}
+    />
   );
 }
 
@@ -209,7 +156,6 @@ export const INFO_MODALS_ENABLED = false;
 
 function InfoModal({ content }: { content: InfoModalContent }) {
   const [open, setOpen] = useState(false);
-  const { openContact } = useContactModal();
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { followLink } from "~/lib/page-transition";
 import { formatDate } from "~/lib/dates";
 import { PostImage } from "./post-image";
 
@@ -6,24 +6,20 @@ import type { PostSummary } from "~/server/blog.server";
 
 export type { PostSummary };
 
-/** A plain left click, which a page may handle itself; modified clicks open the link as usual. */
-function isPlainClick(event: React.MouseEvent) {
-  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-}
-
 /**
  * A post in a list. The title links to /blog/{slug} (a real, crawlable page);
- * the whole card is clickable through that link. With `onOpen`, a plain click
- * is handed to the page instead (the blog opens the article in place).
+ * the whole card is clickable through that link. With `inPlaceHref`, a
+ * plain click opens that address instead once the page's script runs (the
+ * blog opens the article in place, SPEC §2); without it, the link just works.
  */
 export function PostCard({
   post,
   headingLevel = 2,
-  onOpen,
+  inPlaceHref,
 }: {
   post: PostSummary;
   headingLevel?: 2 | 3;
-  onOpen?: (post: PostSummary) => void;
+  inPlaceHref?: string;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -47,20 +43,13 @@ export function PostCard({
           <time dateTime={post.publishDate}>{formatDate(post.publishDate)}</time>
         </p>
         <Heading className="text-xl font-semibold leading-snug">
-          <Link
-            to={`/blog/${post.slug}`}
+          <a
+            href={`/blog/${post.slug}`}
             className="after:absolute after:inset-0 after:content-[''] hover:underline"
-            onClick={
-              onOpen &&
-              ((event) => {
-                if (!isPlainClick(event)) return;
-                event.preventDefault();
-                onOpen(post);
-              })
-            }
+            {...(inPlaceHref && followLink({ href: inPlaceHref, loading: "Loading article...", focus: "article" }))}
           >
             {post.title}
-          </Link>
+          </a>
         </Heading>
         <p className="line-clamp-3 text-neutral-700">{post.excerpt}</p>
         <p className="mt-auto pt-2 text-sm text-neutral-700">

@@ -1,14 +1,11 @@
-import { Link } from "react-router";
 import { footer } from "~/content/navigation";
 import { Tip } from "~/components/ui/tip";
-import { useGoToSection } from "~/lib/scroll";
-import { useContactModal } from "./contact-modal";
+import { goToSection } from "~/lib/scroll";
+import { contactTrigger } from "./contact-store";
 
 const linkClass = "text-left hover:text-white hover:underline";
 
 export function SiteFooter({ companyName, intro = false }: { companyName: string; intro?: boolean }) {
-  const goToSection = useGoToSection();
-  const { openContact } = useContactModal();
   return (
     <footer id="footer" className={`w-full bg-neutral-950 text-neutral-300 ${intro ? "intro-content" : ""}`}>
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
@@ -42,11 +39,11 @@ export function SiteFooter({ companyName, intro = false }: { companyName: string
             {footer.company.map((item) => (
               <li key={item.label}>
                 {item.kind === "link" ? (
-                  <Link to={item.to} className={linkClass}>
+                  <a href={item.to} className={linkClass}>
                     {item.label}
-                  </Link>
+                  </a>
                 ) : (
-                  <button type="button" className={linkClass} onClick={openContact}>
+                  <button type="button" className={linkClass} {...contactTrigger}>
                     {item.label}
                   </button>
                 )}

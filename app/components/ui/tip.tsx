@@ -1,32 +1,46 @@
-import * as Tooltip from "@radix-ui/react-tooltip";
+import { cloneElement, type ComponentType, type ReactElement } from "react";
 
 /** SPEC §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
+/** Screens with a pointer that can hover: the only ones that show (and load) tooltips. */
+export const HOVER_MEDIA = "(any-hover: hover)";
 
-export function TooltipProvider({ children }: { children: React.ReactNode }) {
-  return (
-    <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
-      {children}
-    </Tooltip.Provider>
-  );
+export interface TipProps {
+  label: string;
+  children: ReactElement<Record<string, unknown>>;
+  side?: "top" | "bottom" | "left" | "right";
 }
 
-/** A tooltip naming an icon-only control; the control keeps its own aria-label. */
-export function Tip({ label, children, side = "bottom" }: { label: string; children: React.ReactElement; side?: "top" | "bottom" | "left" | "right" }) {
-  return (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>{children}</Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content
-          side={side}
-          sideOffset={6}
-          className="z-[110] rounded bg-neutral-900 px-2 py-1 text-sm text-white shadow"
-        >
-          {label}
-          <Tooltip.Arrow className="fill-neutral-900" />
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
-  );
+interface TooltipImplementation {
+  Provider: ComponentType<{ children: React.ReactNode }>;
+  Tip: ComponentType<TipProps>;
+}
+
+/**
+ * Radix's tooltip, once loaded. Tooltips follow a hovering pointer, so only
+ * screens that have one load it (ADR 018), and they load it before
+ * hydrating: every render, on the server and in the browser, then sees the
+ * same implementation for the life of the page.
+ */
+let implementation: TooltipImplementation | null = null;
+
+export async function loadTooltips(): Promise<void> {
+  implementation ??= await import("./tip-radix");
+}
+
+/** Shares the tooltip delays (and the skip between triggers) across one hydrated part of the page. */
+export function TooltipProvider({ children }: { children: React.ReactNode }) {
+  if (implementation) return <implementation.Provider>{children}</implementation.Provider>;
+  return <>{children}</>;
+}
+
+/**
+ * A tooltip naming an icon-only control; the control keeps its own
+ * aria-label. Without the tooltip code (the server, touch screens) the
+ * control renders as Radix's closed trigger does, so hydration matches.
+ */
+export function Tip(props: TipProps) {
+  if (implementation) return <implementation.Tip {...props} />;
+  return cloneElement(props.children, { "data-state": "closed" });
 }

@@ -1,0 +1,10 @@
+import { contactTrigger } from "./contact-store";
+
+/** A button that opens the global contact modal ('Get Started'). */
+export function ContactButton({ label, className }: { label: string; className: string }) {
+  return (
+    <button type="button" {...contactTrigger} className={className}>
+      {label}
+    </button>
+  );
+}

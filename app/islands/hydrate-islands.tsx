@@ -1,0 +1,52 @@
+import { useEffect } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { HOVER_MEDIA, loadTooltips, TooltipProvider } from "~/components/ui/tip";
+import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from "./island";
+import { islands, type IslandName } from "./registry";
+
+/**
+ * The only script a public page loads at first (ADR 018): it hydrates the
+ * page's islands, each as its own small React root. The menu, the contact
+ * modal and the notices load when first used; tooltips load first where a
+ * pointer can hover, since phones never show them.
+ */
+let pending = 0;
+
+/** Marks <html data-hydrated> once every island has hydrated (tests and tools wait for it). */
+function Hydrated() {
+  useEffect(() => {
+    pending -= 1;
+    if (pending === 0) document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return null;
+}
+
+async function hydrateIslands() {
+  if (window.matchMedia(HOVER_MEDIA).matches) {
+    await loadTooltips().catch((error: unknown) => console.warn("Tooltips could not be loaded", error));
+  }
+  const containers = [...document.querySelectorAll<HTMLElement>(`[${ISLAND_ATTRIBUTE}]`)];
+  pending = containers.length;
+  if (pending === 0) document.documentElement.dataset.hydrated = "true";
+  for (const container of containers) {
+    const name = container.getAttribute(ISLAND_ATTRIBUTE) as IslandName;
+    const Component = islands[name] as React.ComponentType<object> | undefined;
+    if (!Component) {
+      console.warn(`Unknown island "${name}"`);
+      pending -= 1;
+      continue;
+    }
+    const props = JSON.parse(container.getAttribute(ISLAND_PROPS_ATTRIBUTE) ?? "{}") as object;
+    hydrateRoot(
+      container,
+      <>
+        <TooltipProvider>
+          <Component {...props} />
+        </TooltipProvider>
+        <Hydrated />
+      </>,
+    );
+  }
+}
+
+void hydrateIslands();

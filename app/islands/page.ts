@@ -1,0 +1,13 @@
+/**
+ * A route's `handle`, read by the root layout. Public pages hydrate as
+ * islands (ADR 018); a route without `islands` loads React Router's client
+ * and hydrates as a whole (the admin).
+ */
+export interface PageHandle {
+  islands?: true;
+  /** The landing page's splash and fade-ins (SPEC §2). */
+  intro?: true;
+}
+
+export const islandsPage: PageHandle = { islands: true };
+export const landingPage: PageHandle = { islands: true, intro: true };

@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../../tests/support/server";
+
+/**
+ * ENGINEERING.md / issues 5 and 8: the admin is its own chunk; the public
+ * pages load no admin code, no markdown or validation library and no React
+ * Router runtime (they hydrate as islands, ADR 018), and their first-load
+ * JavaScript stays under 100 KB gzip. Reads the production build (npm run
+ * build), and the pages as the built server sends them.
+ */
+const clientDir = path.resolve(import.meta.dirname, "../../build/client");
+
+interface Manifest {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, { id: string; path?: string; module: string; imports?: string[] }>;
+}
+
+function readManifest(): Manifest {
+  const assets = path.join(clientDir, "assets");
+  const file = fs.readdirSync(assets).find((name) => /^manifest-[\w-]+\.js$/.test(name));
+  if (!file) throw new Error("build/client has no React Router manifest: run npm run build first");
+  const source = fs.readFileSync(path.join(assets, file), "utf8");
+  return JSON.parse(source.slice(source.indexOf("=") + 1).replace(/;\s*$/, "")) as Manifest;
+}
+
+const read = (asset: string) => fs.readFileSync(path.join(clientDir, asset), "utf8");
+
+const ADMIN_MARKERS = ["Saving...", "Are you sure you want to delete this post?", "/api/admin/", "Create New Post"];
+const MARKDOWN_MARKERS = ["micromark", "mdast", "hast-util", "rehype", "remark", "unified"];
+/** Set by React Router's client runtime, which public pages do not load (ADR 018). */
+const ROUTER_MARKER = "__reactRouterVersion";
+/** Issue 8: first-load JavaScript of public pages under 100 KB gzip. */
+const FIRST_LOAD_BUDGET_BYTES = 100 * 1024;
+
+const gzipSize = (asset: string) => zlib.gzipSync(fs.readFileSync(path.join(clientDir, asset))).length;
+
+/** The chunks a file names: its static and dynamic imports and their preload lists. */
+function referencedChunks(asset: string): string[] {
+  return [...read(asset).matchAll(/(?:\.\/|assets\/)([\w.-]+\.js)\b/g)].map((match) => `/assets/${match[1]}`);
+}
+
+/** Every chunk a page can ever load from these files, now or on first use. */
+function reachable(assets: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...assets];
+  while (queue.length > 0) {
+    const asset = queue.pop()!;
+    if (seen.has(asset)) continue;
+    seen.add(asset);
+    queue.push(...referencedChunks(asset));
+  }
+  return seen;
+}
+
+interface PageScripts {
+  /** Scripts every screen loads with the page: the module script and its modulepreloads. */
+  always: string[];
+  /** Preloaded only where a media query matches (tooltips, on screens that can hover). */
+  hover: string[];
+  html: string;
+}
+
+function scriptsOf(html: string): PageScripts {
+  const always: string[] = [];
+  const hover: string[] = [];
+  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
+    const src = /\b(?:src|href)="(\/assets\/[^"]+\.js)"/.exec(tag)?.[1];
+    if (!src || (tag.startsWith("<link") && !tag.includes('rel="modulepreload"'))) continue;
+    (/\bmedia="/.test(tag) ? hover : always).push(src);
+  }
+  return { always, hover, html };
+}
+
+describe("client bundles", () => {
+  const manifest = readManifest();
+
+  it("the admin screen is a chunk of its own, holding the editor", () => {
+    const admin = manifest.routes["routes/admin"]!;
+    const source = read(admin.module);
+    for (const marker of ADMIN_MARKERS) expect(source).toContain(marker);
+  });
+
+  it("no client file at all carries the markdown pipeline (the preview renders on the server)", () => {
+    const assets = fs.readdirSync(path.join(clientDir, "assets")).filter((name) => name.endsWith(".js"));
+    for (const name of assets) {
+      const source = read(`/assets/${name}`);
+      expect(source.includes("micromark"), `${name} contains micromark`).toBe(false);
+    }
+  });
+});
+
+describe("public pages", () => {
+  const PUBLIC_PAGES = ["/", "/home", "/blog", "/blog/building-an-iot-garden-monitor-in-ojai", "/about", "/any/other/path", "/blog/no-such-post"];
+  let server: TestServer;
+  const pages = new Map<string, PageScripts>();
+
+  beforeAll(async () => {
+    server = await startServer({ SEED_SAMPLE_POSTS: "true" });
+    for (const page of PUBLIC_PAGES) {
+      const response = await fetch(`${server.url}${page}`);
+      pages.set(page, scriptsOf(await response.text()));
+    }
+  });
+  afterAll(() => server?.stop());
+
+  it.each(PUBLIC_PAGES)("%s loads the islands entry and no React Router runtime", (page) => {
+    const { always, html } = pages.get(page)!;
+    expect(always.some((asset) => /\/hydrate-islands-[\w-]+\.js$/.test(asset))).toBe(true);
+    expect(html).not.toContain("__reactRouterContext");
+    for (const asset of reachable(always)) {
+      expect(read(asset).includes(ROUTER_MARKER), `${asset} is React Router's runtime`).toBe(false);
+    }
+  });
+
+  it.each(PUBLIC_PAGES)("%s: first-load JavaScript under 100 KB gzip, on phones and on screens that hover", (page) => {
+    const { always, hover } = pages.get(page)!;
+    const phone = always.reduce((sum, asset) => sum + gzipSize(asset), 0);
+    const withTooltips = phone + hover.reduce((sum, asset) => sum + gzipSize(asset), 0);
+    expect(hover.length).toBeGreaterThan(0);
+    expect(phone).toBeLessThan(FIRST_LOAD_BUDGET_BYTES);
+    expect(withTooltips).toBeLessThan(FIRST_LOAD_BUDGET_BYTES);
+  });
+
+  it.each(PUBLIC_PAGES)("%s can never load admin code, a markdown library or zod, even on first use", (page) => {
+    const { always, hover } = pages.get(page)!;
+    for (const asset of reachable([...always, ...hover])) {
+      const source = read(asset);
+      for (const marker of [...ADMIN_MARKERS, ...MARKDOWN_MARKERS, "jitless"]) {
+        expect(source.includes(marker), `${asset} contains "${marker}"`).toBe(false);
+      }
+    }
+  });
+
+  it("the router's runtime is still in the build, for the admin", () => {
+    const manifest = readManifest();
+    const adminFiles = [manifest.entry.module, ...manifest.entry.imports];
+    expect([...reachable(adminFiles)].some((asset) => read(asset).includes(ROUTER_MARKER))).toBe(true);
+  });
+});
