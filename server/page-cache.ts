@@ -100,13 +100,18 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
 }
 
-/** The body with `nonce` in its cuts. */
-function bodyOf(entry: Entry, nonce: string): Buffer {
-  if (entry.parts.length === 1) return entry.parts[0]!;
+/** The pieces of the body with `nonce` in its cuts. */
+function piecesOf(entry: Entry, nonce: string): Buffer[] {
+  if (entry.parts.length === 1) return entry.parts;
   const cut = Buffer.from(nonce);
   const pieces: Buffer[] = [entry.parts[0]!];
   for (let i = 1; i < entry.parts.length; i++) pieces.push(cut, entry.parts[i]!);
-  return Buffer.concat(pieces);
+  return pieces;
+}
+
+/** The body with `nonce` in its cuts. */
+function bodyOf(entry: Entry, nonce: string): Buffer {
+  return entry.parts.length === 1 ? entry.parts[0]! : Buffer.concat(piecesOf(entry, nonce));
 }
 
 /**
@@ -144,7 +149,7 @@ export function pageCache({
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    sizeCalculation: (entry) => entry.size + 512,
+    sizeCalculation: (entry) => entry.size + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0) + 512,
   });
   const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=`);
 
@@ -236,14 +241,13 @@ export function pageCache({
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
       nextScheduledChange().then(
         (expiresAt) => {
-          const entry: Entry = { version, expiresAt, headers, parts, size: body.length, etag, varies, encoded: {} };
+          const size = parts.reduce((bytes, part) => bytes + part.length, 0);
+          const entry: Entry = { version, expiresAt, headers, parts, size, etag, varies, encoded: {} };
           entries.set(key, entry);
           // Until its compressed copies are ready, the full stack compresses it.
           encodingsOf(parts, varies).then(
             (encoded) => {
-              if (entries.peek(key) !== entry || !encoded.br) return;
-              const size = entry.size + encoded.br.length + (encoded.gzip?.length ?? 0);
-              entries.set(key, { ...entry, encoded, size });
+              if (entries.peek(key) === entry && encoded.br) entries.set(key, { ...entry, encoded });
             },
             () => {},
           );
@@ -268,25 +272,37 @@ export function pageCache({
       if (!entry) return false;
       const cspNonce = nonce();
       const notModified = etagMatches(req.headers["if-none-match"], entry.etag);
-      let body: Buffer | undefined;
+      // The body goes out as its stored pieces and the nonce (one writev), not copied into one buffer.
+      let body: Buffer[] = [];
+      let length = 0;
       let encoding: Encoding | "identity" = "identity";
       if (!notModified) {
-        body = bodyOf(entry, cspNonce);
-        if (req.method === "GET" && entry.varies && body.length >= COMPRESSION_THRESHOLD) {
+        body = piecesOf(entry, cspNonce);
+        length = entry.size + (entry.parts.length - 1) * Buffer.byteLength(cspNonce);
+        if (req.method === "GET" && entry.varies && length >= COMPRESSION_THRESHOLD) {
           const chosen = plainEncoding(req.headers["accept-encoding"]);
           if (chosen === undefined || (chosen !== "identity" && !entry.encoded[chosen])) return false;
           encoding = chosen;
-          if (chosen !== "identity") body = entry.encoded[chosen];
+          if (chosen !== "identity") {
+            body = [entry.encoded[chosen]!];
+            length = body[0]!.length;
+          }
         }
       }
       const headers = securityHeaders(cspNonce);
       headers.push("ETag", entry.etag, "X-Cache", "hit");
       for (const [name, value] of entry.headers) headers.push(name, value);
-      if (body) headers.push("Content-Length", String(body.length));
+      if (!notModified) headers.push("Content-Length", String(length));
       if (encoding !== "identity") headers.push("Content-Encoding", encoding);
       res.writeHead(notModified ? 304 : 200, headers);
-      if (body && req.method === "GET") res.end(body);
-      else res.end();
+      if (req.method === "GET" && body.length > 0) {
+        res.cork();
+        for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
+        res.end(body[body.length - 1]);
+        res.uncork();
+      } else {
+        res.end();
+      }
       answered(req, res, startedAt);
       return true;
     }
