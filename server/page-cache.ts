@@ -195,8 +195,14 @@ export function pageCache({
     }
     if (req.method === "HEAD") return next();
 
-    // Miss: let the app answer, keeping a copy of what it writes.
+    // Miss: let the app answer, keeping a copy of what it writes. The next
+    // scheduled publication is read before it renders, like the version: a
+    // post that comes due meanwhile is either in the answer or ends its entry.
     res.setHeader("X-Cache", "miss");
+    const scheduled = nextScheduledChange().then(
+      (expiresAt) => ({ expiresAt }),
+      () => undefined,
+    );
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -239,21 +245,19 @@ export function pageCache({
         `W/"${parts.reduce((hash, part) => hash.update(part), createHash("sha1").update(version).update("\0")).digest("base64url")}"`;
       // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
-      nextScheduledChange().then(
-        (expiresAt) => {
-          const size = parts.reduce((bytes, part) => bytes + part.length, 0);
-          const entry: Entry = { version, expiresAt, headers, parts, size, etag, varies, encoded: {} };
-          entries.set(key, entry);
-          // Until its compressed copies are ready, the full stack compresses it.
-          encodingsOf(parts, varies).then(
-            (encoded) => {
-              if (entries.peek(key) === entry && encoded.br) entries.set(key, { ...entry, encoded });
-            },
-            () => {},
-          );
-        },
-        () => {},
-      );
+      void scheduled.then((read) => {
+        if (!read) return;
+        const size = parts.reduce((bytes, part) => bytes + part.length, 0);
+        const entry: Entry = { version, expiresAt: read.expiresAt, headers, parts, size, etag, varies, encoded: {} };
+        entries.set(key, entry);
+        // Until its compressed copies are ready, the full stack compresses it.
+        encodingsOf(parts, varies).then(
+          (encoded) => {
+            if (entries.peek(key) === entry && encoded.br) entries.set(key, { ...entry, encoded });
+          },
+          () => {},
+        );
+      });
     });
     next();
   }
