@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
-import { pageCache } from "./page-cache";
+import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import "~/context";
 import { getConfig } from "~/server/config.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/content-version.server";
@@ -44,6 +45,11 @@ function refuseCrossOriginWrites(siteOrigin: string) {
   };
 }
 
+/** A CSP nonce: 16 random bytes, base64. */
+function cspNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Uploads are limited to 10 MiB per file (PRODUCT §3); the envelope gets some room for multipart framing. */
 export const MAX_UPLOAD_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
@@ -63,6 +69,54 @@ function limitDeclaredBodySize(req: Request, res: Response, next: NextFunction) 
   }
   next();
 }
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/**
+ * The headers a middleware sets on an answer, found by running it once
+ * against a stand-in response whose CSP nonce is a placeholder; the fast path
+ * (ADR 018) then sends helmet's own headers with each answer's nonce in place
+ * of the placeholder. Helmet's headers depend on its configuration only, not
+ * on the request.
+ */
+export function headersSetBy(middleware: Middleware): (nonce: string) => string[] {
+  const placeholder = `nonce-placeholder-${randomBytes(12).toString("hex")}`;
+  const headers = new Map<string, [string, string]>();
+  const collector = {
+    locals: { cspNonce: placeholder },
+    setHeader(name: string, value: unknown) {
+      headers.set(name.toLowerCase(), [name, Array.isArray(value) ? value.join(", ") : String(value)]);
+      return collector;
+    },
+    getHeader: (name: string) => headers.get(name.toLowerCase())?.[1],
+    removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
+  };
+  let finished = false;
+  middleware({ method: "GET", url: "/", headers: {} } as IncomingMessage, collector as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+    finished = true;
+  });
+  if (!finished) throw new Error("the security headers middleware did not finish at once");
+  const fixed = [...headers.values()].flat();
+  const withNonce = fixed.flatMap((value, i) => (i % 2 === 1 && value.includes(placeholder) ? [i] : []));
+  const pieces = withNonce.map((i) => fixed[i]!.split(placeholder));
+  return (nonce) => {
+    const out = fixed.slice();
+    for (let n = 0; n < withNonce.length; n++) out[withNonce[n]!] = pieces[n]!.join(nonce);
+    return out;
+  };
+}
+
+/** Access-log rules shared by pino-http and the fast path: which requests, at which level, in which shape. */
+const accessLog = {
+  logged: (url: string | undefined) => !(url?.startsWith("/assets/") ?? false),
+  level: (statusCode: number, error?: unknown) =>
+    error || statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info",
+  serializers: {
+    req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
+    res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  },
+};
 
 interface AppOptions {
   /** Absolute path of build/client, for production static files. */
@@ -84,47 +138,42 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   app.use(
     pinoHttp({
       logger: log,
-      autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") ?? false },
-      customLogLevel: (_req, res, error) =>
-        error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
+      autoLogging: { ignore: (req) => !accessLog.logged(req.url) },
+      customLogLevel: (_req, res, error) => accessLog.level(res.statusCode, error),
+      serializers: accessLog.serializers,
     }),
   );
 
   app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = cspNonce();
     next();
   });
 
   const secure = config.siteUrl.startsWith("https:");
-  app.use(
-    helmet({
-      contentSecurityPolicy: development
-        ? false
-        : {
-            useDefaults: true,
-            directives: {
-              defaultSrc: ["'self'"],
-              scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
-              styleSrc: ["'self'", "'unsafe-inline'"],
-              imgSrc: ["'self'", "data:", "https:"],
-              connectSrc: ["'self'"],
-              fontSrc: ["'self'", "data:"],
-              frameAncestors: ["'none'"],
-              formAction: ["'self'"],
-              upgradeInsecureRequests: secure ? [] : null,
-            },
+  const securityHeaders = helmet({
+    contentSecurityPolicy: development
+      ? false
+      : {
+          useDefaults: true,
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", "data:", "https:"],
+            connectSrc: ["'self'"],
+            fontSrc: ["'self'", "data:"],
+            frameAncestors: ["'none'"],
+            formAction: ["'self'"],
+            upgradeInsecureRequests: secure ? [] : null,
           },
-      strictTransportSecurity: secure,
-      crossOriginEmbedderPolicy: false,
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    }),
-  );
+        },
+    strictTransportSecurity: secure,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  app.use(securityHeaders);
 
-  app.use(compression());
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
   app.use(refuseCrossOriginWrites(config.siteUrl));
   app.use(limitDeclaredBodySize);
 
@@ -146,14 +195,13 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
   }
 
-  if (!development) {
-    app.use(
-      pageCache({
+  const cache = development
+    ? undefined
+    : pageCache({
         readVersion: contentVersionReader(getConnection()),
         nextScheduledChange: () => nextScheduledChange(getDb()),
-      }),
-    );
-  }
+      });
+  if (cache) app.use(cache.middleware);
 
   app.all(
     "/{*splat}",
@@ -167,5 +215,25 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     }),
   );
 
-  return app;
+  // Cache hits are answered before Express runs (ADR 018); everything else is Express's.
+  const handle = cache
+    ? cache.fastPath({
+        nonce: cspNonce,
+        securityHeaders: headersSetBy(securityHeaders as Middleware),
+        answered(req, res, startedAt) {
+          if (!accessLog.logged(req.url)) return;
+          log[accessLog.level(res.statusCode)](
+            {
+              req: accessLog.serializers.req(req),
+              res: accessLog.serializers.res(res),
+              responseTime: Date.now() - startedAt,
+            },
+            "request completed", // pino-http's message for a finished answer
+          );
+        },
+        fallback: (req, res) => app(req, res),
+      })
+    : (req: IncomingMessage, res: ServerResponse) => app(req, res);
+
+  return { app, handle };
 }

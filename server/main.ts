@@ -1,3 +1,4 @@
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
@@ -28,8 +29,9 @@ async function main() {
   startContactNotices(getDb);
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
-  const app = createApp({ build: build as unknown as ServerBuild, clientDir });
-  const server = app.listen(config.port, config.host, () => {
+  const { handle } = createApp({ build: build as unknown as ServerBuild, clientDir });
+  const server = http.createServer(handle);
+  server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     log.info({ port, host: config.host, siteUrl: config.siteUrl, database: config.database.kind }, "server listening");

@@ -1,5 +1,8 @@
+import http from "node:http";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../tests/support/server";
+import { plainEncoding } from "./page-cache";
 
 let server: TestServer;
 let admin: ApiClient;
@@ -98,5 +101,168 @@ describe("the page cache", () => {
     expect(head.status).toBe(200);
     expect(head.headers.get("x-cache")).toBe("hit");
     expect(head.text).toBe("");
+  });
+});
+
+/** A request over node:http: the raw header list as sent (names, order, repeats) and the undecoded body. */
+function raw(url: string, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; headers: Array<[string, string]>; body: Buffer }>((resolve, reject) => {
+    const request = http.request(url, { method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const list: Array<[string, string]> = [];
+        for (let i = 0; i < response.rawHeaders.length; i += 2) list.push([response.rawHeaders[i]!, response.rawHeaders[i + 1]!]);
+        resolve({ status: response.statusCode!, headers: list, body: Buffer.concat(chunks) });
+      });
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+/** Header lines as comparable strings, without the ones expected to differ, the nonce made neutral. */
+function comparable(headers: Array<[string, string]>, without: string[] = []) {
+  return headers
+    .filter(([name]) => !["date", "x-cache", ...without].includes(name.toLowerCase()))
+    .map(([name, value]) => `${name.toLowerCase()}: ${value.replace(/'nonce-[^']+'/, "'nonce-N'")}`)
+    .sort();
+}
+
+const nonceOf = (headers: Array<[string, string]>) =>
+  /'nonce-([^']+)'/.exec(headers.find(([name]) => name.toLowerCase() === "content-security-policy")?.[1] ?? "")?.[1];
+const header = (headers: Array<[string, string]>, name: string) =>
+  headers.find(([n]) => n.toLowerCase() === name)?.[1];
+
+describe("the fast path for cache hits (ADR 018)", () => {
+  let site: TestServer;
+  // https: helmet adds HSTS and upgrade-insecure-requests, which the fast path must carry too.
+  beforeAll(async () => {
+    site = await startServer({ SITE_URL: "https://site.example", SEED_SAMPLE_POSTS: "true" });
+  });
+  afterAll(() => site?.stop());
+
+  it("answers a hit with the full stack's headers: the miss's and a full-stack hit's", async () => {
+    const url = `${site.url}/api/posts?limit=5`;
+    const miss = await raw(url);
+    expect(header(miss.headers, "x-cache")).toBe("miss");
+    const hit = await raw(url);
+    expect(header(hit.headers, "x-cache")).toBe("hit");
+    expect(hit.body.equals(miss.body)).toBe(true);
+    expect(hit.body.length).toBeGreaterThan(1024);
+    expect(header(hit.headers, "strict-transport-security")).toMatch(/max-age=/);
+    expect(header(hit.headers, "content-security-policy")).toContain("upgrade-insecure-requests");
+    expect(nonceOf(hit.headers)).not.toBe(nonceOf(miss.headers));
+
+    // The miss streamed its body (chunked) and the API sets no ETag of its own.
+    expect(comparable(hit.headers, ["etag", "content-length"])).toEqual(
+      comparable(miss.headers, ["transfer-encoding"]),
+    );
+    expect(header(hit.headers, "content-length")).toBe(String(hit.body.length));
+
+    // An Accept-Encoding with q-values is negotiated by the full stack, which
+    // answers from the same entry through helmet and compression(): identical.
+    const fullStackHit = await raw(url, { "Accept-Encoding": "identity;q=1" });
+    expect(header(fullStackHit.headers, "x-cache")).toBe("hit");
+    expect(comparable(hit.headers)).toEqual(comparable(fullStackHit.headers));
+    expect(fullStackHit.body.equals(hit.body)).toBe(true);
+  });
+
+  it("gives each cached page a fresh nonce in its CSP and body, and the full stack's headers", async () => {
+    const url = `${site.url}/about`;
+    await raw(url);
+    const first = await raw(url);
+    const second = await raw(url);
+    const fullStackHit = await raw(url, { "Accept-Encoding": "identity;q=1" });
+    for (const page of [first, second]) {
+      expect(header(page.headers, "x-cache")).toBe("hit");
+      const inPage = new Set([...page.body.toString().matchAll(/nonce="([^"]+)"/g)].map((m) => m[1]));
+      expect([...inPage]).toEqual([nonceOf(page.headers)]);
+    }
+    expect(nonceOf(first.headers)).not.toBe(nonceOf(second.headers));
+    expect(comparable(first.headers)).toEqual(comparable(fullStackHit.headers));
+  });
+
+  it("serves gzip and brotli copies of a cached JSON answer that decode to the same body", async () => {
+    const url = `${site.url}/api/posts?limit=4`;
+    await raw(url);
+    const plain = await raw(url);
+    // The copies are made on the side once the entry is stored; until then the
+    // full stack compresses (chunked, so without a Content-Length).
+    let gzipped = await raw(url, { "Accept-Encoding": "gzip" });
+    for (let i = 0; i < 50 && header(gzipped.headers, "content-length") === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gzipped = await raw(url, { "Accept-Encoding": "gzip" });
+    }
+    expect(header(gzipped.headers, "x-cache")).toBe("hit");
+    expect(header(gzipped.headers, "content-encoding")).toBe("gzip");
+    expect(header(gzipped.headers, "vary")).toBe("Accept-Encoding");
+    expect(Number(header(gzipped.headers, "content-length"))).toBe(gzipped.body.length);
+    expect(zlib.gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+
+    const browser = await raw(url, { "Accept-Encoding": "gzip, deflate, br, zstd" });
+    expect(header(browser.headers, "content-encoding")).toBe("br");
+    expect(zlib.brotliDecompressSync(browser.body).equals(plain.body)).toBe(true);
+    // Apart from the encoding and its length, the same headers as the full stack's compressed hit.
+    const fullStack = await raw(url, { "Accept-Encoding": "br;q=1" });
+    expect(header(fullStack.headers, "content-encoding")).toBe("br");
+    expect(comparable(browser.headers, ["content-length"])).toEqual(comparable(fullStack.headers, ["transfer-encoding"]));
+
+    const head = await raw(url, { "Accept-Encoding": "gzip" }, "HEAD");
+    expect(header(head.headers, "content-encoding")).toBeUndefined();
+    expect(header(head.headers, "content-length")).toBe(String(plain.body.length));
+    expect(head.body.length).toBe(0);
+  });
+
+  it("leaves small answers uncompressed, as compression() does, and answers If-None-Match with 304", async () => {
+    const url = `${site.url}/api/posts?offset=1000`;
+    await raw(url);
+    const small = await raw(url, { "Accept-Encoding": "gzip, br" });
+    expect(header(small.headers, "x-cache")).toBe("hit");
+    expect(small.body.toString()).toBe("[]");
+    expect(header(small.headers, "content-encoding")).toBeUndefined();
+    expect(header(small.headers, "vary")).toBe("Accept-Encoding");
+
+    const etag = header(small.headers, "etag")!;
+    const revalidated = await raw(url, { "If-None-Match": etag, "Accept-Encoding": "gzip" });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(comparable(revalidated.headers)).toEqual(comparable(small.headers, ["content-length"]));
+  });
+
+  it("writes the access-log line pino-http writes, once per answer", async () => {
+    const url = "/api/posts?limit=2";
+    await raw(site.url + url);
+    await raw(site.url + url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = site.logs.filter((l) => (l.req as { url?: string } | undefined)?.url === url);
+    expect(lines).toHaveLength(2);
+    const [fullStack, fast] = lines as Array<Record<string, unknown>>;
+    expect(Object.keys(fast!)).toEqual(Object.keys(fullStack!));
+    expect(Object.keys(fast!)).toEqual(["level", "time", "pid", "req", "res", "responseTime", "msg"]);
+    expect(fast).toMatchObject({ level: 30, req: { method: "GET", url }, res: { statusCode: 200 }, msg: "request completed" });
+    expect(fullStack).toMatchObject({ level: 30, req: { method: "GET", url }, res: { statusCode: 200 }, msg: "request completed" });
+    expect(typeof fast!.responseTime).toBe("number");
+  });
+
+  it("leaves to the full stack a request that declares a body too large", async () => {
+    const url = `${site.url}/api/posts?limit=5`;
+    await raw(url);
+    const refused = await raw(url, { "Content-Length": String(2 * 1024 * 1024) });
+    expect(refused.status).toBe(413);
+  });
+});
+
+describe("plainEncoding", () => {
+  it("chooses as compression() does for plain lists and leaves the rest to it", () => {
+    expect(plainEncoding(undefined)).toBe("identity");
+    expect(plainEncoding("")).toBe("identity");
+    expect(plainEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(plainEncoding("deflate, gzip")).toBe("gzip");
+    expect(plainEncoding("GZIP")).toBe("gzip");
+    expect(plainEncoding("zstd, identity")).toBe("identity");
+    expect(plainEncoding("deflate")).toBeUndefined();
+    expect(plainEncoding("gzip;q=0, br")).toBeUndefined();
+    expect(plainEncoding("*")).toBeUndefined();
   });
 });

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 
@@ -20,6 +23,10 @@ import { LRUCache } from "lru-cache";
  *
  * Every cached answer carries an ETag (the route's own, or one made from the
  * body and version); a matching If-None-Match gets 304.
+ *
+ * `fastPath` serves hits before Express runs at all (ADR 018): same entries,
+ * same rules, same headers; whatever it cannot answer exactly as the full
+ * stack would goes to the full stack.
  */
 
 export interface PageCacheOptions {
@@ -33,6 +40,8 @@ export interface PageCacheOptions {
   sessionCookie?: string;
 }
 
+type Encoding = "br" | "gzip";
+
 interface Entry {
   version: string;
   /** Do not use at or after this moment (ms since epoch). */
@@ -43,10 +52,36 @@ interface Entry {
   /** Bytes of the body without its nonces. */
   size: number;
   etag: string;
+  /** compression() varies this answer on Accept-Encoding (a compressible type without no-transform). */
+  varies: boolean;
+  /** Compressed copies of a body without nonce cuts, made once when it is stored. */
+  encoded: Partial<Record<Encoding, Buffer>>;
 }
 
-/** Headers of a stored response that are replayed; the rest are the request's own (CSP, security headers). */
-const REPLAYED_HEADERS = ["content-type", "cache-control", "x-total-count", "link", "last-modified", "content-language", "x-robots-tag"];
+/** compression() leaves bodies under this many bytes alone; server/app.ts passes it to compression(). */
+export const COMPRESSION_THRESHOLD = 1024;
+/** compression()'s own settings: zlib's default gzip level, brotli quality 4. */
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/** What the fast path needs from the rest of the app (server/app.ts). */
+export interface FastPathOptions {
+  /** A fresh CSP nonce. */
+  nonce(): string;
+  /** The security headers of an answer carrying this nonce, as [name, value, name, value, ...]. */
+  securityHeaders(nonce: string): string[];
+  /** The access-log line of an answer, once it is written. */
+  answered(req: IncomingMessage, res: ServerResponse, startedAt: number): void;
+  /** The full stack, for every request the fast path does not answer. */
+  fallback(req: IncomingMessage, res: ServerResponse): void;
+}
+
+/**
+ * Headers of a stored response that are replayed; the rest are the request's
+ * own (CSP, security headers). Vary is compression()'s, spelled as it sends it.
+ */
+const REPLAYED_HEADERS = ["content-type", "cache-control", "x-total-count", "link", "last-modified", "content-language", "x-robots-tag", "Vary"];
 /** The pieces of `body` between the occurrences of `separator`. */
 function splitAt(body: Buffer, separator: Buffer): Buffer[] {
   const parts: Buffer[] = [];
@@ -65,6 +100,47 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
 }
 
+/** The pieces of the body with `nonce` in its cuts. */
+function piecesOf(entry: Entry, nonce: string): Buffer[] {
+  if (entry.parts.length === 1) return entry.parts;
+  const cut = Buffer.from(nonce);
+  const pieces: Buffer[] = [entry.parts[0]!];
+  for (let i = 1; i < entry.parts.length; i++) pieces.push(cut, entry.parts[i]!);
+  return pieces;
+}
+
+/** The body with `nonce` in its cuts. */
+function bodyOf(entry: Entry, nonce: string): Buffer {
+  return entry.parts.length === 1 ? entry.parts[0]! : Buffer.concat(piecesOf(entry, nonce));
+}
+
+/**
+ * The encoding compression() would choose for this Accept-Encoding, when the
+ * header is a plain list of names (what browsers and tools send): br, else
+ * gzip, else identity. Undefined when it takes more (q-values, "*", or deflate
+ * as the only choice): the full stack negotiates those.
+ */
+export function plainEncoding(header: string | undefined): Encoding | "identity" | undefined {
+  if (!header) return "identity";
+  const names = new Set<string>();
+  for (const item of header.split(",")) {
+    const name = item.trim().toLowerCase();
+    if (name.includes(";") || name.includes("*")) return undefined;
+    names.add(name);
+  }
+  if (names.has("br")) return "br";
+  if (names.has("gzip")) return "gzip";
+  return names.has("deflate") ? undefined : "identity";
+}
+
+/** Compressed copies of a body without nonce cuts, when compression() would compress it on a hit. */
+async function encodingsOf(parts: Buffer[], varies: boolean): Promise<Entry["encoded"]> {
+  const body = parts[0]!;
+  if (parts.length > 1 || !varies || body.length < COMPRESSION_THRESHOLD) return {};
+  const [br, gz] = await Promise.all([brotli(body, BROTLI_OPTIONS), gzip(body)]);
+  return { br, gzip: gz };
+}
+
 export function pageCache({
   readVersion,
   nextScheduledChange,
@@ -73,7 +149,7 @@ export function pageCache({
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    sizeCalculation: (entry) => entry.size + 512,
+    sizeCalculation: (entry) => entry.size + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0) + 512,
   });
   const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=`);
 
@@ -85,20 +161,23 @@ export function pageCache({
       res.status(304).end();
       return;
     }
-    let body = entry.parts[0]!;
-    if (entry.parts.length > 1) {
-      const nonce = Buffer.from(String(res.locals.cspNonce ?? ""));
-      const pieces: Buffer[] = [body];
-      for (let i = 1; i < entry.parts.length; i++) pieces.push(nonce, entry.parts[i]!);
-      body = Buffer.concat(pieces);
-    }
+    const body = bodyOf(entry, String(res.locals.cspNonce ?? ""));
     res.status(200);
     res.setHeader("Content-Length", body.length);
     if (req.method === "HEAD") res.end();
     else res.end(body);
   }
 
-  return async function pageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
+  /** The entry for `key` if it is current at `version`. */
+  function current(key: string, version: string): Entry | undefined {
+    const cached = entries.get(key);
+    if (cached && cached.version === version && (cached.expiresAt === undefined || Date.now() < cached.expiresAt)) {
+      return cached;
+    }
+    return undefined;
+  }
+
+  async function middleware(req: Request, res: Response, next: NextFunction) {
     if ((req.method !== "GET" && req.method !== "HEAD") || cookiePattern.test(req.get("cookie") ?? "")) {
       return next();
     }
@@ -109,15 +188,21 @@ export function pageCache({
     } catch (error) {
       return next(error);
     }
-    const cached = entries.get(key);
-    if (cached && cached.version === version && (cached.expiresAt === undefined || Date.now() < cached.expiresAt)) {
+    const cached = current(key, version);
+    if (cached) {
       send(req, res, cached);
       return;
     }
     if (req.method === "HEAD") return next();
 
-    // Miss: let the app answer, keeping a copy of what it writes.
+    // Miss: let the app answer, keeping a copy of what it writes. The next
+    // scheduled publication is read before it renders, like the version: a
+    // post that comes due meanwhile is either in the answer or ends its entry.
     res.setHeader("X-Cache", "miss");
+    const scheduled = nextScheduledChange().then(
+      (expiresAt) => ({ expiresAt }),
+      () => undefined,
+    );
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -158,11 +243,94 @@ export function pageCache({
       const etag =
         (res.getHeader("etag") as string | undefined) ??
         `W/"${parts.reduce((hash, part) => hash.update(part), createHash("sha1").update(version).update("\0")).digest("base64url")}"`;
-      nextScheduledChange().then(
-        (expiresAt) => entries.set(key, { version, expiresAt, headers, parts, size: body.length, etag }),
-        () => {},
-      );
+      // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
+      const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
+      void scheduled.then((read) => {
+        if (!read) return;
+        const size = parts.reduce((bytes, part) => bytes + part.length, 0);
+        const entry: Entry = { version, expiresAt: read.expiresAt, headers, parts, size, etag, varies, encoded: {} };
+        entries.set(key, entry);
+        // Until its compressed copies are ready, the full stack compresses it.
+        encodingsOf(parts, varies).then(
+          (encoded) => {
+            if (entries.peek(key) === entry && encoded.br) entries.set(key, { ...entry, encoded });
+          },
+          () => {},
+        );
+      });
     });
     next();
-  };
+  }
+
+  /**
+   * Answers a request from a current entry before Express runs, or gives it
+   * to `fallback` (ADR 018). The same rules as the middleware: GET or HEAD
+   * without a session cookie, an entry current at the version read now. It
+   * also leaves to the full stack requests with a body (the body-size check)
+   * and answers it could not compress exactly as compression() would.
+   */
+  function fastPath({ nonce, securityHeaders, answered, fallback }: FastPathOptions) {
+    /** Writes the answer; false when the full stack must give it. */
+    async function serve(req: IncomingMessage, res: ServerResponse, key: string, startedAt: number): Promise<boolean> {
+      const entry = current(key, await readVersion());
+      if (!entry) return false;
+      const cspNonce = nonce();
+      const notModified = etagMatches(req.headers["if-none-match"], entry.etag);
+      // The body goes out as its stored pieces and the nonce (one writev), not copied into one buffer.
+      let body: Buffer[] = [];
+      let length = 0;
+      let encoding: Encoding | "identity" = "identity";
+      if (!notModified) {
+        body = piecesOf(entry, cspNonce);
+        length = entry.size + (entry.parts.length - 1) * Buffer.byteLength(cspNonce);
+        if (req.method === "GET" && entry.varies && length >= COMPRESSION_THRESHOLD) {
+          const chosen = plainEncoding(req.headers["accept-encoding"]);
+          if (chosen === undefined || (chosen !== "identity" && !entry.encoded[chosen])) return false;
+          encoding = chosen;
+          if (chosen !== "identity") {
+            body = [entry.encoded[chosen]!];
+            length = body[0]!.length;
+          }
+        }
+      }
+      const headers = securityHeaders(cspNonce);
+      headers.push("ETag", entry.etag, "X-Cache", "hit");
+      for (const [name, value] of entry.headers) headers.push(name, value);
+      if (!notModified) headers.push("Content-Length", String(length));
+      if (encoding !== "identity") headers.push("Content-Encoding", encoding);
+      res.writeHead(notModified ? 304 : 200, headers);
+      if (req.method === "GET" && body.length > 0) {
+        res.cork();
+        for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
+        res.end(body[body.length - 1]);
+        res.uncork();
+      } else {
+        res.end();
+      }
+      answered(req, res, startedAt);
+      return true;
+    }
+
+    return function answer(req: IncomingMessage, res: ServerResponse): void {
+      const startedAt = Date.now();
+      const { method, headers } = req;
+      const key = `GET ${req.url}`;
+      if (
+        (method !== "GET" && method !== "HEAD") ||
+        !entries.has(key) ||
+        (headers["content-length"] !== undefined && headers["content-length"] !== "0") ||
+        headers["transfer-encoding"] !== undefined ||
+        cookiePattern.test(headers.cookie ?? "")
+      ) {
+        return fallback(req, res);
+      }
+      // A failed version read is the full stack's to report (500).
+      serve(req, res, key, startedAt).then(
+        (done) => done || fallback(req, res),
+        () => res.headersSent || fallback(req, res),
+      );
+    };
+  }
+
+  return { middleware, fastPath };
 }
