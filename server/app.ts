@@ -75,7 +75,7 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unk
 /**
  * The headers a middleware sets on an answer, found by running it once
  * against a stand-in response whose CSP nonce is a placeholder; the fast path
- * (ADR 018) then sends helmet's own headers with each answer's nonce in place
+ * (ADR 019) then sends helmet's own headers with each answer's nonce in place
  * of the placeholder. Helmet's headers depend on its configuration only, not
  * on the request.
  */
@@ -215,7 +215,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     }),
   );
 
-  // Cache hits are answered before Express runs (ADR 018); everything else is Express's.
+  // Cache hits are answered before Express runs (ADR 019); everything else is Express's.
   const handle = cache
     ? cache.fastPath({
         nonce: cspNonce,

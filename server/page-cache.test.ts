@@ -134,7 +134,7 @@ const nonceOf = (headers: Array<[string, string]>) =>
 const header = (headers: Array<[string, string]>, name: string) =>
   headers.find(([n]) => n.toLowerCase() === name)?.[1];
 
-describe("the fast path for cache hits (ADR 018)", () => {
+describe("the fast path for cache hits (ADR 019)", () => {
   let site: TestServer;
   // https: helmet adds HSTS and upgrade-insecure-requests, which the fast path must carry too.
   beforeAll(async () => {

@@ -24,7 +24,7 @@ import { LRUCache } from "lru-cache";
  * Every cached answer carries an ETag (the route's own, or one made from the
  * body and version); a matching If-None-Match gets 304.
  *
- * `fastPath` serves hits before Express runs at all (ADR 018): same entries,
+ * `fastPath` serves hits before Express runs at all (ADR 019): same entries,
  * same rules, same headers; whatever it cannot answer exactly as the full
  * stack would goes to the full stack.
  */
@@ -264,7 +264,7 @@ export function pageCache({
 
   /**
    * Answers a request from a current entry before Express runs, or gives it
-   * to `fallback` (ADR 018). The same rules as the middleware: GET or HEAD
+   * to `fallback` (ADR 019). The same rules as the middleware: GET or HEAD
    * without a session cookie, an entry current at the version read now. It
    * also leaves to the full stack requests with a body (the body-size check)
    * and answers it could not compress exactly as compression() would.
