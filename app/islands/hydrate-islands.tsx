@@ -27,7 +27,6 @@ async function hydrateIslands() {
   }
   const containers = [...document.querySelectorAll<HTMLElement>(`[${ISLAND_ATTRIBUTE}]`)];
   pending = containers.length;
-  if (pending === 0) document.documentElement.dataset.hydrated = "true";
   for (const container of containers) {
     const name = container.getAttribute(ISLAND_ATTRIBUTE) as IslandName;
     const Component = islands[name] as React.ComponentType<object> | undefined;
@@ -47,6 +46,8 @@ async function hydrateIslands() {
       </>,
     );
   }
+  // No island (or none known) to wait for.
+  if (pending === 0) document.documentElement.dataset.hydrated = "true";
 }
 
 void hydrateIslands();
