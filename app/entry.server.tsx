@@ -2,9 +2,17 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
+import type { PageHandle } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
+
+/** Whether the page hydrates as islands, without React Router's client (ADR 018). */
+function hydratesAsIslands(context: EntryContext): boolean {
+  return context.staticHandlerContext.matches.some(
+    (match) => (context.routeModules[match.route.id]?.handle as PageHandle | undefined)?.islands === true,
+  );
+}
 
 /**
  * Every page is rendered completely before the first byte is sent
@@ -18,7 +26,9 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = loadContext.cspNonce;
+  // Public pages carry no nonce, so their HTML is the same for every visitor
+  // and is compressed once by the page cache (ADR 020).
+  const nonce = hydratesAsIslands(routerContext) ? undefined : loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(
@@ -27,6 +37,10 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // Completed Suspense boundaries go inline, however large: React would
+        // otherwise send a big one (the landing page's Latest Insights) after
+        // the page, hidden, with inline scripts to move it into place.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onAllReady() {
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");

@@ -12,7 +12,7 @@ import {
 import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { SKIP_INTRO_SCRIPT } from "./components/site/intro";
+import { SKIP_INTRO_SCRIPT } from "./components/site/intro-script";
 import { HOVER_MEDIA } from "./components/ui/tip";
 import { Island } from "./islands/island";
 import type { PageHandle } from "./islands/page";
@@ -47,17 +47,21 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
-        {intro && <script nonce={nonce} dangerouslySetInnerHTML={{ __html: SKIP_INTRO_SCRIPT }} />}
+        {/* Public pages carry no nonce, so their cached HTML is the same for
+            every visitor and is compressed once (ADR 020): their scripts are
+            files of this site ('self'), and this one inline script is allowed
+            by its hash in the Content-Security-Policy. */}
+        {intro && <script dangerouslySetInnerHTML={{ __html: SKIP_INTRO_SCRIPT }} />}
         {islands && (
           <>
             {islands.preload.map((href) => (
-              <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+              <link key={href} rel="modulepreload" href={href} />
             ))}
             {islands.hoverPreload.map((href) => (
-              <link key={href} rel="modulepreload" href={href} media={HOVER_MEDIA} nonce={nonce} />
+              <link key={href} rel="modulepreload" href={href} media={HOVER_MEDIA} />
             ))}
-            {islands.devPreamble && <script type="module" src={islands.devPreamble} nonce={nonce} />}
-            <script type="module" src={islands.entry} nonce={nonce} />
+            {islands.devPreamble && <script type="module" src={islands.devPreamble} />}
+            <script type="module" src={islands.entry} />
           </>
         )}
       </head>

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
+import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import "~/context";
 import { getConfig } from "~/server/config.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/content-version.server";
@@ -44,6 +45,17 @@ function refuseCrossOriginWrites(siteOrigin: string) {
     next();
   };
 }
+
+/** A CSP source allowing one inline script by its content: 'sha256-<base64>'. */
+export function scriptHashSource(script: string): string {
+  return `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
+}
+
+/**
+ * Inline scripts of public pages, allowed by hash (ADR 020): those pages carry
+ * no nonce, so the HTML cached for them is the same for every visitor.
+ */
+const PUBLIC_INLINE_SCRIPTS = [SKIP_INTRO_SCRIPT].map(scriptHashSource);
 
 /** A CSP nonce: 16 random bytes, base64. */
 function cspNonce(): string {
@@ -157,7 +169,11 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
           useDefaults: true,
           directives: {
             defaultSrc: ["'self'"],
-            scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+            scriptSrc: [
+              "'self'",
+              ...PUBLIC_INLINE_SCRIPTS,
+              (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`,
+            ],
             styleSrc: ["'self'", "'unsafe-inline'"],
             imgSrc: ["'self'", "data:", "https:"],
             connectSrc: ["'self'"],

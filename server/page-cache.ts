@@ -17,9 +17,10 @@ import { LRUCache } from "lru-cache";
  *
  * Opt-in: only a 200 answer to a GET whose route set a `Cache-Control`
  * containing "public" and no cookie is stored, and requests that carry a
- * session cookie always go to the app. The CSP nonce differs per response: the
- * cache stores the body cut where the nonce stood and puts each request's own
- * nonce in the cuts.
+ * session cookie always go to the app. Public pages carry no CSP nonce (ADR
+ * 020), so most bodies are the same for every visitor and get compressed
+ * copies once; a body that does carry its answer's nonce is stored cut where
+ * the nonce stood, and each request's own nonce goes in the cuts.
  *
  * Every cached answer carries an ETag (the route's own, or one made from the
  * body and version); a matching If-None-Match gets 304.

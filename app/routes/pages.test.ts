@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../../tests/support/server";
 
@@ -49,18 +50,34 @@ describe("public pages render on the server", () => {
 });
 
 describe("headers", () => {
-  it("pages carry a CSP with a fresh nonce that the page's scripts use", async () => {
-    const [a, b] = await Promise.all([get("/"), get("/")]);
-    const csp = a.headers.get("content-security-policy")!;
-    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  it("public pages' scripts are this site's files or inline scripts the CSP allows by hash; no nonce in the page", async () => {
+    for (const path of ["/", "/blog", "/about"]) {
+      const response = await get(path);
+      const csp = response.headers.get("content-security-policy")!;
+      const scriptSrc = /script-src ([^;]+)/.exec(csp)![1]!.split(" ");
+      const html = await response.text();
+      expect(html).not.toContain("nonce=");
+      const scripts = [...html.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const [, attributes, body] of scripts) {
+        if (/\bsrc="\//.test(attributes!)) expect(scriptSrc).toContain("'self'");
+        else if (!/type="application\/ld\+json"/.test(attributes!)) {
+          expect(scriptSrc).toContain(`'sha256-${createHash("sha256").update(body!).digest("base64")}'`);
+        }
+      }
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("x-powered-by")).toBeNull();
+    }
+  });
+
+  it("the admin's scripts carry each answer's own CSP nonce", async () => {
+    const [a, b] = await Promise.all([get("/admin/login"), get("/admin/login")]);
+    const nonce = /'nonce-([^']+)'/.exec(a.headers.get("content-security-policy")!)?.[1];
     expect(nonce).toBeTruthy();
     expect(b.headers.get("content-security-policy")).not.toContain(nonce);
-    const html = await a.text();
-    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    const scripts = [...(await a.text()).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
-    expect(a.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(a.headers.get("x-powered-by")).toBeNull();
   });
 
   it("hashed assets are cached for a year as immutable", async () => {

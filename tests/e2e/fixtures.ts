@@ -12,7 +12,7 @@ export async function hydrated(page: Page) {
  * Playwright's test, with a `page.goto` that also waits until the page is
  * hydrated, as a person's first click comes after it does. Pages reached by
  * a click are full page loads too: call `hydrated(page)` before relying on
- * their scripts.
+ * their scripts. A test fails if the browser reported a CSP violation.
  */
 export const test = base.extend({
   page: async ({ page, javaScriptEnabled }, use) => {
@@ -22,7 +22,14 @@ export const test = base.extend({
       if (javaScriptEnabled !== false && response?.headers()["content-type"]?.startsWith("text/html")) await hydrated(page);
       return response;
     };
+    // Whatever a test does, the browser must not have refused a script or
+    // style of ours under the Content-Security-Policy (ADR 020).
+    const refused: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
     await use(page);
+    expect(refused, "Content-Security-Policy violations").toEqual([]);
   },
 });
 

@@ -256,6 +256,19 @@ test.describe("landing page", () => {
   });
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, reducedMotion: "reduce" });
+
+  test("Latest Insights is in the page: the first article and its link, no loading text", async ({ page }) => {
+    const [first] = (await (await page.request.get("/api/posts?limit=1")).json()) as Array<{ slug: string; title: string }>;
+    await page.goto("/");
+    const section = page.locator("#solutions");
+    await expect(section.getByRole("link", { name: first!.title, exact: true })).toBeVisible();
+    await expect(section.getByRole("link", { name: first!.title, exact: true })).toHaveAttribute("href", `/blog/${first!.slug}`);
+    await expect(section.getByText("Loading latest insights...")).toHaveCount(0);
+  });
+});
+
 test.describe("Latest Insights carousel", () => {
   test.beforeEach(async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { NO_INTRO_CLASS } from "./intro-script";
 import { Logo } from "./logo";
 
 /**
@@ -10,17 +11,6 @@ export const SPLASH_TRANSITION_MS = 3000;
 export const SPLASH_GONE_MS = 4000;
 export const NAV_FADE_MS = 4200;
 export const CONTENT_FADE_MS = 4700;
-
-/** On <html>: this page load skips the intro (app.css). */
-export const NO_INTRO_CLASS = "no-intro";
-
-/**
- * Runs inline in the <head> of the landing page, before the first paint: a
- * visitor coming from another page of this site (the logo, HOME, a section
- * link) is already here and does not sit through the splash again; arriving
- * from elsewhere, or reloading, plays it.
- */
-export const SKIP_INTRO_SCRIPT = `try{var r=document.referrer,n=performance.getEntriesByType("navigation")[0];if(r&&new URL(r).origin===location.origin&&!(n&&n.type==="reload"))document.documentElement.classList.add("${NO_INTRO_CLASS}")}catch(e){}`;
 
 export function Splash({ companyName }: { companyName: string }) {
   const [gone, setGone] = useState(false);

@@ -1,13 +1,14 @@
 import { serializeJsonLd } from "~/lib/article-seo";
-import { useNonce } from "~/lib/nonce";
 
-/** Structured data as a JSON-LD script element, carrying the page's CSP nonce like every script tag. */
+/**
+ * Structured data as a JSON-LD script element. A data block is never run, so
+ * the Content-Security-Policy does not apply to it and it needs no nonce
+ * (ADR 020): the page stays the same for every visitor.
+ */
 export function JsonLd({ data }: { data: unknown }) {
-  const nonce = useNonce();
   return (
     <script
       type="application/ld+json"
-      nonce={nonce}
       suppressHydrationWarning
       dangerouslySetInnerHTML={{ __html: serializeJsonLd(data) }}
     />
