@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { loadContactModal, SITE_LAYER_ID } from "~/components/site/contact-store";
 import { HOVER_MEDIA, loadTooltips, TooltipProvider } from "~/components/ui/tip";
 import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from "./island";
 import { islands, type IslandName } from "./registry";
@@ -50,4 +51,20 @@ async function hydrateIslands() {
   if (pending === 0) document.documentElement.dataset.hydrated = "true";
 }
 
+/**
+ * SPEC §8: F8 focuses the notification area. It lives in the layer loaded
+ * with the contact form; until then, the first F8 loads that layer and
+ * focuses its area. Once the layer is there, its own F8 handler does it.
+ */
+function focusNotificationsOnF8(event: KeyboardEvent) {
+  if (event.code !== "F8" || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  document.removeEventListener("keydown", focusNotificationsOnF8);
+  if (document.getElementById(SITE_LAYER_ID)) return;
+  loadContactModal().then(
+    () => document.querySelector<HTMLElement>(`#${SITE_LAYER_ID} [role="region"] ol`)?.focus(),
+    (error: unknown) => console.warn("The notification area could not be loaded", error),
+  );
+}
+
+document.addEventListener("keydown", focusNotificationsOnF8);
 void hydrateIslands();

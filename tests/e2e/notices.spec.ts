@@ -89,3 +89,18 @@ test("F8 focuses the notification area", async ({ page }) => {
   });
   expect(focusedInRegion).toBe(true);
 });
+
+test("F8 focuses the notification area on a page where no notice has been shown yet", async ({ page }) => {
+  for (const path of ["/", "/blog", "/about"]) {
+    await page.goto(path);
+    await page.keyboard.press("F8");
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const region = document.querySelector('[role="region"][aria-label^="Notifications"]');
+          return Boolean(region && document.activeElement && region.contains(document.activeElement));
+        }),
+      )
+      .toBe(true);
+  }
+});

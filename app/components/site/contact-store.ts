@@ -32,6 +32,9 @@ export const contactModalState = {
   },
 };
 
+/** The id of the layer's host element at the end of <body>. */
+export const SITE_LAYER_ID = "site-layer";
+
 let layer: Promise<void> | null = null;
 
 /** Loads and mounts the contact modal and the notices; started early when a visitor points at a contact control. */

@@ -53,8 +53,11 @@ export function NotifyProvider({ children }: { children: React.ReactNode }) {
       {/* aria-live="off" keeps the area out of a modal's aria-hidden sweep, so a
           notice shown over the contact modal stays readable; Radix announces
           each notice itself. */}
+      {/* On a phone the contact form fills the screen and its Send button sits
+          at the bottom, so notices show at the top there; bottom right on
+          wider screens, beside the form. */}
       <div aria-live="off">
-        <Toast.Viewport className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" />
+        <Toast.Viewport className="fixed right-0 top-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:bottom-0 sm:top-auto" />
       </div>
     </Toast.Provider>
   );
