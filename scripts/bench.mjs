@@ -12,6 +12,7 @@
 // Options: --duration S (default 20)  --warmup S (default 5)
 //          --sets 20,10000             --connections N (default 10)
 //          --routes /,/blog            --json FILE (default .tmp/bench-results.json)
+//          --accept-encoding "gzip, deflate, br, zstd"  (as a browser asks; default: none)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -27,12 +28,14 @@ const { values: opts } = parseArgs({
     sets: { type: "string", default: "20,10000" },
     routes: { type: "string" },
     json: { type: "string", default: path.join(root, ".tmp", "bench-results.json") },
+    "accept-encoding": { type: "string" },
   },
 });
 const duration = Number(opts.duration);
 const warmup = Number(opts.warmup);
 const connections = Number(opts.connections);
 const sets = opts.sets.split(",").map(Number);
+const headers = opts["accept-encoding"] ? { "accept-encoding": opts["accept-encoding"] } : {};
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 
 const WORDS = (
@@ -123,10 +126,10 @@ function rssOf(pid) {
 
 async function measure(url, route, pid) {
   const target = url + route;
-  await autocannon({ url: target, connections, duration: warmup });
+  await autocannon({ url: target, connections, duration: warmup, headers });
   let peak = rssOf(pid);
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 100);
-  const result = await autocannon({ url: target, connections, duration });
+  const result = await autocannon({ url: target, connections, duration, headers });
   clearInterval(sampler);
   return {
     route,
@@ -138,7 +141,16 @@ async function measure(url, route, pid) {
   };
 }
 
-const results = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, duration, warmup, connections, sets: [] };
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  duration,
+  warmup,
+  connections,
+  acceptEncoding: opts["accept-encoding"] ?? null,
+  sets: [],
+};
 
 assertBuilt("npm run bench");
 
