@@ -261,6 +261,10 @@ test("leaving with unsaved changes asks first; staying keeps every field", async
   const dialog = await beforeUnload;
   expect(dialog.type()).toBe("beforeunload");
   await dialog.dismiss();
+  // Staying: the page is still open with what was typed (and the browser has
+  // finished with the prompt before the test closes it).
+  await expect(page.getByLabel("Title")).toHaveValue(title);
+  expect(page.isClosed()).toBe(false);
 });
 
 async function testPhoto(width: number, height: number) {
