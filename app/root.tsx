@@ -35,8 +35,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const site = useRouteLoaderData<RootData>("root");
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
-  // Public pages hydrate as islands and load no router (ADR 018); the admin hydrates whole.
-  const islands = handles.some((handle) => handle.islands) ? site?.islands : undefined;
+  // Public pages hydrate as islands and load no router (ADR 018); the admin
+  // hydrates whole. Decided from the handles alone, as app/entry.server.tsx
+  // decides the nonce: a public page never gets React Router's inline scripts.
+  const islandsPage = handles.some((handle) => handle.islands);
+  const islands = islandsPage ? site?.islands : undefined;
   const intro = handles.some((handle) => handle.intro);
   return (
     <html lang="en">
@@ -67,7 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         <div className="site-shell">{children}</div>
-        {!islands && (
+        {!islandsPage && (
           <>
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />

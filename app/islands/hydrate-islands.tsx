@@ -57,12 +57,15 @@ async function hydrateIslands() {
  * focuses its area. Once the layer is there, its own F8 handler does it.
  */
 function focusNotificationsOnF8(event: KeyboardEvent) {
-  if (event.code !== "F8" || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  if (event.code !== "F8") return;
   document.removeEventListener("keydown", focusNotificationsOnF8);
   if (document.getElementById(SITE_LAYER_ID)) return;
   loadContactModal().then(
     () => document.querySelector<HTMLElement>(`#${SITE_LAYER_ID} [role="region"] ol`)?.focus(),
-    (error: unknown) => console.warn("The notification area could not be loaded", error),
+    (error: unknown) => {
+      console.warn("The notification area could not be loaded", error);
+      document.addEventListener("keydown", focusNotificationsOnF8); // the next F8 tries again
+    },
   );
 }
 

@@ -51,18 +51,22 @@ describe("public pages render on the server", () => {
 
 describe("headers", () => {
   it("public pages' scripts are this site's files or inline scripts the CSP allows by hash; no nonce in the page", async () => {
-    for (const path of ["/", "/blog", "/about"]) {
+    const [article] = (await (await get("/api/posts?limit=1")).json()) as Array<{ slug: string }>;
+    for (const path of ["/", "/blog", "/about", `/blog/${article!.slug}`, "/blog/no-such-article"]) {
       const response = await get(path);
       const csp = response.headers.get("content-security-policy")!;
       const scriptSrc = /script-src ([^;]+)/.exec(csp)![1]!.split(" ");
       const html = await response.text();
-      expect(html).not.toContain("nonce=");
-      const scripts = [...html.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)];
-      expect(scripts.length).toBeGreaterThan(0);
+      expect(html, path).not.toContain("nonce=");
+      const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+      expect(scripts.length, path).toBeGreaterThan(0);
+      expect(scripts.length, path).toBe(html.split("<script").length - 1);
       for (const [, attributes, body] of scripts) {
         if (/\bsrc="\//.test(attributes!)) expect(scriptSrc).toContain("'self'");
         else if (!/type="application\/ld\+json"/.test(attributes!)) {
-          expect(scriptSrc).toContain(`'sha256-${createHash("sha256").update(body!).digest("base64")}'`);
+          expect(scriptSrc, `${path}: ${body!.slice(0, 60)}`).toContain(
+            `'sha256-${createHash("sha256").update(body!).digest("base64")}'`,
+          );
         }
       }
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");

@@ -55,9 +55,10 @@ export function NotifyProvider({ children }: { children: React.ReactNode }) {
           each notice itself. */}
       {/* On a phone the contact form fills the screen and its Send button sits
           at the bottom, so notices show at the top there; bottom right on
-          wider screens, beside the form. */}
+          wider screens, beside the form. Only a notice itself takes clicks,
+          not the padding around it. */}
       <div aria-live="off">
-        <Toast.Viewport className="fixed right-0 top-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:bottom-0 sm:top-auto" />
+        <Toast.Viewport className="pointer-events-none fixed right-0 top-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:bottom-0 sm:top-auto" />
       </div>
     </Toast.Provider>
   );
