@@ -2,16 +2,14 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
-import type { PageHandle } from "./islands/page";
+import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
 
 /** Whether the page hydrates as islands, without React Router's client (ADR 018). */
 function hydratesAsIslands(context: EntryContext): boolean {
-  return context.staticHandlerContext.matches.some(
-    (match) => (context.routeModules[match.route.id]?.handle as PageHandle | undefined)?.islands === true,
-  );
+  return isIslandsPage(context.staticHandlerContext.matches.map((match) => context.routeModules[match.route.id]?.handle));
 }
 
 /**

@@ -15,7 +15,7 @@ import "./app.css";
 import { SKIP_INTRO_SCRIPT } from "./components/site/intro-script";
 import { HOVER_MEDIA } from "./components/ui/tip";
 import { Island } from "./islands/island";
-import type { PageHandle } from "./islands/page";
+import { isIslandsPage, type PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/config.server";
 import { islandAssets } from "./server/islands.server";
@@ -36,9 +36,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const site = useRouteLoaderData<RootData>("root");
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
   // Public pages hydrate as islands and load no router (ADR 018); the admin
-  // hydrates whole. Decided from the handles alone, as app/entry.server.tsx
-  // decides the nonce: a public page never gets React Router's inline scripts.
-  const islandsPage = handles.some((handle) => handle.islands);
+  // hydrates whole. The same test as app/entry.server.tsx's for the nonce: a
+  // public page never gets React Router's inline scripts.
+  const islandsPage = isIslandsPage(handles);
   const islands = islandsPage ? site?.islands : undefined;
   const intro = handles.some((handle) => handle.intro);
   return (

@@ -47,7 +47,7 @@ function refuseCrossOriginWrites(siteOrigin: string) {
 }
 
 /** A CSP source allowing one inline script by its content: 'sha256-<base64>'. */
-export function scriptHashSource(script: string): string {
+function scriptHashSource(script: string): string {
   return `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
 }
 

@@ -83,7 +83,7 @@ test("when the server cannot take the message, the visitor sees an error and kee
   await expect(form.getByLabel("Preferred Contact Method")).toHaveValue("text");
   await expect(form.getByRole("button", { name: "Send Message" })).toBeEnabled();
   await expectNoAxeViolations(page);
-  // On a phone the notice sits over the form's Send button: dismiss it, as a visitor would.
+  // Dismiss the notice, as a visitor would, before sending again.
   await dismissNotice(page);
 
   await page.unroute("**/api/contact");
