@@ -32,6 +32,18 @@ let failed = 0;
 let ok = true;
 const summary = [];
 
+// Lint first (ESLint, with eslint-plugin-regexp's checks for patterns that can
+// freeze the server): a finding fails the run like a failed test.
+console.log("\n=== Lint ===\n");
+if (run(bin("eslint"), [".", "--max-warnings", "0"]) === 0) {
+  passed += 1;
+  summary.push("lint: clean");
+} else {
+  failed += 1;
+  ok = false;
+  summary.push("lint: failed");
+}
+
 async function postgresAnswers() {
   const url = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH, isValidEmail } from "./email";
 import { contactText, type preferredContactOptions, type serviceOptions } from "~/content/contact";
 
 /**
@@ -7,11 +8,11 @@ import { contactText, type preferredContactOptions, type serviceOptions } from "
  */
 export const CONTACT_REQUIRED_MESSAGE = contactText.requiredError;
 export const CONTACT_INVALID_EMAIL_MESSAGE = "Error: Please enter a valid email address.";
-export const CONTACT_LIMITS = { name: 200, email: 320, phone: 50, message: 5000 };
+export const CONTACT_LIMITS = { name: 200, email: EMAIL_MAX_LENGTH, phone: 50, message: 5000 };
+export { isValidEmail };
+
 /** A form sent sooner than this after opening it was not typed by a person (PRODUCT §5 spam defence). */
 export const MIN_FILL_TIME_MS = 3000;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface ContactInput {
   name: string;
@@ -20,9 +21,4 @@ export interface ContactInput {
   preferredContact: (typeof preferredContactOptions)[number]["value"];
   service: (typeof serviceOptions)[number]["value"];
   message: string;
-}
-
-/** The same check on both sides: something@something.tld, no spaces. */
-export function isValidEmail(email: string): boolean {
-  return EMAIL.test(email);
 }

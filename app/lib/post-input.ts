@@ -32,7 +32,7 @@ export const postInputSchema = z.object({
     .string({ error: "headerImage must be a URL" })
     .max(2000)
     .nullish()
-    .refine((v) => !v || v.startsWith("/") || /^https?:\/\/[^\s]+$/i.test(v), {
+    .refine((v) => !v || v.startsWith("/") || /^https?:\/\/\S+$/i.test(v), {
       error: "headerImage must be an http(s) URL or a path on this site",
     })
     .transform((v) => v || null),

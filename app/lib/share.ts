@@ -12,7 +12,9 @@ export const SHARE_POPUP = { width: 600, height: 400 };
 
 /** The public address of an article: SITE_URL + /blog/{slug}. */
 export function articleUrl(siteUrl: string, slug: string): string {
-  return `${siteUrl.replace(/\/+$/, "")}/blog/${encodeURIComponent(slug)}`;
+  let origin = siteUrl;
+  while (origin.endsWith("/")) origin = origin.slice(0, -1);
+  return `${origin}/blog/${encodeURIComponent(slug)}`;
 }
 
 export function shareUrl(network: ShareNetwork, { url, title }: { url: string; title: string }): string {

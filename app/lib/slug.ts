@@ -6,7 +6,8 @@ export function slugify(title: string): string {
   return title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    // After the line above no two hyphens are adjacent: trim one at each end.
+    .replace(/^-|-$/g, "");
 }
 
 /** PRODUCT §9: a slug is malformed when the slug rule would change it. */

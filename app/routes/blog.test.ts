@@ -182,7 +182,7 @@ describe("with posts", () => {
       expect(first.body).toContain('href="/blog/post-01"');
       expect(first.body).toMatch(/line-clamp-3[^>]*>An excerpt</);
       // The header image of a card is rendered (through PostImage) in the server HTML.
-      expect(first.body).toMatch(/<article id="post-feature"[^]*?<img[^>]*src="\/images\/abc123-1280\.webp"[^]*?<\/article>/);
+      expect(first.body).toMatch(/<article id="post-feature"[\s\S]*?<img[^>]*src="\/images\/abc123-1280\.webp"[\s\S]*?<\/article>/);
       const second = await html("/blog?page=2");
       expect([...second.body.matchAll(/<article id="post-([^"]+)"/g)].map((m) => m[1])).toEqual(slugs.slice(11));
       expect(tagAttribute(second.body, "link", "rel", "canonical", "href")).toBe(`${SITE}/blog?page=2`);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createCookie, redirect } from "react-router";
 import { MIN_PASSWORD_LENGTH } from "~/lib/account";
+import { isValidEmail } from "~/lib/email";
 import { getConfig } from "./config.server";
 
 export { MIN_PASSWORD_LENGTH };
@@ -46,7 +47,7 @@ export async function countAdmins(db: Db): Promise<number> {
 export class AccountError extends Error {}
 
 function checkNewCredentials(email: string, password: string) {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AccountError("Enter a valid e-mail address");
+  if (!isValidEmail(email)) throw new AccountError("Enter a valid e-mail address");
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new AccountError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }

@@ -34,7 +34,7 @@ const envSchema = z
     DATABASE_URL: optionalString.refine(
       (value) =>
         value === undefined ||
-        /^postgres(ql)?:\/\//.test(value) ||
+        /^postgres(?:ql)?:\/\//.test(value) ||
         value.startsWith("file:") ||
         !value.includes("://"),
       { error: "must be postgres://..., file:PATH or a file path" },
@@ -136,7 +136,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
 }
 
 export function resolveDatabase(url: string | undefined, cwd: string): DatabaseTarget {
-  if (url && /^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url };
+  if (url && /^postgres(?:ql)?:\/\//.test(url)) return { kind: "postgres", url };
   const file = url ? url.replace(/^file:/, "") : path.join("data", "site.db");
   return { kind: "sqlite", file: path.resolve(cwd, file) };
 }

@@ -11,7 +11,8 @@ const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&
 /** Text or attribute content for XML; also drops characters XML 1.0 forbids. */
 export function escapeXml(value: string): string {
   return value
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+    // eslint-disable-next-line no-control-regex -- these are the characters XML 1.0 forbids
+    .replace(/[\u0000-\u0008\v\f\u000E-\u001F\uFFFE\uFFFF]/g, "")
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
     .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 }
