@@ -6,6 +6,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
+import onHeaders from "on-headers";
 import { pinoHttp } from "pino-http";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
@@ -13,6 +14,7 @@ import "~/context";
 import { getConfig } from "~/server/config.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/content-version.server";
 import { getConnection, getDb } from "~/server/db/index.server";
+import { BODY_LIMITS } from "~/server/http.server";
 import { getLogger } from "~/server/logger.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -62,22 +64,32 @@ function cspNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-export const MAX_BODY_BYTES = 1024 * 1024;
-/** Uploads are limited to 10 MiB per file (PRODUCT §3); the envelope gets some room for multipart framing. */
-export const MAX_UPLOAD_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
-
 /**
  * Refuses a declared body over the limit before anything reads it. The
  * connection is closed so that the unread body cannot spoil the next request
  * on it; bodies without a length are capped where they are read.
  */
 function limitDeclaredBodySize(req: Request, res: Response, next: NextFunction) {
-  const limit = req.path === "/api/admin/upload" ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
+  const limit = req.path === "/api/admin/upload" ? BODY_LIMITS.upload : BODY_LIMITS.json;
   const declared = Number(req.get("content-length") ?? 0);
   if (declared > limit) {
     res.set("Connection", "close");
     res.status(413).json({ error: `Request body is too large (${limit} bytes at most)` });
     return;
+  }
+  next();
+}
+
+/**
+ * An answer that starts before its request's body has arrived whole (a 413,
+ * a 405 from a route that reads no body, a refused sign-in) closes the
+ * connection after it, so a client cannot keep streaming into a dead request.
+ */
+function closeOnUnreadBody(req: Request, res: Response, next: NextFunction) {
+  if (!SAFE_METHODS.has(req.method)) {
+    onHeaders(res, () => {
+      if (!req.complete) res.setHeader("Connection", "close");
+    });
   }
   next();
 }
@@ -190,6 +202,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   app.use(securityHeaders);
 
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
+  app.use(closeOnUnreadBody);
   app.use(refuseCrossOriginWrites(config.siteUrl));
   app.use(limitDeclaredBodySize);
 

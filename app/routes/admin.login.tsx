@@ -4,6 +4,7 @@ import { TextField } from "~/components/ui/text-field";
 import { pageMeta } from "~/lib/seo";
 import { countAdmins, getAdmin, signIn } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
+import { readFormBody } from "~/server/http.server";
 import type { Route } from "./+types/admin.login";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -12,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormBody(request);
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   if (!email || !password) return data({ error: "Enter your e-mail address and password.", email }, { status: 400 });

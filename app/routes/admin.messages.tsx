@@ -6,6 +6,7 @@ import { pageMeta } from "~/lib/seo";
 import { requireAdminPage } from "~/server/auth.server";
 import { deleteMessage, listContactMessages, setMessageRead } from "~/server/contact.server";
 import { getDb } from "~/server/db/index.server";
+import { readFormBody } from "~/server/http.server";
 import type { Route } from "./+types/admin.messages";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -15,7 +16,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminPage(request);
-  const form = await request.formData();
+  const form = await readFormBody(request);
   const id = String(form.get("id") ?? "");
   const intent = form.get("intent");
   if (intent === "delete") await deleteMessage(getDb(), id);

@@ -5,6 +5,7 @@ import { pageMeta } from "~/lib/seo";
 import { MIN_PASSWORD_LENGTH } from "~/lib/account";
 import { AccountError, completeSetup, isSetupTokenValid, SetupTokenError } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
+import { readFormBody } from "~/server/http.server";
 import type { Route } from "./+types/admin.setup";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -14,7 +15,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormBody(request);
   const token = String(form.get("token") ?? "");
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");

@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder } from "kysely";
+import { isWellFormedSlug } from "~/lib/slug";
 import type { Db } from "./db/db.server";
 import type { Database } from "./db/schema.server";
 import { publicPosts } from "./posts.server";
@@ -104,6 +105,8 @@ export async function listPublicSummaries(
  * unknown, draft or scheduled slug.
  */
 export async function findPublicArticle(db: Db, slug: string, now: Date): Promise<ArticleInList | undefined> {
+  // Every stored slug is well formed; anything else (a NUL, a 100 KB segment) names no post.
+  if (!isWellFormedSlug(slug)) return undefined;
   const row = await publicPosts(db, now)
     .select([...summaryColumns, "content_html", "updated_at"])
     .where("slug", "=", slug)

@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
 import type { ContactInput } from "~/lib/contact-input";
 import type { Db } from "./db/db.server";
+import { isRecordId } from "./db/ids.server";
 import { getConnection } from "./db/index.server";
 import type { ContactMessagesTable } from "./db/schema.server";
 import { getLogger } from "./logger.server";
@@ -96,6 +97,7 @@ export async function countUnreadMessages(db: Db): Promise<number> {
 
 /** Marks a message read or unread; undefined when there is no such message. */
 export async function setMessageRead(db: Db, id: string, read: boolean): Promise<ContactMessage | undefined> {
+  if (!isRecordId(id)) return undefined;
   await db
     .updateTable("contact_messages")
     .set({ read_at: read ? new Date().toISOString() : null })
@@ -106,6 +108,7 @@ export async function setMessageRead(db: Db, id: string, read: boolean): Promise
 }
 
 export async function deleteMessage(db: Db, id: string): Promise<boolean> {
+  if (!isRecordId(id)) return false;
   const result = await db.deleteFrom("contact_messages").where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -4,36 +4,127 @@ export function jsonError(status: number, error: string, headers?: HeadersInit):
   return Response.json({ error }, { status, headers });
 }
 
-export const MAX_JSON_BYTES = 1024 * 1024;
+/**
+ * Body limits, in bytes: the one place they are set. server/app.ts refuses a
+ * declared Content-Length over the largest that applies before any route
+ * runs; the readers below count the bytes as they arrive, so a chunked body
+ * (no Content-Length) stops at the same limit.
+ */
+export const BODY_LIMITS = {
+  /** JSON API bodies (a post with its markdown is the largest). */
+  json: 1024 * 1024,
+  /** The contact form's JSON. */
+  contact: 64 * 1024,
+  /** HTML form posts of the admin screens (sign-in, setup, messages). */
+  form: 16 * 1024,
+  /** An image upload: 10 MiB per file (PRODUCT §3) and room for the multipart framing. */
+  upload: 10 * 1024 * 1024 + 64 * 1024,
+} as const;
+
+/** 413 for a body over `maxBytes`; the connection is closed after it instead of reading the rest. */
+export function bodyTooLarge(maxBytes: number, message = `Request body is too large (${maxBytes} bytes at most)`): Response {
+  return jsonError(413, message, { Connection: "close" });
+}
 
 /**
- * Reads a JSON body, answering 413 past the limit (without reading further)
- * and 400 when it is not JSON.
+ * Reads a request body, at most `maxBytes`: a declared length over it is
+ * refused before reading, and a body without one (chunked) is refused as soon
+ * as it passes the limit. The rest is then left unread, not destroyed, so the
+ * 413 still reaches the client before the connection closes.
  */
-export async function readJsonBody(request: Request, maxBytes = MAX_JSON_BYTES): Promise<unknown> {
-  const tooLarge = () =>
-    jsonError(413, `Request body is too large (${maxBytes} bytes at most)`, { Connection: "close" });
-  if (Number(request.headers.get("Content-Length") ?? "0") > maxBytes) throw tooLarge();
+export async function readBody(request: Request, maxBytes: number): Promise<Buffer> {
+  if (Number(request.headers.get("Content-Length") ?? "0") > maxBytes) throw bodyTooLarge(maxBytes);
+  if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel();
-        throw tooLarge();
+  const reader = request.body.getReader();
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      throw jsonError(400, "The request body was interrupted");
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      reader.releaseLock();
+      throw bodyTooLarge(maxBytes);
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Where a string in a request cannot be stored as it is: NUL (which
+ * PostgreSQL's text cannot hold) or half of a UTF-16 surrogate pair (which no
+ * UTF-8 database can). Both are refused the same way on every backend.
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes("\0") && value.isWellFormed();
+}
+
+const unstorableMessage = (field: string) =>
+  `${field} contains a character that cannot be stored (a NUL character or an unpaired surrogate)`;
+
+/**
+ * The first string in a parsed JSON value (keys included) that cannot be
+ * stored, named by its path ("title", "socialUrls.facebook", "[2]"). Walks
+ * with its own stack: a deeply nested body cannot overflow the call stack.
+ */
+export function findUnstorableField(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
+    if (typeof item === "string") {
+      if (!isStorableText(item)) return path || "body";
+    } else if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) stack.push([item[i], `${path}[${i}]`]);
+    } else if (typeof item === "object" && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        const childPath = path ? `${path}.${key}` : key;
+        if (!isStorableText(key)) return path || "body";
+        stack.push([child, childPath]);
       }
-      chunks.push(value);
     }
   }
+  return undefined;
+}
+
+/**
+ * Reads a JSON body (at most `maxBytes`): 413 past the limit, 400 when it is
+ * not JSON or a string in it cannot be stored (naming the field).
+ */
+export async function readJsonBody(request: Request, maxBytes: number = BODY_LIMITS.json): Promise<unknown> {
+  const bytes = await readBody(request, maxBytes);
+  let value: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    value = JSON.parse(bytes.toString("utf8")) as unknown;
   } catch {
     throw jsonError(400, "Request body must be valid JSON");
   }
+  const unstorable = findUnstorableField(value);
+  if (unstorable !== undefined) throw jsonError(400, unstorableMessage(unstorable));
+  return value;
+}
+
+/**
+ * Reads an HTML form post (application/x-www-form-urlencoded, what the admin
+ * screens' forms send), at most `maxBytes`. Unlike request.formData(), which
+ * reads any body whole, it stops at the limit. Throws a JSON Response for a
+ * body over the limit, of another type, or with a value that cannot be stored.
+ */
+export async function readFormBody(request: Request, maxBytes: number = BODY_LIMITS.form): Promise<URLSearchParams> {
+  const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") {
+    throw jsonError(415, "Send the form as application/x-www-form-urlencoded");
+  }
+  const form = new URLSearchParams((await readBody(request, maxBytes)).toString("utf8"));
+  for (const [name, value] of form) {
+    if (!isStorableText(name) || !isStorableText(value)) throw jsonError(400, unstorableMessage(isStorableText(name) ? name : "form"));
+  }
+  return form;
 }
 
 /** Throws 405 for a method the route does not serve. */

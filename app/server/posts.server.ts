@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
 import { renderMarkdown } from "~/lib/markdown";
 import type { PostInput } from "~/lib/post-input";
+import { isWellFormedSlug } from "~/lib/slug";
 import { getConfig } from "./config.server";
 import { changingContent } from "./content-version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
+import { isRecordId } from "./db/ids.server";
 import type { PostsTable } from "./db/schema.server";
 
 /** A post as the HTTP contract shows it (PRODUCT §3). */
@@ -96,6 +98,8 @@ export async function findPublicPostBySlug(
   slug: string,
   now = new Date(),
 ): Promise<RenderedPost | undefined> {
+  // Every stored slug is well formed; anything else (a NUL, a 100 KB segment) names no post.
+  if (!isWellFormedSlug(slug)) return undefined;
   const row = await publicPosts(db, now).selectAll().where("slug", "=", slug).executeTakeFirst();
   return row && toRenderedPost(row);
 }
@@ -111,6 +115,7 @@ export async function listAllPosts(db: Db): Promise<Post[]> {
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
+  if (!isRecordId(id)) return undefined;
   const row = await db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
   return row && toPost(row);
 }
@@ -151,6 +156,7 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
 
 /** Undefined when no post has this id. */
 export async function updatePost(db: Db, id: string, input: PostInput): Promise<Post | undefined> {
+  if (!isRecordId(id)) return undefined;
   const now = new Date().toISOString();
   try {
     const updated = await changingContent(db, async (trx) => {
@@ -167,6 +173,7 @@ export async function updatePost(db: Db, id: string, input: PostInput): Promise<
 
 /** False when no post has this id. */
 export async function deletePost(db: Db, id: string): Promise<boolean> {
+  if (!isRecordId(id)) return false;
   return changingContent(db, async (trx) => {
     const result = await trx.deleteFrom("posts").where("id", "=", id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -2,14 +2,15 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { MAX_IMAGE_BYTES } from "~/lib/images";
-import { jsonError } from "./http.server";
+import { BODY_LIMITS, bodyTooLarge, jsonError } from "./http.server";
 
 export const UPLOAD_FIELD = "image";
 
 /**
  * Reads the one file of a multipart upload (field `image`) into memory, at
  * most MAX_IMAGE_BYTES. Throws a JSON Response for 400 (not multipart, no
- * file, malformed) and 413 (file too large; the connection is closed rather
+ * file, malformed) and 413 (file too large, or a body past BODY_LIMITS.upload
+ * whatever its parts, counted as it arrives; the connection is closed rather
  * than the rest of the body read).
  */
 export async function readUploadedFile(request: Request, maxBytes = MAX_IMAGE_BYTES): Promise<Buffer> {
@@ -17,8 +18,8 @@ export async function readUploadedFile(request: Request, maxBytes = MAX_IMAGE_BY
   if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) {
     throw jsonError(400, `Send the image as multipart/form-data with one file field named "${UPLOAD_FIELD}"`);
   }
-  const tooLarge = () =>
-    jsonError(413, `The image is too large: ${maxBytes / 1024 / 1024} MB at most`, { Connection: "close" });
+  const tooLarge = () => bodyTooLarge(maxBytes, `The image is too large: ${maxBytes / 1024 / 1024} MB at most`);
+  if (Number(request.headers.get("Content-Length") ?? "0") > BODY_LIMITS.upload) throw tooLarge();
 
   let parser: busboy.Busboy;
   try {
@@ -39,11 +40,11 @@ export async function readUploadedFile(request: Request, maxBytes = MAX_IMAGE_BY
     const fail = (response: Response) => {
       if (settled) return;
       settled = true;
-      // Stop parsing and discard the rest instead of destroying the stream:
-      // that would close the socket before the answer goes out. The answer
-      // carries Connection: close, which ends the connection after it.
+      // Stop parsing and leave the rest unread instead of destroying the
+      // stream: that would close the socket before the answer goes out. The
+      // answer carries Connection: close, which ends the connection after it.
       body.unpipe(parser);
-      body.resume();
+      body.pause();
       reject(response);
     };
 
@@ -66,6 +67,12 @@ export async function readUploadedFile(request: Request, maxBytes = MAX_IMAGE_BY
       if (!file) return reject(jsonError(400, `No file: send the image in a file field named "${UPLOAD_FIELD}"`));
       if (file.byteLength === 0) return reject(jsonError(400, "The file is empty"));
       resolve(file);
+    });
+    // Every byte counts, whichever part carries it: fields and other files too.
+    let received = 0;
+    body.on("data", (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (received > BODY_LIMITS.upload) fail(tooLarge());
     });
     body.on("error", () => fail(jsonError(400, "The upload was interrupted")));
     body.pipe(parser);

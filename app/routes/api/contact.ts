@@ -1,7 +1,7 @@
 import { parseContactInput } from "~/lib/contact-input";
 import { CONTACT_THROTTLED_MESSAGE, contactThrottle, scheduleNoticeSweep, storeContactMessage } from "~/server/contact.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { BODY_LIMITS, jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import { getLogger } from "~/server/logger.server";
 import { getMailer } from "~/server/mail.server";
 import type { Route } from "./+types/contact";
@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (retryAfterMs > 0) {
     return jsonError(429, CONTACT_THROTTLED_MESSAGE, { "Retry-After": String(Math.ceil(retryAfterMs / 1000)) });
   }
-  const input = parseContactInput(await readJsonBody(request, 64 * 1024));
+  const input = parseContactInput(await readJsonBody(request, BODY_LIMITS.contact));
   if (!input.ok) return jsonError(400, input.message);
   if (input.tooFast) return jsonError(400, TOO_FAST_MESSAGE);
 
