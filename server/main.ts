@@ -7,7 +7,9 @@ import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig } from "~/server/config.server";
 import { startContactNotices } from "~/server/contact.server";
 import { closeConnection, getDb } from "~/server/db/index.server";
+import { watchEventLoop } from "~/server/event-loop.server";
 import { getLogger } from "~/server/logger.server";
+import { closeMarkdownWorker, useMarkdownWorker } from "~/server/markdown.server";
 import { prepareApp } from "~/server/startup.server";
 import { createApp } from "./app";
 
@@ -25,12 +27,14 @@ async function main() {
     throw error;
   }
   const log = getLogger();
+  useMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
   await prepareApp();
   startContactNotices(getDb);
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const { handle } = createApp({ build: build as unknown as ServerBuild, clientDir });
   const server = http.createServer(handle);
+  watchEventLoop(log);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
@@ -52,7 +56,7 @@ async function main() {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     server.close(async (error) => {
-      await closeConnection();
+      await Promise.all([closeConnection(), closeMarkdownWorker()]);
       log.info("stopped");
       process.exit(error ? 1 : 0);
     });

@@ -4,8 +4,17 @@ import { isWellFormedSlug } from "./slug";
 
 export { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE };
 
+/**
+ * The longest text a post field takes: 100,000 characters (about 15,000
+ * words). Rendering markdown costs memory in proportion (ADR 023's worker has
+ * 64 MB of heap), so the bound is set by what renders within it.
+ */
+export const MAX_POST_TEXT = 100_000;
+
 const text = (field: string) =>
-  z.string({ error: `${field} must be text` }).max(200_000, { error: `${field} is too long` });
+  z
+    .string({ error: `${field} must be text` })
+    .max(MAX_POST_TEXT, { error: `${field} is too long (${MAX_POST_TEXT.toLocaleString("en-US")} characters at most)` });
 
 /**
  * A post as the admin editor sends it (POST and PUT bodies). Required fields

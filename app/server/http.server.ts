@@ -92,12 +92,42 @@ export function findUnstorableField(value: unknown): string | undefined {
   return undefined;
 }
 
+/** No request of ours nests deeper than a few levels; a body may nest this deep at most. */
+export const MAX_JSON_DEPTH = 32;
+
+const OPEN_BRACKET = 0x5b; // [
+const OPEN_BRACE = 0x7b; // {
+const CLOSE_BRACKET = 0x5d; // ]
+const CLOSE_BRACE = 0x7d; // }
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+
+/** How deep the arrays and objects of a JSON text nest, in one pass over its bytes (strings skipped). */
+export function jsonDepth(bytes: Uint8Array): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) deepest = Math.max(deepest, ++depth);
+    else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth--;
+  }
+  return deepest;
+}
+
 /**
  * Reads a JSON body (at most `maxBytes`): 413 past the limit, 400 when it is
- * not JSON or a string in it cannot be stored (naming the field).
+ * not JSON, nests deeper than MAX_JSON_DEPTH (parsing half a million levels
+ * would hold the event loop), or a string in it cannot be stored (naming the
+ * field).
  */
 export async function readJsonBody(request: Request, maxBytes: number = BODY_LIMITS.json): Promise<unknown> {
   const bytes = await readBody(request, maxBytes);
+  if (jsonDepth(bytes) > MAX_JSON_DEPTH) throw jsonError(400, `Request body nests too deeply (${MAX_JSON_DEPTH} levels at most)`);
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString("utf8")) as unknown;

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
-import { renderMarkdown } from "~/lib/markdown";
 import type { PostInput } from "~/lib/post-input";
 import { isWellFormedSlug } from "~/lib/slug";
 import { getConfig } from "./config.server";
 import { changingContent } from "./content-version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
+import { renderMarkdownSafely } from "./markdown.server";
 import type { PostsTable } from "./db/schema.server";
 
 /** A post as the HTTP contract shows it (PRODUCT §3). */
@@ -120,13 +120,14 @@ export async function findPostById(db: Db, id: string): Promise<Post | undefined
   return row && toPost(row);
 }
 
-function columnsFrom(input: PostInput, now: string) {
+/** The row's columns; the markdown is rendered before any transaction opens (it may take seconds). */
+async function columnsFrom(input: PostInput, now: string) {
   return {
     title: input.title,
     slug: input.slug,
     excerpt: input.excerpt,
     content: input.content,
-    content_html: renderMarkdown(input.content),
+    content_html: await renderMarkdownSafely(input.content),
     category: input.category,
     author: input.author ?? getConfig().company.name,
     publish_date: input.publishDate ?? now,
@@ -140,11 +141,12 @@ function columnsFrom(input: PostInput, now: string) {
 export async function createPost(db: Db, input: PostInput): Promise<Post> {
   const now = new Date().toISOString();
   const id = randomUUID();
+  const columns = await columnsFrom(input, now);
   try {
     await changingContent(db, (trx) =>
       trx
         .insertInto("posts")
-        .values({ id, ...columnsFrom(input, now), created_at: now })
+        .values({ id, ...columns, created_at: now })
         .execute(),
     );
   } catch (error) {
@@ -158,9 +160,10 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
 export async function updatePost(db: Db, id: string, input: PostInput): Promise<Post | undefined> {
   if (!isRecordId(id)) return undefined;
   const now = new Date().toISOString();
+  const columns = await columnsFrom(input, now);
   try {
     const updated = await changingContent(db, async (trx) => {
-      const result = await trx.updateTable("posts").set(columnsFrom(input, now)).where("id", "=", id).executeTakeFirst();
+      const result = await trx.updateTable("posts").set(columns).where("id", "=", id).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     });
     if (!updated) return undefined;

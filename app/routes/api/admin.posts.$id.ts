@@ -2,6 +2,7 @@ import { parsePostInput } from "~/lib/post-input";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { MarkdownRenderError } from "~/server/markdown.server";
 import { deletePost, findPostById, SlugTakenError, updatePost } from "~/server/posts.server";
 import type { Route } from "./+types/admin.posts.$id";
 
@@ -24,6 +25,7 @@ export async function action({ request, params }: Route.ActionArgs) {
         return post ? Response.json(post) : jsonError(404, "Post not found");
       } catch (error) {
         if (error instanceof SlugTakenError) return jsonError(409, error.message);
+        if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
         throw error;
       }
     }

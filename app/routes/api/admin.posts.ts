@@ -2,6 +2,7 @@ import { parsePostInput } from "~/lib/post-input";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { MarkdownRenderError } from "~/server/markdown.server";
 import { createPost, listAllPosts, SlugTakenError } from "~/server/posts.server";
 import type { Route } from "./+types/admin.posts";
 
@@ -19,6 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
     return Response.json(await createPost(getDb(), input.value), { status: 201 });
   } catch (error) {
     if (error instanceof SlugTakenError) return jsonError(409, error.message);
+    if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
     throw error;
   }
 }

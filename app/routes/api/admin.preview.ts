@@ -1,6 +1,6 @@
-import { renderMarkdown } from "~/lib/markdown";
 import { requireAdminApi } from "~/server/auth.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { MarkdownRenderError, renderMarkdownSafely } from "~/server/markdown.server";
 import type { Route } from "./+types/admin.preview";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -19,5 +19,11 @@ export async function action({ request }: Route.ActionArgs) {
   const body = await readJsonBody(request);
   const content = (body as { content?: unknown } | null)?.content;
   if (typeof content !== "string") return jsonError(400, "content must be text");
-  return Response.json({ html: renderMarkdown(content) }, { headers: { "Cache-Control": "no-store" } });
+  try {
+    const html = await renderMarkdownSafely(content);
+    return Response.json({ html }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
+    throw error;
+  }
 }

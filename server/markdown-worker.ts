@@ -1,0 +1,9 @@
+/**
+ * The markdown pipeline in a worker thread (app/server/markdown.server.ts):
+ * built as build/server/markdown-worker.js beside the server's entry.
+ */
+import { renderMarkdown } from "~/lib/markdown";
+
+export default function render(markdown: string): string {
+  return renderMarkdown(markdown);
+}
