@@ -6,7 +6,6 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
-import onHeaders from "on-headers";
 import { pinoHttp } from "pino-http";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
@@ -65,32 +64,43 @@ function cspNonce(): string {
 }
 
 /**
- * Refuses a declared body over the limit before anything reads it. The
- * connection is closed so that the unread body cannot spoil the next request
- * on it; bodies without a length are capped where they are read.
+ * Refuses a declared body over the limit before anything reads it (the rest
+ * is dropped: dropUnreadBody); bodies without a length are capped where
+ * they are read.
  */
 function limitDeclaredBodySize(req: Request, res: Response, next: NextFunction) {
   const limit = req.path === "/api/admin/upload" ? BODY_LIMITS.upload : BODY_LIMITS.json;
   const declared = Number(req.get("content-length") ?? 0);
   if (declared > limit) {
-    res.set("Connection", "close");
     res.status(413).json({ error: `Request body is too large (${limit} bytes at most)` });
     return;
   }
   next();
 }
 
+/** How long the rest of a refused body is read and dropped before the connection is cut. */
+const UNREAD_BODY_LINGER_MS = 2_000;
+
 /**
- * An answer that starts before its request's body has arrived whole (a 413,
- * a 405 from a route that reads no body, a refused sign-in) closes the
- * connection after it, so a client cannot keep streaming into a dead request.
+ * When an answer is done before its request's body has arrived whole (a 413,
+ * a 401 before an upload, a 405 from a route that reads no body), the rest
+ * of the body is read and dropped, not kept, and a client still sending
+ * after UNREAD_BODY_LINGER_MS is cut off. Closing at once instead would
+ * reset the connection while the answer may still be unread on the client's
+ * side ("lingering close", as HTTP servers do).
  */
-function closeOnUnreadBody(req: Request, res: Response, next: NextFunction) {
-  if (!SAFE_METHODS.has(req.method)) {
-    onHeaders(res, () => {
-      if (!req.complete) res.setHeader("Connection", "close");
-    });
-  }
+function dropUnreadBody(req: Request, res: Response, next: NextFunction) {
+  if (SAFE_METHODS.has(req.method)) return next();
+  res.once("finish", () => {
+    if (req.complete) return;
+    // Whatever was reading it (a route that stopped at its limit) is done.
+    req.removeAllListeners("data");
+    req.resume();
+    const cutOff = setTimeout(() => req.socket.destroy(), UNREAD_BODY_LINGER_MS);
+    cutOff.unref();
+    req.once("end", () => clearTimeout(cutOff));
+    req.socket.once("close", () => clearTimeout(cutOff));
+  });
   next();
 }
 
@@ -202,7 +212,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   app.use(securityHeaders);
 
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
-  app.use(closeOnUnreadBody);
+  app.use(dropUnreadBody);
   app.use(refuseCrossOriginWrites(config.siteUrl));
   app.use(limitDeclaredBodySize);
 

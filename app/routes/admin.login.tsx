@@ -1,6 +1,8 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminCard, FormAlert } from "~/components/site/admin-shell";
 import { TextField } from "~/components/ui/text-field";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { pageMeta } from "~/lib/seo";
 import { countAdmins, getAdmin, signIn } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
@@ -17,6 +19,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   if (!email || !password) return data({ error: "Enter your e-mail address and password.", email }, { status: 400 });
+  // The same bounds as POST /api/auth/login, before any lookup or hashing.
+  if (email.length > EMAIL_MAX_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    return data({ error: "Enter a valid e-mail address and password.", email: "" }, { status: 400 });
+  }
   const result = await signIn({ email, password }, context.clientAddress);
   if (!result.ok) return data({ error: result.error, email }, { status: result.status });
   return redirect("/admin", { headers: { "Set-Cookie": result.setCookie } });

@@ -21,16 +21,16 @@ export const BODY_LIMITS = {
   upload: 10 * 1024 * 1024 + 64 * 1024,
 } as const;
 
-/** 413 for a body over `maxBytes`; the connection is closed after it instead of reading the rest. */
+/** 413 for a body over `maxBytes`; the server drops the rest of the body (server/app.ts dropUnreadBody). */
 export function bodyTooLarge(maxBytes: number, message = `Request body is too large (${maxBytes} bytes at most)`): Response {
-  return jsonError(413, message, { Connection: "close" });
+  return jsonError(413, message);
 }
 
 /**
  * Reads a request body, at most `maxBytes`: a declared length over it is
  * refused before reading, and a body without one (chunked) is refused as soon
- * as it passes the limit. The rest is then left unread, not destroyed, so the
- * 413 still reaches the client before the connection closes.
+ * as it passes the limit. The rest is left unread here, not destroyed, so
+ * the 413 still reaches the client; the server then drops it.
  */
 export async function readBody(request: Request, maxBytes: number): Promise<Buffer> {
   if (Number(request.headers.get("Content-Length") ?? "0") > maxBytes) throw bodyTooLarge(maxBytes);

@@ -42,7 +42,7 @@ export async function readUploadedFile(request: Request, maxBytes = MAX_IMAGE_BY
       settled = true;
       // Stop parsing and leave the rest unread instead of destroying the
       // stream: that would close the socket before the answer goes out. The
-      // answer carries Connection: close, which ends the connection after it.
+      // server drops the rest once the answer is sent (dropUnreadBody).
       body.unpipe(parser);
       body.pause();
       reject(response);

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { signIn } from "~/server/auth.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import type { Route } from "./+types/auth.login";
 
 const credentials = z.object({
-  email: z.string().max(320),
-  password: z.string().max(1024),
+  email: z.string().max(EMAIL_MAX_LENGTH),
+  password: z.string().max(MAX_PASSWORD_LENGTH),
 });
 
 export function loader() {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { AccountError, completeSetup, SetupTokenError } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
@@ -6,8 +8,8 @@ import type { Route } from "./+types/auth.setup";
 
 const body = z.object({
   token: z.string().max(200),
-  email: z.string().max(320),
-  password: z.string().max(1024),
+  email: z.string().max(EMAIL_MAX_LENGTH),
+  password: z.string().max(MAX_PASSWORD_LENGTH),
 });
 
 export function loader() {
