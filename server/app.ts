@@ -6,6 +6,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
+import onHeaders from "on-headers";
 import { pinoHttp } from "pino-http";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
@@ -65,13 +66,14 @@ function cspNonce(): string {
 
 /**
  * Refuses a declared body over the limit before anything reads it (the rest
- * is dropped: dropUnreadBody); bodies without a length are capped where
- * they are read.
+ * is dropped, then the connection closed: dropUnreadBody); bodies without a
+ * length are capped where they are read.
  */
 function limitDeclaredBodySize(req: Request, res: Response, next: NextFunction) {
   const limit = req.path === "/api/admin/upload" ? BODY_LIMITS.upload : BODY_LIMITS.json;
   const declared = Number(req.get("content-length") ?? 0);
   if (declared > limit) {
+    res.set("Connection", "close");
     res.status(413).json({ error: `Request body is too large (${limit} bytes at most)` });
     return;
   }
@@ -82,24 +84,41 @@ function limitDeclaredBodySize(req: Request, res: Response, next: NextFunction) 
 const UNREAD_BODY_LINGER_MS = 2_000;
 
 /**
- * When an answer is done before its request's body has arrived whole (a 413,
- * a 401 before an upload, a 405 from a route that reads no body), the rest
- * of the body is read and dropped, not kept, and a client still sending
- * after UNREAD_BODY_LINGER_MS is cut off. Closing at once instead would
- * reset the connection while the answer may still be unread on the client's
- * side ("lingering close", as HTTP servers do).
+ * When an answer starts before its request's body has arrived whole (a 413,
+ * a 401 before an upload, a 405 from a route that reads no body), it says
+ * `Connection: close`; once it is sent, the rest of the body is read and
+ * dropped, not kept, and a client still sending after UNREAD_BODY_LINGER_MS
+ * is cut off.
+ *
+ * With `Connection: close` Node destroys the socket as soon
+ * as the answer is flushed; with the body still arriving, that sends a reset
+ * which can reach the client before it has read its 413. So the socket only
+ * half-closes (the answer and a FIN go out) and lingers, dropping what comes,
+ * until the client stops or the time is up: a "lingering close", as HTTP
+ * servers do. (If Node stops registering `destroy` that way, removing it is a
+ * no-op and the hostile-input tests see the resets again.)
  */
 function dropUnreadBody(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
+  onHeaders(res, () => {
+    if (!req.complete) res.setHeader("Connection", "close");
+  });
   res.once("finish", () => {
     if (req.complete) return;
+    const socket = req.socket;
     // Whatever was reading it (a route that stopped at its limit) is done.
     req.removeAllListeners("data");
     req.resume();
-    const cutOff = setTimeout(() => req.socket.destroy(), UNREAD_BODY_LINGER_MS);
+    socket.removeListener("finish", socket.destroy);
+    const cutOff = setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS);
     cutOff.unref();
-    req.once("end", () => clearTimeout(cutOff));
-    req.socket.once("close", () => clearTimeout(cutOff));
+    const done = () => {
+      clearTimeout(cutOff);
+      if (socket.writableEnded) socket.destroy();
+    };
+    req.once("end", done);
+    socket.once("end", done);
+    socket.once("close", () => clearTimeout(cutOff));
   });
   next();
 }

@@ -36,11 +36,12 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; err
 }
 
 describe("readBody", () => {
-  it("stops reading a chunked body as soon as it passes the limit (413)", async () => {
+  it("stops reading a chunked body as soon as it passes the limit (413, connection closed)", async () => {
     const chunk = new Uint8Array(64 * 1024);
     const { request, pulled } = chunkedRequest(Array.from({ length: 1000 }, () => chunk));
-    const { status } = await refusal(readBody(request, 1024 * 1024));
+    const { status, headers } = await refusal(readBody(request, 1024 * 1024));
     expect(status).toBe(413);
+    expect(headers.get("Connection")).toBe("close");
     // 17 chunks of 64 KiB pass 1 MiB; of the 1000 offered (62.5 MiB) almost none were read.
     expect(pulled()).toBeLessThan(20);
   });

@@ -21,9 +21,9 @@ export const BODY_LIMITS = {
   upload: 10 * 1024 * 1024 + 64 * 1024,
 } as const;
 
-/** 413 for a body over `maxBytes`; the server drops the rest of the body (server/app.ts dropUnreadBody). */
+/** 413 for a body over `maxBytes`; the connection closes after it, the rest unread (server/app.ts dropUnreadBody). */
 export function bodyTooLarge(maxBytes: number, message = `Request body is too large (${maxBytes} bytes at most)`): Response {
-  return jsonError(413, message);
+  return jsonError(413, message, { Connection: "close" });
 }
 
 /**

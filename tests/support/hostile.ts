@@ -16,19 +16,21 @@ export function sendChunked(
   totalBytes: number,
   fill = "a",
   { keepSending = 0 }: { keepSending?: number } = {},
-): Promise<{ status: number | string; written: number; cutOff?: boolean }> {
+): Promise<{ status: number | string; written: number; connection?: string; cutOff?: boolean }> {
   const chunk = Buffer.alloc(64 * 1024, fill);
   return new Promise((resolve) => {
     let written = 0;
     let status: number | undefined;
     let stopAt = Infinity;
     const request = http.request(`${baseUrl}${path}`, { method, headers: { ...headers, "Transfer-Encoding": "chunked" } });
+    let connection: string | undefined;
     request.on("response", (response) => {
       status = response.statusCode ?? 0;
+      connection = response.headers.connection;
       stopAt = Date.now() + keepSending;
       response.resume();
       response.on("end", () => {
-        if (!keepSending) resolve({ status: status!, written });
+        if (!keepSending) resolve({ status: status!, written, connection });
       });
     });
     request.on("error", (error: NodeJS.ErrnoException) => {
