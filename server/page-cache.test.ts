@@ -288,7 +288,11 @@ describe("a cached body that carries its answer's CSP nonce", () => {
   let server: http.Server;
   let url: string;
   beforeAll(async () => {
-    const cache = pageCache({ readVersion: async () => "1", nextScheduledChange: async () => undefined });
+    const cache = pageCache({
+      readVersion: async () => "1",
+      nextScheduledChange: async () => undefined,
+      cacheKey: (url) => (url === "/page" ? url : undefined),
+    });
     const app = express();
     let count = 0;
     app.use((_req, res, next) => {
