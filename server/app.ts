@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import onHeaders from "on-headers";
 import { pinoHttp } from "pino-http";
+import { cacheKeyOf } from "./cache-key";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import "~/context";
@@ -18,6 +19,12 @@ import { BODY_LIMITS } from "~/server/http.server";
 import { getLogger } from "~/server/logger.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The path of a request URL, without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
 
 /** Parses TRUST_PROXY the way Express's "trust proxy" setting expects it. */
 function trustProxySetting(value: string): boolean | number | string {
@@ -235,19 +242,21 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   app.use(refuseCrossOriginWrites(config.siteUrl));
   app.use(limitDeclaredBodySize);
 
+  // The few files at the top of build/client (favicon, ...). Only their exact
+  // paths reach express.static, so page requests cost no file lookup.
+  const rootFiles = new Set(
+    clientDir
+      ? fs
+          .readdirSync(clientDir, { withFileTypes: true })
+          .filter((entry) => entry.isFile())
+          .map((entry) => `/${entry.name}`)
+      : [],
+  );
   if (clientDir) {
     // Hashed build assets never change: cache them for a year.
     app.use(
       "/assets",
       express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-    );
-    // The few files at the top of build/client (favicon, ...). Only their
-    // exact paths reach express.static, so page requests cost no file lookup.
-    const rootFiles = new Set(
-      fs
-        .readdirSync(clientDir, { withFileTypes: true })
-        .filter((entry) => entry.isFile())
-        .map((entry) => `/${entry.name}`),
     );
     const serveRootFile = express.static(clientDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
@@ -258,6 +267,9 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     : pageCache({
         readVersion: contentVersionReader(getConnection()),
         nextScheduledChange: () => nextScheduledChange(getDb()),
+        // A file at the top of build/client is express.static's, whatever its name.
+        cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
+        logger: log,
       });
   if (cache) app.use(cache.middleware);
 

@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
-import { ApiClient, startServer, type TestServer } from "../tests/support/server";
+import { ApiClient, cacheStored, startServer, type TestServer } from "../tests/support/server";
 import { pageCache, plainEncoding } from "./page-cache";
 
 let server: TestServer;
@@ -155,8 +155,10 @@ async function onceCopiesAreMade(url: string, acceptEncoding: string) {
 describe("the fast path for cache hits (ADR 019)", () => {
   let site: TestServer;
   // https: helmet adds HSTS and upgrade-insecure-requests, which the fast path must carry too.
+  // Debug logs: the cache reports each entry it stores, which a test waits for
+  // before it asserts a hit (the entry is stored just after the miss's answer).
   beforeAll(async () => {
-    site = await startServer({ SITE_URL: "https://site.example", SEED_SAMPLE_POSTS: "true" });
+    site = await startServer({ SITE_URL: "https://site.example", SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "debug" });
   });
   afterAll(() => site?.stop());
 
@@ -164,6 +166,7 @@ describe("the fast path for cache hits (ADR 019)", () => {
     const url = `${site.url}/api/posts?limit=5`;
     const miss = await raw(url);
     expect(header(miss.headers, "x-cache")).toBe("miss");
+    await cacheStored(site, "/api/posts?limit=5&offset=0");
     const hit = await raw(url);
     expect(header(hit.headers, "x-cache")).toBe("hit");
     expect(hit.body.equals(miss.body)).toBe(true);
@@ -189,6 +192,7 @@ describe("the fast path for cache hits (ADR 019)", () => {
   it("answers a cached page with the same body and the full stack's headers", async () => {
     const url = `${site.url}/about`;
     const miss = await raw(url);
+    await cacheStored(site, "/about");
     const first = await raw(url);
     const second = await raw(url);
     const fullStackHit = await raw(url, { "Accept-Encoding": "identity;q=1" });
@@ -248,6 +252,7 @@ describe("the fast path for cache hits (ADR 019)", () => {
   it("leaves small answers uncompressed, as compression() does, and answers If-None-Match with 304", async () => {
     const url = `${site.url}/api/posts?offset=1000`;
     await raw(url);
+    await cacheStored(site, "/api/posts?limit=100&offset=1000");
     const small = await raw(url, { "Accept-Encoding": "gzip, br" });
     expect(header(small.headers, "x-cache")).toBe("hit");
     expect(small.body.toString()).toBe("[]");
@@ -264,6 +269,7 @@ describe("the fast path for cache hits (ADR 019)", () => {
   it("writes the access-log line pino-http writes, once per answer", async () => {
     const url = "/api/posts?limit=2";
     await raw(site.url + url);
+    await cacheStored(site, "/api/posts?limit=2&offset=0");
     await raw(site.url + url);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = site.logs.filter((l) => (l.req as { url?: string } | undefined)?.url === url);
@@ -288,7 +294,11 @@ describe("a cached body that carries its answer's CSP nonce", () => {
   let server: http.Server;
   let url: string;
   beforeAll(async () => {
-    const cache = pageCache({ readVersion: async () => "1", nextScheduledChange: async () => undefined });
+    const cache = pageCache({
+      readVersion: async () => "1",
+      nextScheduledChange: async () => undefined,
+      cacheKey: (url) => (url === "/page" ? url : undefined),
+    });
     const app = express();
     let count = 0;
     app.use((_req, res, next) => {

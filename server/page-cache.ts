@@ -17,10 +17,12 @@ import { LRUCache } from "lru-cache";
  *
  * Opt-in: only a 200 answer to a GET whose route set a `Cache-Control`
  * containing "public" and no cookie is stored, and requests that carry a
- * session cookie always go to the app. Public pages carry no CSP nonce (ADR
- * 020), so most bodies are the same for every visitor and get compressed
- * copies once; a body that does carry its answer's nonce is stored cut where
- * the nonce stood, and each request's own nonce goes in the cuts.
+ * session cookie always go to the app. Entries are keyed by `cacheKey`, which
+ * names the answer rather than the URL's spelling (ADR 022). Public pages
+ * carry no CSP nonce (ADR 020), so most bodies are the same for every visitor
+ * and get compressed copies once; a body that does carry its answer's nonce
+ * is stored cut where the nonce stood, and each request's own nonce goes in
+ * the cuts.
  *
  * Every cached answer carries an ETag (the route's own, or one made from the
  * body and version); a matching If-None-Match gets 304.
@@ -39,6 +41,14 @@ export interface PageCacheOptions {
   maxBytes?: number;
   /** Cookie whose presence means "do not use or fill the cache". */
   sessionCookie?: string;
+  /**
+   * The entry's key for a request URL (path and query as sent), or undefined
+   * for a request the cache neither answers nor fills: the same answer must
+   * get the same key however it is spelled (server/cache-key.ts, ADR 022).
+   */
+  cacheKey(url: string): string | undefined;
+  /** Where each stored entry is reported at debug level, with the cache's entry count and bytes. */
+  logger?: { debug(fields: object, message: string): void };
 }
 
 type Encoding = "br" | "gzip";
@@ -147,6 +157,8 @@ export function pageCache({
   nextScheduledChange,
   maxBytes = 64 * 1024 * 1024,
   sessionCookie = "session",
+  cacheKey,
+  logger,
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
     maxSize: maxBytes,
@@ -182,7 +194,11 @@ export function pageCache({
     if ((req.method !== "GET" && req.method !== "HEAD") || cookiePattern.test(req.get("cookie") ?? "")) {
       return next();
     }
-    const key = `${req.method === "HEAD" ? "GET" : req.method} ${req.originalUrl}`;
+    const key = cacheKey(req.originalUrl);
+    if (key === undefined) {
+      if (req.method === "GET") res.setHeader("X-Cache", "miss");
+      return next();
+    }
     let version: string;
     try {
       version = await readVersion();
@@ -251,6 +267,7 @@ export function pageCache({
         const size = parts.reduce((bytes, part) => bytes + part.length, 0);
         const entry: Entry = { version, expiresAt: read.expiresAt, headers, parts, size, etag, varies, encoded: {} };
         entries.set(key, entry);
+        logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
         // Until its compressed copies are ready, the full stack compresses it.
         encodingsOf(parts, varies).then(
           (encoded) => {
@@ -315,9 +332,9 @@ export function pageCache({
     return function answer(req: IncomingMessage, res: ServerResponse): void {
       const startedAt = Date.now();
       const { method, headers } = req;
-      const key = `GET ${req.url}`;
+      const key = method === "GET" || method === "HEAD" ? cacheKey(req.url ?? "") : undefined;
       if (
-        (method !== "GET" && method !== "HEAD") ||
+        key === undefined ||
         !entries.has(key) ||
         (headers["content-length"] !== undefined && headers["content-length"] !== "0") ||
         headers["transfer-encoding"] !== undefined ||

@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { blogPageHref, pageOfIndex, pageWindow } from "./blog-pages";
+import { blogPageHref, pageOfIndex, pageWindow, parseBlogPage } from "./blog-pages";
 
 describe("blog pages", () => {
   it("page 1 is /blog, others carry ?page=", () => {
     expect(blogPageHref(1)).toBe("/blog");
     expect(blogPageHref(3)).toBe("/blog?page=3");
+  });
+
+  it("reads ?page= as /blog does: absent is 1, digits from 1 up, anything else none", () => {
+    expect(parseBlogPage(null)).toBe(1);
+    expect(parseBlogPage("2")).toBe(2);
+    expect(parseBlogPage("002")).toBe(2);
+    for (const refused of ["", "0", "-1", "1.5", "+2", " 2", "2 ", "abc", "1234567"]) expect(parseBlogPage(refused)).toBeUndefined();
   });
 
   it("finds the page of an article by its index (12 per page)", () => {

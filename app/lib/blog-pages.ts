@@ -6,6 +6,15 @@ export function blogPageHref(page: number): string {
   return page > 1 ? `/blog?page=${page}` : "/blog";
 }
 
+/**
+ * The list page a `?page=` value asks for (absent means 1), or undefined for
+ * anything else, which /blog answers with 404: digits only, 1 or more.
+ */
+export function parseBlogPage(value: string | null): number | undefined {
+  const page = value ?? "1";
+  return /^\d{1,6}$/.test(page) && Number(page) >= 1 ? Number(page) : undefined;
+}
+
 /** The list page on which the article at this 0-based index appears. */
 export function pageOfIndex(index: number): number {
   return Math.floor(index / BLOG_PAGE_SIZE) + 1;

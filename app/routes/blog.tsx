@@ -3,7 +3,7 @@ import { PostCard } from "~/components/site/post-card";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
-import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow } from "~/lib/blog-pages";
+import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow, parseBlogPage } from "~/lib/blog-pages";
 import { followLink } from "~/lib/page-transition";
 import { pageMeta } from "~/lib/seo";
 import { findPublicArticle, listPublicSummaries } from "~/server/blog.server";
@@ -41,9 +41,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     return { view: "article" as const, article, previous, next, index, total, page: pageOfIndex(index), company, siteUrl };
   }
 
-  const pageParam = params.get("page") ?? "1";
-  const page = /^\d{1,6}$/.test(pageParam) && Number(pageParam) >= 1 ? Number(pageParam) : NaN;
-  if (Number.isNaN(page)) throw notFound();
+  const page = parseBlogPage(params.get("page"));
+  if (page === undefined) throw notFound();
   const [posts, total] = await Promise.all([
     listPublicSummaries(db, { limit: BLOG_PAGE_SIZE, offset: (page - 1) * BLOG_PAGE_SIZE, now }),
     countPublicPosts(db, now),

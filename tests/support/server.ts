@@ -100,6 +100,33 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   };
 }
 
+/** What the page cache reports at debug level each time it stores an entry (server/page-cache.ts). */
+export interface CacheStored {
+  key: string;
+  /** Entries in the cache, this one included. */
+  entries: number;
+  /** Bytes the cache counts for them. */
+  bytes: number;
+}
+
+/** The page cache's "stored" lines so far; the server must run with LOG_LEVEL=debug. */
+export function cacheStoredLines(server: TestServer): CacheStored[] {
+  return server.logs.filter((line) => line.msg === "page cache stored").map((line) => line.cache as CacheStored);
+}
+
+/**
+ * Waits until the page cache reports `key` stored: the entry is stored just
+ * after the answer that fills it, so the next request can still miss.
+ */
+export async function cacheStored(server: TestServer, key: string): Promise<CacheStored> {
+  for (let i = 0; i < 100; i++) {
+    const line = cacheStoredLines(server).find((stored) => stored.key === key);
+    if (line) return line;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the page cache never reported ${key} stored (is LOG_LEVEL debug?)`);
+}
+
 /** A small cookie-keeping client for the JSON API. */
 export class ApiClient {
   cookie = "";

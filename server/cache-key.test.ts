@@ -1,0 +1,279 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "~/routes";
+import { cacheStored, cacheStoredLines, startServer, type TestServer } from "../tests/support/server";
+import { cacheKeyOf, LANDING_KEY, ROUTED_FIRST_SEGMENTS } from "./cache-key";
+
+const SLUG = "tenant-onboarding-in-under-30-minutes";
+const IMAGE = `/images/${"ab".repeat(32)}-640.webp`;
+
+describe("cacheKeyOf", () => {
+  it("keeps a page's path and drops the query strings its route does not read", () => {
+    for (const path of ["/", "/home", "/about", "/rss.xml", "/sitemap.xml", "/robots.txt", `/blog/${SLUG}`, `/api/posts/${SLUG}`, IMAGE]) {
+      expect(cacheKeyOf(path)).toBe(path);
+      expect(cacheKeyOf(`${path}?utm_source=x&page=2&limit=5`)).toBe(path);
+      expect(cacheKeyOf(`${path}?`)).toBe(path);
+    }
+  });
+
+  it("keeps /api/posts's limit and offset as the route reads them: first value, as a number, defaults filled in", () => {
+    const all = "/api/posts?limit=100&offset=0";
+    for (const url of ["/api/posts", "/api/posts?limit=100", "/api/posts?offset=0&limit=100&x=1", "/api/posts?limit=0100&offset=000", all]) {
+      expect(cacheKeyOf(url)).toBe(all);
+    }
+    expect(cacheKeyOf("/api/posts?limit=5")).toBe("/api/posts?limit=5&offset=0");
+    expect(cacheKeyOf("/api/posts?offset=10&limit=5&limit=7")).toBe("/api/posts?limit=5&offset=10");
+    expect(cacheKeyOf("/api/posts?limit=5#&limit=7")).toBe("/api/posts?limit=5&offset=0");
+    // Refused with 400: no key, nothing to store.
+    for (const url of ["/api/posts?limit=0", "/api/posts?limit=101", "/api/posts?offset=-1", "/api/posts?limit=x", "/api/posts?limit="]) {
+      expect(cacheKeyOf(url)).toBeUndefined();
+    }
+  });
+
+  it("keeps /blog's article, or else its page, as the route reads them", () => {
+    for (const url of ["/blog", "/blog?page=1", "/blog?page=01&x=2", "/blog?utm_source=x"]) expect(cacheKeyOf(url)).toBe("/blog");
+    expect(cacheKeyOf("/blog?page=2&utm_source=x")).toBe("/blog?page=2");
+    expect(cacheKeyOf("/blog?page=002")).toBe("/blog?page=2");
+    expect(cacheKeyOf(`/blog?page=3&article=${SLUG}`)).toBe(`/blog?article=${SLUG}`);
+    expect(cacheKeyOf(`/blog?article=${SLUG}&article=other`)).toBe(`/blog?article=${SLUG}`);
+    // 404s: no key.
+    for (const url of ["/blog?page=0", "/blog?page=x", "/blog?page=", "/blog?article=", "/blog?article=Not-A-Slug", "/blog?article=a%2Fb"]) {
+      expect(cacheKeyOf(url)).toBeUndefined();
+    }
+  });
+
+  it("gives every plainly spelled path that only the catch-all route answers one landing-page entry", () => {
+    for (const url of ["/no-such-page", "/No_Such/Page/", "/x?y=1", "/administrator", "/blogs", "/api-docs", "/homepage/x"]) {
+      expect(cacheKeyOf(url)).toBe(LANDING_KEY);
+    }
+  });
+
+  it("caches no other spelling of a page, nor a path it cannot tell the router's reading of", () => {
+    for (const url of [
+      "/blog/",
+      "/Blog",
+      "/BLOG?page=2",
+      "/%62log",
+      "//blog",
+      "/x/../blog",
+      "/x/%2e%2e/blog",
+      "/about/",
+      "/About",
+      "/home/",
+      "/rss.xml/",
+      "/RSS.xml",
+      "/api/posts/",
+      "/API/posts?limit=5",
+      "/api//posts",
+      `/blog/${SLUG}/`,
+      `/blog/${SLUG.toUpperCase()}`,
+      `/blog/${SLUG}%2D`,
+      "/blog/a/b",
+      `/api/posts/${SLUG}/`,
+      `${IMAGE}/`,
+      IMAGE.toUpperCase(),
+      // Routed first segments: the catch-all never answers these from the cache.
+      "/admin",
+      "/admin/x",
+      "/Admin/x",
+      "/api/x",
+      "/healthz",
+      "/images/x",
+      "/assets/x",
+      "/home/x",
+      // Not plainly spelled: the URL parser or the router could read another path.
+      "/a/./b",
+      "/a/../about",
+      "/wp-login.php",
+      "/%61",
+      "/a\\b",
+      "/a//b",
+      "/a#b",
+      "http://example.com/",
+      "*",
+      "",
+    ]) {
+      expect(cacheKeyOf(url), url).toBeUndefined();
+    }
+  });
+
+  it("knows the first segment of every route but the catch-all (app/routes.ts)", () => {
+    const firstSegments = new Set<string>();
+    const visit = (list: typeof routes, parent = "") => {
+      for (const route of list) {
+        if (route.id === "catch-all") continue;
+        const path = [parent, route.path ?? ""].filter(Boolean).join("/");
+        firstSegments.add(path.split("/")[0]!.toLowerCase());
+        if (route.children) visit(route.children, path);
+      }
+    };
+    visit(routes);
+    expect(new Set([...firstSegments, "assets"])).toEqual(ROUTED_FIRST_SEGMENTS);
+    expect(routes.find((route) => route.id === "catch-all")?.path).toBe("*");
+  });
+
+  it("is a fixed point: a key names the URL that answers for it", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."/?&=.%-_aAbBlogpize0159#\\"), maxLength: 40 }), (tail) => {
+        const key = cacheKeyOf(`/${tail}`);
+        if (key !== undefined && key !== LANDING_KEY) expect(cacheKeyOf(key)).toBe(key);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("never makes a new key from parameters a route does not read", () => {
+    const unread = fc.string({ minLength: 1, maxLength: 12 }).filter((name) => !["limit", "offset", "page", "article"].includes(name));
+    const hot = fc.constantFrom("/", "/about", "/blog", "/blog?page=2", `/blog/${SLUG}`, "/api/posts?limit=5", "/rss.xml", "/x");
+    fc.assert(
+      fc.property(hot, fc.array(fc.tuple(unread, fc.string({ maxLength: 12 })), { maxLength: 4 }), (url, params) => {
+        const query = new URLSearchParams(params).toString();
+        const spelled = query ? `${url}${url.includes("?") ? "&" : "?"}${query}` : url;
+        expect(cacheKeyOf(spelled)).toBe(cacheKeyOf(url));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+/** A GET sent exactly as spelled (fetch would tidy the path), on a keep-alive agent. */
+function get(base: string, path: string, headers: Record<string, string> = {}, agent?: http.Agent) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const request = http.request(`${base}/`, { path, headers, agent: agent ?? false }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+/**
+ * Requests `path` until it is a fast-path hit as a browser asks for it: the
+ * entry is stored and its compressed copies, if it gets any, are made (until
+ * then the full stack compresses it, chunked, without a Content-Length).
+ */
+async function warm(base: string, path: string) {
+  for (let i = 0; i < 100; i++) {
+    const answer = await get(base, path, { "Accept-Encoding": "br" });
+    expect(answer.status, path).toBe(200);
+    if (answer.headers["x-cache"] === "hit" && answer.headers["content-length"] !== undefined) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${path} never became a settled hit`);
+}
+
+describe("canonical cache keys on the built server", () => {
+  const SITE = "https://www.example.test";
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ SITE_URL: SITE, SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "debug" });
+  });
+  afterAll(() => server?.stop());
+
+  it("answers every unknown path from one entry: the landing page's bytes do not depend on the path", async () => {
+    const first = await get(server.url, "/no-such-page");
+    expect(first.status).toBe(200);
+    expect(first.headers["x-cache"]).toBe("miss");
+    expect(first.body).toContain(`<link rel="canonical" href="${SITE}/"/>`);
+    await cacheStored(server, LANDING_KEY);
+    const shared = await get(server.url, "/Some/Other_path/?utm_source=x");
+    expect(shared.headers["x-cache"]).toBe("hit");
+    expect(shared.body).toBe(first.body);
+
+    // Rendered afresh for other paths (not cached: not plainly spelled, or a
+    // route of their own): the same bytes, so sharing one entry is exact.
+    for (const path of ["/", "/home", "/no-such-page.php", "/%6eo-such-page", "/a/../b/c", "//about", "/admin/nothing-here"]) {
+      const rendered = await get(server.url, path);
+      expect(rendered.headers["x-cache"], path).toBe("miss");
+      expect(rendered.body, path).toBe(first.body);
+    }
+    expect(cacheStoredLines(server).filter((stored) => stored.key === LANDING_KEY)).toHaveLength(1);
+  });
+
+  it("answers other spellings of a page without caching them", async () => {
+    await warm(server.url, "/blog");
+    const page = await get(server.url, "/blog");
+    for (const path of ["/blog/", "/Blog", "/%62log", "/blog?page=1&utm_source=x"]) {
+      expect((await get(server.url, path)).body, path).toBe(page.body);
+    }
+    for (const path of ["/blog/", "/Blog", "/%62log", "/about/", "/x/../about"]) {
+      const answers = [await get(server.url, path), await get(server.url, path)];
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers.map((answer) => answer.headers["x-cache"]), path).toEqual(["miss", "miss"]);
+    }
+    const keys = cacheStoredLines(server).map((stored) => stored.key);
+    expect(keys).not.toContain("/about");
+    expect(keys.filter((key) => key === "/blog")).toHaveLength(1);
+  });
+
+  it("keeps the hot pages and the cache's size through a flood of unique junk URLs", { timeout: 180_000 }, async () => {
+    const hot = [
+      "/",
+      "/home",
+      "/about",
+      "/blog",
+      `/blog/${SLUG}`,
+      `/blog?article=${SLUG}`,
+      "/api/posts?limit=5",
+      `/api/posts/${SLUG}`,
+      "/rss.xml",
+      "/sitemap.xml",
+      "/robots.txt",
+      "/a-landing-page",
+    ];
+    for (const path of hot) await warm(server.url, path);
+    // A small answer (no compressed copies) whose "stored" line gives the cache's size.
+    await get(server.url, "/api/posts?offset=100001");
+    const before = await cacheStored(server, "/api/posts?limit=100&offset=100001");
+    const linesBefore = cacheStoredLines(server).length;
+
+    const junk: string[] = [];
+    const id = () => randomBytes(6).toString("hex");
+    const canonical = ["/about", "/blog", `/blog/${SLUG}`, "/api/posts", `/api/posts/${SLUG}`, "/rss.xml", "/sitemap.xml", "/robots.txt"];
+    const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+    const withQuery = (path: string, query: string) => `${path}${path.includes("?") ? "&" : "?"}${query}`;
+    for (let i = 0; i < 1500; i++) junk.push(withQuery(pick(hot), `${id()}=${id()}`));
+    for (let i = 0; i < 1000; i++) junk.push(`/${id()}${i % 2 ? `/${id()}` : ""}${i % 5 === 0 ? ".php" : ""}`);
+    const spellings = [
+      (path: string) => `${path}/`,
+      (path: string) => path.replace(/[a-z]/, (letter) => letter.toUpperCase()),
+      (path: string) => path.replace(/[a-z]/, (letter) => `%${letter.charCodeAt(0).toString(16)}`),
+      (path: string) => `/${path}`,
+      (path: string) => `/${id()}/..${path}`,
+    ];
+    for (let i = 0; i < 500; i++) junk.push(withQuery(pick(spellings)(pick(canonical)), id()));
+    expect(new Set(junk).size).toBe(junk.length);
+    expect(junk.filter((url) => cacheKeyOf(url) === undefined).length).toBeGreaterThan(500);
+
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const statuses = new Map<number, number>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < junk.length) {
+          const { status } = await get(server.url, junk[next++]!, {}, agent);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }
+      }),
+    );
+    agent.destroy();
+    expect([...statuses.keys()].every((status) => status === 200 || status === 404), JSON.stringify([...statuses])).toBe(true);
+
+    for (const path of hot) {
+      const answer = await get(server.url, path, { "Accept-Encoding": "br" });
+      expect(answer.headers["x-cache"], path).toBe("hit");
+    }
+    // Nothing was stored meanwhile; the next entry finds the cache as it was.
+    expect(cacheStoredLines(server).slice(linesBefore)).toEqual([]);
+    const probe = await get(server.url, "/api/posts?offset=100002");
+    const after = await cacheStored(server, "/api/posts?limit=100&offset=100002");
+    expect(after.entries).toBe(before.entries + 1);
+    // The probe's entry: its body and the 512 bytes each entry is counted for (server/page-cache.ts).
+    expect(after.bytes).toBe(before.bytes + Buffer.byteLength(probe.body) + 512);
+  });
+});

@@ -1,0 +1,94 @@
+import { parseBlogPage } from "~/lib/blog-pages";
+import { parseImageVariantPath } from "~/lib/images";
+import { isWellFormedSlug } from "~/lib/slug";
+import { parsePageParams } from "~/server/http.server";
+
+/**
+ * The page cache's key for a request URL (ADR 022), or undefined when the
+ * answer is not to be cached. The key names the answer, not the spelling: it
+ * keeps only the query parameters the route reads, in one order and in the
+ * form the route parses them to, so junk cannot make new entries.
+ *
+ * - Only the canonical spelling of a page is cached (the one the site links
+ *   to): `/blog/`, `/Blog`, `/%62log`, `//blog`, `/x/../blog` are answered by
+ *   the app as before, never from or into the cache.
+ * - Every other path (SPEC §2: the landing page) shares one entry,
+ *   `LANDING_KEY`, when it is plainly spelled and its first segment is none of
+ *   the app's routes; otherwise it is not cached.
+ * - A parameter value the route refuses gives no key; the route answers 400
+ *   or 404, which is never stored anyway.
+ */
+export function cacheKeyOf(url: string): string | undefined {
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  switch (path) {
+    case "/":
+    case "/home":
+    case "/about":
+    case "/rss.xml":
+    case "/sitemap.xml":
+    case "/robots.txt":
+      return path;
+    case "/blog":
+      return blogKey(searchParams(url));
+    case "/api/posts": {
+      const page = parsePageParams(new URL(url, BASE));
+      return page instanceof Response ? undefined : `/api/posts?limit=${page.limit}&offset=${page.offset}`;
+    }
+  }
+  const slash = path.indexOf("/", 1);
+  const first = (slash === -1 ? path.slice(1) : path.slice(1, slash)).toLowerCase();
+  if (ROUTED_FIRST_SEGMENTS.has(first)) {
+    if (path.startsWith("/blog/") && isWellFormedSlug(path.slice(6))) return path;
+    if (path.startsWith("/api/posts/") && isWellFormedSlug(path.slice(11))) return path;
+    if (path.startsWith("/images/") && parseImageVariantPath(path)) return path;
+    return undefined;
+  }
+  return PLAIN_PATH.test(path) ? LANDING_KEY : undefined;
+}
+
+/** The one entry of every path that only the catch-all route answers; no URL is spelled so. */
+export const LANDING_KEY = "(any other path)";
+
+/**
+ * The first path segments of every route in app/routes.ts but the catch-all,
+ * and of what Express serves before the cache (/assets), lower case: React
+ * Router matches paths without regard to case. A path whose first segment is
+ * none of these can only be the catch-all's (server/cache-key.test.ts checks
+ * the list against app/routes.ts).
+ */
+export const ROUTED_FIRST_SEGMENTS = new Set([
+  "",
+  "home",
+  "blog",
+  "about",
+  "admin",
+  "rss.xml",
+  "sitemap.xml",
+  "robots.txt",
+  "healthz",
+  "images",
+  "api",
+  "assets",
+]);
+
+/**
+ * Letters, digits, "_" and "-" between single slashes: nothing the URL parser
+ * or React Router would rewrite (no "%", ".", "\\", empty or dot segments), so
+ * the first segment seen here is the one the router matches, and no file name
+ * (they all have a dot).
+ */
+const PLAIN_PATH = /^(?:\/[\w-]+)+\/?$/;
+
+/** React Router's request URL is `new URL(origin + originalUrl)`; its query parses the same on any origin. */
+const BASE = "http://cache-key.invalid";
+const searchParams = (url: string) => new URL(url, BASE).searchParams;
+
+/** /blog reads `article` (the in-place view, `page` then unread) or else `page`. */
+function blogKey(params: URLSearchParams): string | undefined {
+  const article = params.get("article");
+  if (article !== null) return isWellFormedSlug(article) ? `/blog?article=${article}` : undefined;
+  const page = parseBlogPage(params.get("page"));
+  if (page === undefined) return undefined;
+  return page === 1 ? "/blog" : `/blog?page=${page}`;
+}
