@@ -18,7 +18,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { assertBuilt, root, startBuiltSite } from "./lib/built-site.mjs";
+import { assertBuilt, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
+import { seedPosts } from "./lib/posts.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -38,35 +39,6 @@ const sets = opts.sets.split(",").map(Number);
 const headers = opts["accept-encoding"] ? { "accept-encoding": opts["accept-encoding"] } : {};
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 
-const WORDS = (
-  "cloud migration accessible design small business websites fast pages server rendering research " +
-  "systems onboarding media production security backups monitoring support Ojai California team " +
-  "clients projects budgets performance search engines phones readers articles analytics privacy"
-).split(" ");
-
-/** A deterministic article of about `words` words in markdown: headings, lists, links, code. */
-function article(seed, words = 1000) {
-  let n = seed;
-  const next = () => {
-    n = (n * 1103515245 + 12345) % 2147483648;
-    return WORDS[n % WORDS.length];
-  };
-  const sentence = (len) => {
-    const s = Array.from({ length: len }, next).join(" ");
-    return s[0].toUpperCase() + s.slice(1) + ".";
-  };
-  const parts = [];
-  let count = 0;
-  let section = 1;
-  while (count < words) {
-    parts.push(`## Section ${section++}: ${sentence(4).slice(0, -1)}`);
-    const paragraph = Array.from({ length: 5 }, () => sentence(14)).join(" ");
-    parts.push(paragraph, `- **${next()}**: ${sentence(8)}\n- [${next()}](/blog) ${sentence(6)}\n- \`${next()}\` ${sentence(6)}`);
-    count += 4 + 70 + 26;
-  }
-  return parts.join("\n\n");
-}
-
 async function startSite(databaseUrl) {
   return startBuiltSite({
     DATABASE_URL: databaseUrl,
@@ -76,59 +48,11 @@ async function startSite(databaseUrl) {
   });
 }
 
-async function seed(url, count) {
-  const login = await fetch(`${url}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(ADMIN),
-  });
-  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
-  const cookie = login.headers.get("set-cookie").split(";")[0];
-  const start = Date.now() - count * 60_000;
-  let made = 0;
-  const slugs = [];
-  const worker = async () => {
-    for (;;) {
-      const i = made++;
-      if (i >= count) return;
-      const slug = `bench-post-${i + 1}`;
-      const response = await fetch(`${url}/api/admin/posts`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Cookie: cookie },
-        body: JSON.stringify({
-          title: `Bench post ${i + 1}: notes from the field`,
-          slug,
-          excerpt: `What we learned on project ${i + 1}, in brief, for readers who want the outline first.`,
-          content: article(i + 1),
-          category: ["Web Design", "Cloud", "Research", "Operations"][i % 4],
-          readTime: "5 min read",
-          published: true,
-          publishDate: new Date(start + i * 60_000).toISOString(),
-          headerImage: null,
-        }),
-      });
-      if (response.status !== 201) throw new Error(`creating ${slug}: ${response.status} ${await response.text()}`);
-      slugs[i] = slug;
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  return slugs;
-}
-
-function rssOf(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
 async function measure(url, route, pid) {
   const target = url + route;
   await autocannon({ url: target, connections, duration: warmup, headers });
-  let peak = rssOf(pid);
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 100);
+  let peak = memoryOf(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid))), 100);
   const result = await autocannon({ url: target, connections, duration, headers });
   clearInterval(sampler);
   return {
@@ -159,7 +83,7 @@ for (const count of sets) {
   const site = await startSite(path.join(dir, "site.db"));
   try {
     const seeded = Date.now();
-    const slugs = await seed(site.url, count);
+    const slugs = await seedPosts(site.url, ADMIN, count);
     const slug = slugs[Math.floor(slugs.length / 2)];
     console.log(`\n${count} posts added in ${((Date.now() - seeded) / 1000).toFixed(1)} s; measuring (${warmup} s warm-up, ${duration} s per route)...`);
     const routes = opts.routes ? opts.routes.split(",") : ["/", "/blog", `/blog/${slug}`, "/api/posts?limit=5", "/rss.xml"];

@@ -1,6 +1,6 @@
 // Starts the built site (build/server/index.js) as `npm start` would, on a
 // database and environment of the caller's choosing, for the measuring
-// scripts (bench, lighthouse). Waits until /healthz answers.
+// scripts (bench, lighthouse, soak). Waits until /healthz answers.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -33,9 +33,21 @@ export function assertBuilt(command) {
   }
 }
 
+/** A process's resident memory in bytes (VmRSS), or its high-water mark (VmHWM); 0 once it is gone. */
+export function memoryOf(pid, field = "VmRSS") {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const line = status.split("\n").find((l) => l.startsWith(`${field}:`));
+    return line ? Number.parseInt(line.slice(field.length + 1).trim(), 10) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * @param {Record<string, string>} env  added to a production environment (DATABASE_URL at least)
- * @returns {Promise<{ url: string, pid: number, stop(): Promise<void> }>}
+ * @returns {Promise<{ url: string, pid: number, logFile: string,
+ *   exited: Promise<{ code: number | null, signal: string | null }>, stop(): Promise<void> }>}
  */
 export async function startBuiltSite(env) {
   const port = await freePort();
@@ -54,6 +66,7 @@ export async function startBuiltSite(env) {
     },
     stdio: ["ignore", log, log],
   });
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`the site exited early; see ${logFile}`);
@@ -66,9 +79,10 @@ export async function startBuiltSite(env) {
   return {
     url,
     pid: child.pid,
+    logFile,
+    exited,
     async stop() {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
       fs.closeSync(log);
       fs.rmSync(logFile, { force: true });

@@ -12,6 +12,13 @@ export interface TestServer {
   logs: Array<Record<string, unknown>>;
   /** The DATABASE_URL the server runs on (a SQLite file or a postgres:// URL). */
   databaseUrl: string;
+  /** The server's process id. */
+  pid: number;
+  /**
+   * Sends the process a signal at once (SIGKILL: no shutdown code runs) and
+   * answers when it has exited. The database stays; stop() still drops it.
+   */
+  kill(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -48,6 +55,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A process ended by a signal keeps exitCode null: signalCode tells.
+  const running = () => child.exitCode === null && child.signalCode === null;
   const logs: Array<Record<string, unknown>> = [];
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -89,12 +99,14 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     url,
     logs,
     databaseUrl,
+    pid: child.pid!,
+    async kill(signal) {
+      if (running()) child.kill(signal);
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      if (running()) child.kill("SIGTERM");
+      await exited;
       await dropDatabase();
     },
   };
