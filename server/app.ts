@@ -19,6 +19,15 @@ import { BODY_LIMITS } from "~/server/http.server";
 import { getLogger } from "~/server/logger.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The methods the site answers; anything else (TRACE, CONNECT, made-up ones) is a 405 before any route runs. */
+const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** The Fetch API behind React Router refuses TRACE and CONNECT outright (it would be a 500). */
+function refuseUnknownMethods(req: Request, res: Response, next: NextFunction) {
+  if (KNOWN_METHODS.includes(req.method)) return next();
+  res.set("Allow", KNOWN_METHODS.join(", "));
+  res.status(405).json({ error: "Method not allowed" });
+}
 
 /** The path of a request URL, without its query. */
 function pathOf(url: string): string {
@@ -239,6 +248,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
 
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
   app.use(dropUnreadBody);
+  app.use(refuseUnknownMethods);
   app.use(refuseCrossOriginWrites(config.siteUrl));
   app.use(limitDeclaredBodySize);
 

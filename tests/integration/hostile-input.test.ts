@@ -140,6 +140,21 @@ describe("attack 2 and bounded bodies: every route that reads a body stops at it
   });
 });
 
+describe("methods", () => {
+  it.each(["TRACE", "PROPFIND", "MKCOL", "PURGE"])("%s / is a 405, not a 500", async (method) => {
+    const { default: http } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(`${server.url}/`, { method }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("error", reject);
+      request.end();
+    });
+    expect(status).toBe(405);
+  });
+});
+
 describe("attack 4: text the database cannot store", () => {
   const post = { title: "T", slug: "nul-check", excerpt: "e", content: "c" };
 
