@@ -8,7 +8,7 @@ export { MIN_PASSWORD_LENGTH };
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { getConnection, getDb } from "./db/index.server";
 import { decoyHash, hashPassword, verifyPassword } from "./passwords.server";
-import { createThrottle, type Throttle } from "./throttle.server";
+import { accountKey, addressKey, createThrottle, reserveAll, type Throttle } from "./throttle.server";
 
 export interface AdminUser {
   id: string;
@@ -148,16 +148,21 @@ export async function deleteExpiredSessions(db: Db): Promise<void> {
 
 // ---------------------------------------------------------------- sign-in
 
-const MAX_FAILURES = 5;
-const WINDOW_SECONDS = 15 * 60;
+/** Per account and per client address: this many checked attempts in a window (PRODUCT §4, ADR 021). */
+export const SIGN_IN_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
 
 let throttles: { account: Throttle; address: Throttle } | undefined;
 function signInThrottles() {
   throttles ??= {
-    account: createThrottle(getConnection(), { name: "login-account", points: MAX_FAILURES, durationSeconds: WINDOW_SECONDS }),
-    address: createThrottle(getConnection(), { name: "login-address", points: MAX_FAILURES, durationSeconds: WINDOW_SECONDS }),
+    account: createThrottle(getConnection(), { name: "login-account", ...SIGN_IN_THROTTLE }),
+    address: createThrottle(getConnection(), { name: "login-address", ...SIGN_IN_THROTTLE }),
   };
   return throttles;
+}
+
+/** Lets the account try again at once (`npm run admin -- set-password`). */
+export async function clearSignInThrottle(rawEmail: string): Promise<void> {
+  await signInThrottles().account.reset(accountKey(normaliseEmail(rawEmail)));
 }
 
 export type SignInResult =
@@ -165,10 +170,24 @@ export type SignInResult =
   | { ok: false; status: 401; error: string }
   | { ok: false; status: 429; error: string; retryAfterSeconds: number };
 
+function throttled(retryAfterMs: number): SignInResult {
+  const retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return {
+    ok: false,
+    status: 429,
+    error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    retryAfterSeconds,
+  };
+}
+
 /**
- * Same answer and the same work for an unknown e-mail and a wrong password;
- * five failures in fifteen minutes per account or per client address throttle
- * further attempts (the right password included) until the window passes.
+ * Same answer and the same work for an unknown e-mail and a wrong password.
+ * Each attempt is counted against its account and its client address BEFORE
+ * the password is checked (ADR 021): at most five attempts per account and
+ * per address are checked in a fifteen-minute window, however many arrive at
+ * once or through however many processes; the others get 429. A success
+ * clears the account's count and gives the address its attempt back.
  */
 export async function signIn(
   { email: rawEmail, password }: { email: string; password: string },
@@ -177,29 +196,31 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = normaliseEmail(rawEmail);
   const { account, address } = signInThrottles();
-  const waitMs = Math.max(await account.retryAfterMs(email), await address.retryAfterMs(clientAddress));
-  if (waitMs > 0) {
-    const retryAfterSeconds = Math.ceil(waitMs / 1000);
-    const minutes = Math.ceil(retryAfterSeconds / 60);
-    return {
-      ok: false,
-      status: 429,
-      error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      retryAfterSeconds,
-    };
-  }
+  const accountId = accountKey(email);
+  const addressId = addressKey(clientAddress);
+  const reservation = await reserveAll([
+    [account, accountId],
+    [address, addressId],
+  ]);
+  if (!reservation.ok) return throttled(reservation.retryAfterMs);
 
-  const user = await db
-    .selectFrom("admin_users")
-    .select(["id", "email", "password_hash"])
-    .where("email", "=", email)
-    .executeTakeFirst();
-  const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
-  if (!user || !valid) {
-    await Promise.all([account.hit(email), address.hit(clientAddress)]);
-    return { ok: false, status: 401, error: INVALID_CREDENTIALS };
+  let user: { id: string; email: string; password_hash: string } | undefined;
+  let valid: boolean;
+  try {
+    user = await db
+      .selectFrom("admin_users")
+      .select(["id", "email", "password_hash"])
+      .where("email", "=", email)
+      .executeTakeFirst();
+    valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+  } catch (error) {
+    // Our fault, not a guess: the attempt does not count.
+    await Promise.all([account.refund(accountId), address.refund(addressId)]).catch(() => {});
+    throw error;
   }
-  await account.reset(email);
+  if (!user || !valid) return { ok: false, status: 401, error: INVALID_CREDENTIALS };
+
+  await Promise.all([account.reset(accountId), address.refund(addressId)]);
   const { setCookie } = await createSession(db, user.id);
   return { ok: true, user: { id: user.id, email: user.email }, setCookie };
 }
