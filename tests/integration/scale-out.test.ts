@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
+import { postAllAtOnce } from "../support/parallel";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
@@ -157,20 +158,19 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
   });
 
   it("20 contact messages at once through both processes from one address: exactly 5 are accepted", async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        new ApiClient(both(i).url).post(
-          "/api/contact",
-          {
-            name: `Scaled ${i}`,
-            email: "ada@example.com",
-            preferredContact: "email",
-            service: "research",
-            message: "Sent through a load balancer.",
-          },
-          { "X-Forwarded-For": "198.18.12.1" },
-        ),
-      ),
+    const answers = await postAllAtOnce(
+      Array.from({ length: 20 }, (_, i) => ({
+        url: both(i).url,
+        path: "/api/contact",
+        body: {
+          name: `Scaled ${i}`,
+          email: "ada@example.com",
+          preferredContact: "email",
+          service: "research",
+          message: "Sent through a load balancer.",
+        },
+        headers: { "X-Forwarded-For": "198.18.12.1" },
+      })),
     );
     expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(15).fill(429)]);
   });

@@ -152,6 +152,12 @@ describe("sign-in throttling", () => {
     expect(tally(answers)).toEqual({ 401: 5, 429: 35 });
   });
 
+  it("a 320-character e-mail is an ordinary 401 (its throttle key still fits the database)", async () => {
+    const email = `${"a".repeat(300)}@example-long.com`.slice(0, 320);
+    const answer = await attempt(new ApiClient(server.url), email, "wrong-password", "198.18.6.6");
+    expect(answer.status).toBe(401);
+  });
+
   it("an IPv6 client is limited per /64, and ::ffff:a.b.c.d counts as a.b.c.d", async () => {
     const client = new ApiClient(server.url);
     for (let i = 0; i < 5; i++) {

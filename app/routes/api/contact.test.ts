@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postAllAtOnce } from "../../../tests/support/parallel";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 
 let server: TestServer;
@@ -102,13 +103,20 @@ describe("POST /api/contact", () => {
   });
 
   it("20 posts at once from one address: exactly 5 are accepted and stored, 15 get 429", async () => {
-    const sender = visitor();
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => sender.send({ ...message, name: `Parallel ${i}` })));
+    const address = newAddress();
+    const answers = await postAllAtOnce(
+      Array.from({ length: 20 }, (_, i) => ({
+        url: server.url,
+        path: "/api/contact",
+        body: { ...message, name: `Parallel ${i}` },
+        headers: { "X-Forwarded-For": address },
+      })),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([...Array<number>(5).fill(201), ...Array<number>(15).fill(429)]);
     for (const refused of answers.filter((a) => a.status === 429)) {
-      expect(refused.json).toEqual({ error: "Error: Too many messages from your address. Please try again later." });
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(JSON.parse(refused.text)).toEqual({ error: "Error: Too many messages from your address. Please try again later." });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     }
     const list = (await admin.get("/api/admin/messages")).json as Array<{ name: string }>;
     expect(list.filter((m) => m.name.startsWith("Parallel "))).toHaveLength(5);
