@@ -7,7 +7,8 @@ import { getConfig } from "./config.server";
 export { MIN_PASSWORD_LENGTH };
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { getConnection, getDb } from "./db/index.server";
-import { decoyHash, hashPassword, verifyPassword } from "./passwords.server";
+import { getLogger } from "./logger.server";
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 import { accountKey, addressKey, createThrottle, reserveAll, type Throttle } from "./throttle.server";
 
 export interface AdminUser {
@@ -221,8 +222,27 @@ export async function signIn(
   if (!user || !valid) return { ok: false, status: 401, error: INVALID_CREDENTIALS };
 
   await Promise.all([account.reset(accountId), address.refund(addressId)]);
+  if (needsRehash(user.password_hash)) await rehash(db, user.id, user.password_hash, password);
   const { setCookie } = await createSession(db, user.id);
   return { ok: true, user: { id: user.id, email: user.email }, setCookie };
+}
+
+/**
+ * Stores the password again with today's parameters, unless the hash changed
+ * meanwhile (a password reset in between wins). A failure here does not stop
+ * the sign-in: the old hash still verifies, and the next sign-in tries again.
+ */
+async function rehash(db: Db, userId: string, oldHash: string, password: string): Promise<void> {
+  try {
+    await db
+      .updateTable("admin_users")
+      .set({ password_hash: await hashPassword(password), updated_at: new Date().toISOString() })
+      .where("id", "=", userId)
+      .where("password_hash", "=", oldHash)
+      .execute();
+  } catch (error) {
+    getLogger().warn({ err: error, userId }, "could not rehash a password with the current parameters");
+  }
 }
 
 // ---------------------------------------------------------------- first administrator

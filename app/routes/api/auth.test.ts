@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
+import { randomBytes, scryptSync } from "node:crypto";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
 import { resolveDatabase } from "~/server/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
+import { verifyPassword } from "~/server/passwords.server";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -228,6 +230,48 @@ describe("a sign-in lock is a backoff, not a wall", () => {
     for (let i = 0; i < 3; i++) expect((await attempt(TEST_ADMIN.password, address)).status).toBe(200);
     expect((await attempt("wrong-password", address, "typo-4@example.com")).status).toBe(401);
     expect((await attempt("wrong-password", address, "typo-5@example.com")).status).toBe(429);
+  });
+});
+
+describe("passwords stored with older parameters", () => {
+  let server: TestServer;
+  let database: Connection;
+  beforeAll(async () => {
+    server = await startServer();
+    database = openDatabase(server);
+  });
+  afterAll(async () => {
+    await database?.db.destroy();
+    await server?.stop();
+  });
+
+  const storedHash = async () =>
+    (
+      await database.db
+        .selectFrom("admin_users")
+        .select("password_hash")
+        .where("email", "=", TEST_ADMIN.email)
+        .executeTakeFirstOrThrow()
+    ).password_hash;
+
+  it("are rehashed with today's parameters at the next successful sign-in", async () => {
+    // As the site stored it before ADR 021: scrypt N=2^15, r=8, p=1.
+    const salt = randomBytes(16);
+    const key = scryptSync(TEST_ADMIN.password, salt, 64, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const legacy = ["scrypt", 2 ** 15, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
+    await database.db.updateTable("admin_users").set({ password_hash: legacy }).where("email", "=", TEST_ADMIN.email).execute();
+
+    // A failed attempt changes nothing.
+    expect((await new ApiClient(server.url).post("/api/auth/login", { ...TEST_ADMIN, password: "wrong-password" })).status).toBe(401);
+    expect(await storedHash()).toBe(legacy);
+
+    await new ApiClient(server.url).signIn();
+    const upgraded = await storedHash();
+    expect(upgraded).not.toBe(legacy);
+    expect(upgraded).toMatch(/^scrypt\$16384\$8\$5\$/);
+    expect(await verifyPassword(TEST_ADMIN.password, upgraded)).toBe(true);
+    await new ApiClient(server.url).signIn();
+    expect(await storedHash()).toBe(upgraded);
   });
 });
 
