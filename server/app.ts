@@ -10,6 +10,7 @@ import { pinoHttp } from "pino-http";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import "~/context";
+import { sessionCookieName } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/content-version.server";
 import { getConnection, getDb } from "~/server/db/index.server";
@@ -216,6 +217,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     : pageCache({
         readVersion: contentVersionReader(getConnection()),
         nextScheduledChange: () => nextScheduledChange(getDb()),
+        sessionCookie: sessionCookieName(config.secureCookies),
       });
   if (cache) app.use(cache.middleware);
 

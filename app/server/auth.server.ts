@@ -16,19 +16,35 @@ export interface AdminUser {
   email: string;
 }
 
-const SESSION_DAYS = 14;
+/** A session ends 14 days after sign-in (absolute) ... */
+export const SESSION_DAYS = 14;
+/** ... or after 24 hours without a request, whichever comes first (ADR 021). */
+export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+/** A session's last-seen time is written at most this often, not on every request. */
+export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000;
 const SETUP_TOKEN_HOURS = 24;
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * The session cookie's name. On https it carries the `__Host-` prefix, which
+ * browsers accept only with Secure, Path=/ and no Domain: no subdomain or
+ * plain-http page can set or shadow it. The page cache (server/app.ts) keys
+ * its bypass on this same name.
+ */
+export function sessionCookieName(secure: boolean = getConfig().secureCookies): string {
+  return secure ? "__Host-session" : "session";
+}
+
 let cookie: ReturnType<typeof createCookie> | undefined;
 function sessionCookie() {
-  cookie ??= createCookie("session", {
+  const secure = getConfig().secureCookies;
+  cookie ??= createCookie(sessionCookieName(secure), {
     httpOnly: true,
     sameSite: "lax",
-    secure: getConfig().secureCookies,
+    secure,
     path: "/",
     maxAge: SESSION_DAYS * 24 * 60 * 60,
   });
@@ -95,7 +111,13 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
   const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
   await db
     .insertInto("sessions")
-    .values({ id: sha256(token), user_id: userId, created_at: now.toISOString(), expires_at: expires.toISOString() })
+    .values({
+      id: sha256(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expires.toISOString(),
+      last_seen_at: now.toISOString(),
+    })
     .execute();
   return { token, setCookie: await sessionCookie().serialize(token, { expires }) };
 }
@@ -108,16 +130,23 @@ async function readToken(request: Request): Promise<string | undefined> {
 export async function getAdmin(request: Request, db: Db = getDb()): Promise<AdminUser | undefined> {
   const token = await readToken(request);
   if (!token) return undefined;
+  const id = sha256(token);
   const row = await db
     .selectFrom("sessions")
     .innerJoin("admin_users", "admin_users.id", "sessions.user_id")
-    .select(["admin_users.id", "admin_users.email", "sessions.expires_at"])
-    .where("sessions.id", "=", sha256(token))
+    .select(["admin_users.id", "admin_users.email", "sessions.created_at", "sessions.expires_at", "sessions.last_seen_at"])
+    .where("sessions.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
-  if (row.expires_at <= new Date().toISOString()) {
-    await db.deleteFrom("sessions").where("id", "=", sha256(token)).execute();
+  const now = Date.now();
+  // A row written before last_seen_at existed counts as seen when it was created.
+  const lastSeen = Date.parse(row.last_seen_at ?? row.created_at);
+  if (row.expires_at <= new Date(now).toISOString() || !(lastSeen > now - SESSION_IDLE_MS)) {
+    await db.deleteFrom("sessions").where("id", "=", id).execute();
     return undefined;
+  }
+  if (lastSeen <= now - LAST_SEEN_REFRESH_MS) {
+    await db.updateTable("sessions").set({ last_seen_at: new Date(now).toISOString() }).where("id", "=", id).execute();
   }
   return { id: row.id, email: row.email };
 }
@@ -143,8 +172,20 @@ export async function signOut(request: Request, db: Db = getDb()): Promise<strin
   return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
+/** Removes sessions past their absolute end or idle for longer than SESSION_IDLE_MS. */
 export async function deleteExpiredSessions(db: Db): Promise<void> {
-  await db.deleteFrom("sessions").where("expires_at", "<=", new Date().toISOString()).execute();
+  const now = Date.now();
+  const idleSince = new Date(now - SESSION_IDLE_MS).toISOString();
+  await db
+    .deleteFrom("sessions")
+    .where((eb) =>
+      eb.or([
+        eb("expires_at", "<=", new Date(now).toISOString()),
+        eb("last_seen_at", "<=", idleSince),
+        eb.and([eb("last_seen_at", "is", null), eb("created_at", "<=", idleSince)]),
+      ]),
+    )
+    .execute();
 }
 
 // ---------------------------------------------------------------- sign-in

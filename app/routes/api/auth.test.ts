@@ -275,6 +275,100 @@ describe("passwords stored with older parameters", () => {
   });
 });
 
+describe("session lifetime", () => {
+  let server: TestServer;
+  let database: Connection;
+  beforeAll(async () => {
+    server = await startServer();
+    database = openDatabase(server);
+  });
+  afterAll(async () => {
+    await database?.db.destroy();
+    await server?.stop();
+  });
+
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+  const sessionRows = () => database.db.selectFrom("sessions").selectAll().execute();
+
+  async function signedIn() {
+    await database.db.deleteFrom("sessions").execute();
+    const client = new ApiClient(server.url);
+    await client.signIn();
+    const [row] = await sessionRows();
+    expect(row!.last_seen_at).toBe(row!.created_at);
+    return { client, id: row!.id };
+  }
+  const setSession = (id: string, values: { last_seen_at?: string; expires_at?: string }) =>
+    database.db.updateTable("sessions").set(values).where("id", "=", id).execute();
+
+  it("ends after 24 hours without a request", async () => {
+    const { client, id } = await signedIn();
+    await setSession(id, { last_seen_at: ago(24 * 3_600_000 + 60_000) });
+    expect((await client.get("/api/auth/me")).status).toBe(401);
+    expect((await client.get("/api/admin/posts")).status).toBe(401);
+    expect(await sessionRows()).toEqual([]);
+  });
+
+  it("stays while it is used, writing its last-seen time at most every five minutes", async () => {
+    const { client, id } = await signedIn();
+    const recent = ago(2 * 60_000);
+    await setSession(id, { last_seen_at: recent });
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect((await sessionRows())[0]!.last_seen_at).toBe(recent);
+
+    await setSession(id, { last_seen_at: ago(23 * 3_600_000) });
+    const before = Date.now();
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect(Date.parse((await sessionRows())[0]!.last_seen_at!)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it("ends 14 days after sign-in however much it is used", async () => {
+    const { client, id } = await signedIn();
+    await setSession(id, { expires_at: ago(1000), last_seen_at: ago(0) });
+    expect((await client.get("/api/auth/me")).status).toBe(401);
+    expect(await sessionRows()).toEqual([]);
+  });
+});
+
+describe("session cookie on an https site", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ SITE_URL: "https://www.example.com" });
+  });
+  afterAll(() => server?.stop());
+
+  it("is __Host-session: Secure, Path=/, no Domain", async () => {
+    const client = new ApiClient(server.url);
+    const { headers } = await client.signIn();
+    const cookie = headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^__Host-session=[^;]+;/);
+    const attributes = cookie.split(";").map((part) => part.trim().toLowerCase());
+    expect(attributes).toContain("secure");
+    expect(attributes).toContain("path=/");
+    expect(attributes).toContain("httponly");
+    expect(attributes.some((a) => a.startsWith("domain="))).toBe(false);
+    expect((await client.get("/api/auth/me")).json).toEqual({ user: { email: TEST_ADMIN.email } });
+
+    // A plain "session" cookie means nothing here.
+    const impostor = new ApiClient(server.url);
+    impostor.cookie = `session=${client.cookie.split("=")[1]}`;
+    expect((await impostor.get("/api/auth/me")).status).toBe(401);
+
+    const out = await client.post("/api/auth/logout");
+    expect(out.headers.get("set-cookie")).toMatch(/^__Host-session=;.*Max-Age=0/);
+  });
+
+  it("keeps a signed-in request away from the page cache", async () => {
+    const anonymous = new ApiClient(server.url);
+    await anonymous.get("/about");
+    expect((await anonymous.get("/about")).headers.get("x-cache")).toBe("hit");
+    const admin = new ApiClient(server.url);
+    await admin.signIn();
+    expect(admin.cookie).toMatch(/^__Host-session=/);
+    expect((await admin.get("/about")).headers.get("x-cache")).not.toBe("hit");
+  });
+});
+
 describe("first administrator", () => {
   let server: TestServer | undefined;
   afterEach(async () => {
