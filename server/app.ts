@@ -12,6 +12,7 @@ import { cacheKeyOf } from "./cache-key";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import "~/context";
+import { sessionCookieName } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/content-version.server";
 import { getConnection, getDb } from "~/server/db/index.server";
@@ -280,6 +281,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
         // A file at the top of build/client is express.static's, whatever its name.
         cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
         logger: log,
+        sessionCookie: sessionCookieName(config.secureCookies),
       });
   if (cache) app.use(cache.middleware);
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
-import { AccountError, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/auth.server";
+import { AccountError, clearSignInThrottle, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/auth.server";
 import { ConfigError, resolveDatabase } from "~/server/config.server";
 import { CopyError, copyDatabase } from "~/server/db/copy.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
@@ -9,6 +9,7 @@ import { closeConnection, getDb } from "~/server/db/index.server";
 
 const USAGE = `Usage:
   npm run admin -- set-password <email>   add an administrator, or reset the password of an existing one
+                                          (also lifts a sign-in lock on that account)
   npm run admin -- list                   list administrators
   npm run admin -- copy-database --from <DATABASE_URL> --to <DATABASE_URL>
                                           copy a whole site (posts, images, administrators,
@@ -54,10 +55,12 @@ async function run(args: string[]): Promise<number> {
     const db = getDb();
     await migrateToLatest(db);
     const outcome = await upsertAdmin(db, email, await readPassword());
+    // The owner locked out by failed attempts (theirs or a guesser's) can sign in at once.
+    await clearSignInThrottle(email);
     console.log(
       outcome === "created"
         ? `Administrator ${email.toLowerCase()} created.`
-        : `Password of ${email.toLowerCase()} reset; their existing sessions were signed out.`,
+        : `Password of ${email.toLowerCase()} reset; their existing sessions were signed out and sign-in attempts cleared.`,
     );
     return 0;
   }

@@ -7,27 +7,44 @@ import { getConfig } from "./config.server";
 export { MIN_PASSWORD_LENGTH };
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { getConnection, getDb } from "./db/index.server";
-import { decoyHash, hashPassword, verifyPassword } from "./passwords.server";
-import { createThrottle, type Throttle } from "./throttle.server";
+import { getLogger } from "./logger.server";
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.server";
+import { accountKey, addressKey, createThrottle, reserveAll, type Throttle } from "./throttle.server";
 
 export interface AdminUser {
   id: string;
   email: string;
 }
 
-const SESSION_DAYS = 14;
+/** A session ends 14 days after sign-in (absolute) ... */
+export const SESSION_DAYS = 14;
+/** ... or after 24 hours without a request, whichever comes first (ADR 021). */
+export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+/** A session's last-seen time is written at most this often, not on every request. */
+export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000;
 const SETUP_TOKEN_HOURS = 24;
 export const INVALID_CREDENTIALS = "Invalid email or password";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * The session cookie's name. On https it carries the `__Host-` prefix, which
+ * browsers accept only with Secure, Path=/ and no Domain: no subdomain or
+ * plain-http page can set or shadow it. The page cache (server/app.ts) keys
+ * its bypass on this same name.
+ */
+export function sessionCookieName(secure: boolean = getConfig().secureCookies): string {
+  return secure ? "__Host-session" : "session";
+}
+
 let cookie: ReturnType<typeof createCookie> | undefined;
 function sessionCookie() {
-  cookie ??= createCookie("session", {
+  const secure = getConfig().secureCookies;
+  cookie ??= createCookie(sessionCookieName(secure), {
     httpOnly: true,
     sameSite: "lax",
-    secure: getConfig().secureCookies,
+    secure,
     path: "/",
     maxAge: SESSION_DAYS * 24 * 60 * 60,
   });
@@ -94,7 +111,13 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
   const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
   await db
     .insertInto("sessions")
-    .values({ id: sha256(token), user_id: userId, created_at: now.toISOString(), expires_at: expires.toISOString() })
+    .values({
+      id: sha256(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expires.toISOString(),
+      last_seen_at: now.toISOString(),
+    })
     .execute();
   return { token, setCookie: await sessionCookie().serialize(token, { expires }) };
 }
@@ -107,16 +130,23 @@ async function readToken(request: Request): Promise<string | undefined> {
 export async function getAdmin(request: Request, db: Db = getDb()): Promise<AdminUser | undefined> {
   const token = await readToken(request);
   if (!token) return undefined;
+  const id = sha256(token);
   const row = await db
     .selectFrom("sessions")
     .innerJoin("admin_users", "admin_users.id", "sessions.user_id")
-    .select(["admin_users.id", "admin_users.email", "sessions.expires_at"])
-    .where("sessions.id", "=", sha256(token))
+    .select(["admin_users.id", "admin_users.email", "sessions.created_at", "sessions.expires_at", "sessions.last_seen_at"])
+    .where("sessions.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
-  if (row.expires_at <= new Date().toISOString()) {
-    await db.deleteFrom("sessions").where("id", "=", sha256(token)).execute();
+  const now = Date.now();
+  // A row written before last_seen_at existed counts as seen when it was created.
+  const lastSeen = Date.parse(row.last_seen_at ?? row.created_at);
+  if (row.expires_at <= new Date(now).toISOString() || !(lastSeen > now - SESSION_IDLE_MS)) {
+    await db.deleteFrom("sessions").where("id", "=", id).execute();
     return undefined;
+  }
+  if (lastSeen <= now - LAST_SEEN_REFRESH_MS) {
+    await db.updateTable("sessions").set({ last_seen_at: new Date(now).toISOString() }).where("id", "=", id).execute();
   }
   return { id: row.id, email: row.email };
 }
@@ -142,22 +172,39 @@ export async function signOut(request: Request, db: Db = getDb()): Promise<strin
   return sessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
 }
 
+/** Removes sessions past their absolute end or idle for longer than SESSION_IDLE_MS. */
 export async function deleteExpiredSessions(db: Db): Promise<void> {
-  await db.deleteFrom("sessions").where("expires_at", "<=", new Date().toISOString()).execute();
+  const now = Date.now();
+  const idleSince = new Date(now - SESSION_IDLE_MS).toISOString();
+  await db
+    .deleteFrom("sessions")
+    .where((eb) =>
+      eb.or([
+        eb("expires_at", "<=", new Date(now).toISOString()),
+        eb("last_seen_at", "<=", idleSince),
+        eb.and([eb("last_seen_at", "is", null), eb("created_at", "<=", idleSince)]),
+      ]),
+    )
+    .execute();
 }
 
 // ---------------------------------------------------------------- sign-in
 
-const MAX_FAILURES = 5;
-const WINDOW_SECONDS = 15 * 60;
+/** Per account and per client address: this many checked attempts in a window (PRODUCT §4, ADR 021). */
+export const SIGN_IN_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
 
 let throttles: { account: Throttle; address: Throttle } | undefined;
 function signInThrottles() {
   throttles ??= {
-    account: createThrottle(getConnection(), { name: "login-account", points: MAX_FAILURES, durationSeconds: WINDOW_SECONDS }),
-    address: createThrottle(getConnection(), { name: "login-address", points: MAX_FAILURES, durationSeconds: WINDOW_SECONDS }),
+    account: createThrottle(getConnection(), { name: "login-account", ...SIGN_IN_THROTTLE }),
+    address: createThrottle(getConnection(), { name: "login-address", ...SIGN_IN_THROTTLE }),
   };
   return throttles;
+}
+
+/** Lets the account try again at once (`npm run admin -- set-password`). */
+export async function clearSignInThrottle(rawEmail: string): Promise<void> {
+  await signInThrottles().account.reset(accountKey(normaliseEmail(rawEmail)));
 }
 
 export type SignInResult =
@@ -165,10 +212,24 @@ export type SignInResult =
   | { ok: false; status: 401; error: string }
   | { ok: false; status: 429; error: string; retryAfterSeconds: number };
 
+function throttled(retryAfterMs: number): SignInResult {
+  const retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return {
+    ok: false,
+    status: 429,
+    error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    retryAfterSeconds,
+  };
+}
+
 /**
- * Same answer and the same work for an unknown e-mail and a wrong password;
- * five failures in fifteen minutes per account or per client address throttle
- * further attempts (the right password included) until the window passes.
+ * Same answer and the same work for an unknown e-mail and a wrong password.
+ * Each attempt is counted against its account and its client address BEFORE
+ * the password is checked (ADR 021): at most five attempts per account and
+ * per address are checked in a fifteen-minute window, however many arrive at
+ * once or through however many processes; the others get 429. A success
+ * clears the account's count and gives the address its attempt back.
  */
 export async function signIn(
   { email: rawEmail, password }: { email: string; password: string },
@@ -177,31 +238,52 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = normaliseEmail(rawEmail);
   const { account, address } = signInThrottles();
-  const waitMs = Math.max(await account.retryAfterMs(email), await address.retryAfterMs(clientAddress));
-  if (waitMs > 0) {
-    const retryAfterSeconds = Math.ceil(waitMs / 1000);
-    const minutes = Math.ceil(retryAfterSeconds / 60);
-    return {
-      ok: false,
-      status: 429,
-      error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      retryAfterSeconds,
-    };
-  }
+  const accountId = accountKey(email);
+  const addressId = addressKey(clientAddress);
+  const reservation = await reserveAll([
+    [account, accountId],
+    [address, addressId],
+  ]);
+  if (!reservation.ok) return throttled(reservation.retryAfterMs);
 
-  const user = await db
-    .selectFrom("admin_users")
-    .select(["id", "email", "password_hash"])
-    .where("email", "=", email)
-    .executeTakeFirst();
-  const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
-  if (!user || !valid) {
-    await Promise.all([account.hit(email), address.hit(clientAddress)]);
-    return { ok: false, status: 401, error: INVALID_CREDENTIALS };
+  let user: { id: string; email: string; password_hash: string } | undefined;
+  let valid: boolean;
+  try {
+    user = await db
+      .selectFrom("admin_users")
+      .select(["id", "email", "password_hash"])
+      .where("email", "=", email)
+      .executeTakeFirst();
+    valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
+  } catch (error) {
+    // Our fault, not a guess: the attempt does not count.
+    await Promise.all([account.refund(accountId), address.refund(addressId)]).catch(() => {});
+    throw error;
   }
-  await account.reset(email);
+  if (!user || !valid) return { ok: false, status: 401, error: INVALID_CREDENTIALS };
+
+  await Promise.all([account.reset(accountId), address.refund(addressId)]);
+  if (needsRehash(user.password_hash)) await rehash(db, user.id, user.password_hash, password);
   const { setCookie } = await createSession(db, user.id);
   return { ok: true, user: { id: user.id, email: user.email }, setCookie };
+}
+
+/**
+ * Stores the password again with today's parameters, unless the hash changed
+ * meanwhile (a password reset in between wins). A failure here does not stop
+ * the sign-in: the old hash still verifies, and the next sign-in tries again.
+ */
+async function rehash(db: Db, userId: string, oldHash: string, password: string): Promise<void> {
+  try {
+    await db
+      .updateTable("admin_users")
+      .set({ password_hash: await hashPassword(password), updated_at: new Date().toISOString() })
+      .where("id", "=", userId)
+      .where("password_hash", "=", oldHash)
+      .execute();
+  } catch (error) {
+    getLogger().warn({ err: error, userId }, "could not rehash a password with the current parameters");
+  }
 }
 
 // ---------------------------------------------------------------- first administrator

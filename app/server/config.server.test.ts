@@ -76,4 +76,33 @@ describe("parseConfig", () => {
     expect(message.split("\n")).toHaveLength(1);
     expect(message).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
   });
+
+  it.each([
+    ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "hunter2!!" }, "hunter2!!"],
+    ["DATABASE_URL", { DATABASE_URL: "mysql://site:db-s3cret-pw@db.internal/site" }, "db-s3cret-pw"],
+    ["SMTP_URL", { SMTP_URL: "https://mailer:smtp-s3cret-pw@mail.example.com" }, "smtp-s3cret-pw"],
+    ["SMTP_URL", { SMTP_URL: "smtp://mailer:smtp s3cret pw@mail example" }, "smtp s3cret pw"],
+    ["SITE_URL", { SITE_URL: "ftp://user:site-s3cret-pw@example.com" }, "site-s3cret-pw"],
+    ["ADMIN_EMAIL", { ADMIN_EMAIL: "owner-s3cret", ADMIN_PASSWORD: "long-enough-pw" }, "owner-s3cret"],
+    ["PORT", { PORT: "port-s3cret" }, "port-s3cret"],
+  ])("a bad %s is named without printing the value it rejects", (variable, env, secret) => {
+    let message = "";
+    try {
+      parseConfig(env);
+    } catch (caught) {
+      expect(caught).toBeInstanceOf(ConfigError);
+      message = (caught as Error).message;
+    }
+    expect(message).toMatch(new RegExp(`^Invalid configuration: ${variable} \\S`));
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).not.toContain(secret);
+    // Nor any recognisable piece of it.
+    for (const piece of secret.split(/[^a-z0-9]+/i).filter((p) => p.length >= 5)) expect(message).not.toContain(piece);
+  });
+
+  it("a valid ADMIN_PASSWORD is never part of an error about another variable", () => {
+    expect(() => parseConfig({ ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "long-secret-pw", PORT: "x" })).toThrow(
+      /^Invalid configuration: PORT must be a whole number from 0 to 65535$/,
+    );
+  });
 });

@@ -101,14 +101,18 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
 export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
   const result = envSchema.safeParse(env);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const variable = String(issue.path[0] ?? "environment");
-    const raw = env[variable];
-    const shown = raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`;
-    throw new ConfigError(`Invalid configuration: ${variable} ${issue.message}${shown}`);
+    // Never the value: it may be a password, or a URL with one in it, and
+    // this line goes to logs. Our messages say what is expected instead.
+    const raw = env[variable]?.trim();
+    const echoes = raw !== undefined && raw.length >= 3 && issue.message.includes(raw);
+    throw new ConfigError(`Invalid configuration: ${variable} ${echoes ? "is not valid" : oneLine(issue.message)}`);
   }
   const e = result.data;
   const siteUrl = e.SITE_URL ?? `http://localhost:${e.PORT}`;

@@ -1,32 +1,104 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-/** scrypt (memory-hard): 2^15 x 8 x 128 bytes = 32 MiB per hash. */
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
+/**
+ * scrypt at one of OWASP's recommended settings (ADR 021): N=2^14, r=8, p=5.
+ * Memory per hash is 128 x N x r = 16 MiB (native, outside the JS heap); p=5
+ * runs five such mixes one after the other, for the work of the 128 MiB
+ * setting at an eighth of its memory.
+ */
+export const PASSWORD_PARAMS = { N: 2 ** 14, r: 8, p: 5 } as const;
 const KEY_LENGTH = 64;
+/** The most memory a stored hash may ask for: today's and every earlier setting (N=2^15, r=8: 32 MiB). */
+const MAX_HASH_MEMORY = 32 * 1024 * 1024;
+/** Node's scrypt limit, with room for OpenSSL's own buffers beside 128 x N x r. */
+const MAXMEM = 2 * MAX_HASH_MEMORY;
+
+/**
+ * At most this many hashes at once in this process: 2 x 16 MiB, whatever the
+ * traffic. Sign-in throttles reserve attempts before hashing, so the queue
+ * behind this gate holds only attempts that will be checked.
+ */
+export const MAX_CONCURRENT_HASHES = 2;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** How many hashes run now and how many wait for a slot (for tests and diagnostics). */
+export function hashConcurrency(): { running: number; waiting: number } {
+  return { running, waiting: waiting.length };
+}
+
+async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await work();
+  } finally {
+    // Hand the slot straight to the next waiter, or free it.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+  return withHashSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: MAXMEM }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
+      }),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const key = await derive(password, salt, PASSWORD_PARAMS);
+  const { N, r, p } = PASSWORD_PARAMS;
+  return ["scrypt", N, r, p, salt.toString("base64"), key.toString("base64")].join("$");
+}
+
+interface StoredHash {
+  params: { N: number; r: number; p: number };
+  salt: Buffer;
+  key: Buffer;
+}
+
+const WHOLE = /^\d{1,10}$/;
+
+function parseStored(stored: string): StoredHash | undefined {
+  const [scheme, n, r, p, salt, key, extra] = stored.split("$");
+  if (scheme !== "scrypt" || !n || !r || !p || !salt || !key || extra !== undefined) return undefined;
+  if (![n, r, p].every((value) => WHOLE.test(value))) return undefined;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  // Ours are powers of two within the memory cap; anything else is not a hash we wrote.
+  const powerOfTwo = params.N > 1 && (params.N & (params.N - 1)) === 0;
+  if (!powerOfTwo || params.r < 1 || params.p < 1 || params.p > 16 || 128 * params.N * params.r > MAX_HASH_MEMORY) {
+    return undefined;
+  }
+  return { params, salt: Buffer.from(salt, "base64"), key: Buffer.from(key, "base64") };
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, key] = stored.split("$");
-  if (scheme !== "scrypt" || !n || !r || !p || !salt || !key) return false;
-  const expected = Buffer.from(key, "base64");
-  const actual = await derive(password, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const parsed = parseStored(stored);
+  if (!parsed) return false;
+  const actual = await derive(password, parsed.salt, parsed.params);
+  return actual.length === parsed.key.length && timingSafeEqual(actual, parsed.key);
 }
 
-/** A real hash of nothing, checked for unknown e-mails so both paths take as long. */
+/** Whether a stored hash was made with other parameters than today's (rehash it at the next sign-in). */
+export function needsRehash(stored: string): boolean {
+  const parsed = parseStored(stored);
+  if (!parsed) return true;
+  const { N, r, p } = parsed.params;
+  return N !== PASSWORD_PARAMS.N || r !== PASSWORD_PARAMS.r || p !== PASSWORD_PARAMS.p || parsed.key.length !== KEY_LENGTH;
+}
+
+/**
+ * A real hash of nothing, made with today's parameters, checked for unknown
+ * e-mails so both paths cost the same work and answer alike.
+ */
 let decoy: Promise<string> | undefined;
 export function decoyHash(): Promise<string> {
   decoy ??= hashPassword(randomBytes(16).toString("hex"));

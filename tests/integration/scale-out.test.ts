@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
+import { postAllAtOnce } from "../support/parallel";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
@@ -127,5 +128,50 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
     }
     expect((await attempt(a, TEST_ADMIN.password, 50)).status).toBe(429);
     expect((await attempt(b, TEST_ADMIN.password, 51)).status).toBe(429);
+  });
+
+  const statuses = (answers: Array<{ status: number }>) => answers.map((answer) => answer.status).sort();
+  const both = (i: number) => (i % 2 === 0 ? a : b);
+
+  it("40 sign-ins at once through both processes: the limits hold in total, per account and per address", async () => {
+    const perAccount = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        new ApiClient(both(i).url).post(
+          "/api/auth/login",
+          { email: "parallel@example.com", password: "wrong-password" },
+          { "X-Forwarded-For": `198.18.10.${i + 1}` },
+        ),
+      ),
+    );
+    expect(statuses(perAccount)).toEqual([...Array<number>(5).fill(401), ...Array<number>(35).fill(429)]);
+
+    const perAddress = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        new ApiClient(both(i).url).post(
+          "/api/auth/login",
+          { email: `spray-${i}@example.com`, password: "wrong-password" },
+          { "X-Forwarded-For": "198.18.11.1" },
+        ),
+      ),
+    );
+    expect(statuses(perAddress)).toEqual([...Array<number>(5).fill(401), ...Array<number>(35).fill(429)]);
+  });
+
+  it("20 contact messages at once through both processes from one address: exactly 5 are accepted", async () => {
+    const answers = await postAllAtOnce(
+      Array.from({ length: 20 }, (_, i) => ({
+        url: both(i).url,
+        path: "/api/contact",
+        body: {
+          name: `Scaled ${i}`,
+          email: "ada@example.com",
+          preferredContact: "email",
+          service: "research",
+          message: "Sent through a load balancer.",
+        },
+        headers: { "X-Forwarded-For": "198.18.12.1" },
+      })),
+    );
+    expect(statuses(answers)).toEqual([...Array<number>(5).fill(201), ...Array<number>(15).fill(429)]);
   });
 });

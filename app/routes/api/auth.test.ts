@@ -1,5 +1,42 @@
+import { spawn } from "node:child_process";
+import { randomBytes, scryptSync } from "node:crypto";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
+import { resolveDatabase } from "~/server/config.server";
+import { connect, type Connection } from "~/server/db/db.server";
+import { verifyPassword } from "~/server/passwords.server";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
+/** The server's own database, opened beside it (as an operator's tool would). */
+function openDatabase(server: TestServer): Connection {
+  return connect(resolveDatabase(server.databaseUrl, ROOT));
+}
+
+/** `npm run admin -- ARGS` against the server's database, with `input` on standard input. */
+function runAdminCli(server: TestServer, args: string[], input: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "build/server/cli.js"), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, output }));
+    child.stdin.end(input);
+  });
+}
+
+/** Statuses of `count` answers, tallied: { 401: 5, 429: 35 }. */
+function tally(answers: Array<{ status: number }>): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
 
 describe("sign-in, session and sign-out", () => {
   let server: TestServer;
@@ -94,6 +131,241 @@ describe("sign-in throttling", () => {
     expect((await attempt(client, "other@example.com", "nope-nope-nope", "192.0.2.7")).status).toBe(429);
     // Another address is not affected.
     expect((await attempt(client, "other@example.com", "nope-nope-nope", "192.0.2.8")).status).toBe(401);
+  });
+
+  it("40 wrong passwords at once for one account: 5 are checked (401), 35 get 429", async () => {
+    const email = "parallel-account@example.com";
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => attempt(new ApiClient(server.url), email, "wrong-password", `198.18.0.${i + 1}`)),
+    );
+    expect(tally(answers)).toEqual({ 401: 5, 429: 35 });
+    for (const refused of answers.filter((a) => a.status === 429)) {
+      expect(refused.json.error).toMatch(/^Too many sign-in attempts\. Try again in \d+ minutes?\.$/);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(800);
+    }
+  });
+
+  it("40 sign-ins at once from one address, each for another account: 5 are checked, 35 get 429", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        attempt(new ApiClient(server.url), `spray-${i}@example.com`, "wrong-password", "198.18.1.1"),
+      ),
+    );
+    expect(tally(answers)).toEqual({ 401: 5, 429: 35 });
+  });
+
+  it("a 320-character e-mail is an ordinary 401 (its throttle key still fits the database)", async () => {
+    const email = `${"a".repeat(300)}@example-long.com`.slice(0, 320);
+    const answer = await attempt(new ApiClient(server.url), email, "wrong-password", "198.18.6.6");
+    expect(answer.status).toBe(401);
+  });
+
+  it("an IPv6 client is limited per /64, and ::ffff:a.b.c.d counts as a.b.c.d", async () => {
+    const client = new ApiClient(server.url);
+    for (let i = 0; i < 5; i++) {
+      const address = `2001:db8:aa:1:${i + 1}::${i + 7}`;
+      expect((await attempt(client, `v6-${i}@example.com`, "wrong-password", address)).status).toBe(401);
+    }
+    expect((await attempt(client, "v6-x@example.com", "wrong-password", "2001:db8:aa:1:ffff::1")).status).toBe(429);
+    expect((await attempt(client, "v6-x@example.com", "wrong-password", "2001:db8:aa:2::1")).status).toBe(401);
+
+    for (let i = 0; i < 5; i++) {
+      expect((await attempt(client, `v4-${i}@example.com`, "wrong-password", "198.18.2.2")).status).toBe(401);
+    }
+    expect((await attempt(client, "v4-x@example.com", "wrong-password", "::ffff:198.18.2.2")).status).toBe(429);
+  });
+});
+
+describe("a sign-in lock is a backoff, not a wall", () => {
+  let server: TestServer;
+  let database: Connection;
+  beforeAll(async () => {
+    server = await startServer();
+    database = openDatabase(server);
+  });
+  afterAll(async () => {
+    await database?.db.destroy();
+    await server?.stop();
+  });
+
+  const attempt = (password: string, address: string, email = TEST_ADMIN.email) =>
+    new ApiClient(server.url).post("/api/auth/login", { email, password }, { "X-Forwarded-For": address });
+
+  async function lockTheAccount() {
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt("wrong-password", `198.18.3.${i + 1}`)));
+    expect(tally(answers)).toEqual({ 401: 5, 429: 3 });
+    expect((await attempt(TEST_ADMIN.password, "198.18.3.100")).status).toBe(429);
+  }
+
+  it("the lock ends with its window: the right password then works", async () => {
+    await lockTheAccount();
+    // Fifteen minutes pass (the window's end, moved into the past).
+    await database.db
+      .updateTable("rate_limits")
+      .set({ expire: Date.now() - 1 })
+      .where("key", "=", `login-account:${TEST_ADMIN.email}`)
+      .execute();
+    expect((await attempt(TEST_ADMIN.password, "198.18.3.101")).status).toBe(200);
+    // A success clears the account's count: five fresh attempts again.
+    for (let i = 0; i < 5; i++) expect((await attempt("wrong-password", `198.18.4.${i + 1}`)).status).toBe(401);
+    expect((await attempt("wrong-password", "198.18.4.9")).status).toBe(429);
+  });
+
+  it("`npm run admin -- set-password` lifts the lock at once", async () => {
+    await database.db.deleteFrom("rate_limits").execute();
+    await lockTheAccount();
+    const reset = await runAdminCli(server, ["set-password", TEST_ADMIN.email], "a-brand-new-password\n");
+    expect(reset.output).toContain("sign-in attempts cleared");
+    expect(reset.code).toBe(0);
+    expect((await attempt("a-brand-new-password", "198.18.3.102")).status).toBe(200);
+  });
+
+  it("a success gives the address its attempt back", async () => {
+    const address = "198.18.5.5";
+    await database.db.deleteFrom("rate_limits").execute();
+    await runAdminCli(server, ["set-password", TEST_ADMIN.email], `${TEST_ADMIN.password}\n`);
+    for (let i = 0; i < 4; i++) {
+      expect((await attempt("wrong-password", address, `typo-${i}@example.com`)).status).toBe(401);
+    }
+    for (let i = 0; i < 3; i++) expect((await attempt(TEST_ADMIN.password, address)).status).toBe(200);
+    expect((await attempt("wrong-password", address, "typo-4@example.com")).status).toBe(401);
+    expect((await attempt("wrong-password", address, "typo-5@example.com")).status).toBe(429);
+  });
+});
+
+describe("passwords stored with older parameters", () => {
+  let server: TestServer;
+  let database: Connection;
+  beforeAll(async () => {
+    server = await startServer();
+    database = openDatabase(server);
+  });
+  afterAll(async () => {
+    await database?.db.destroy();
+    await server?.stop();
+  });
+
+  const storedHash = async () =>
+    (
+      await database.db
+        .selectFrom("admin_users")
+        .select("password_hash")
+        .where("email", "=", TEST_ADMIN.email)
+        .executeTakeFirstOrThrow()
+    ).password_hash;
+
+  it("are rehashed with today's parameters at the next successful sign-in", async () => {
+    // As the site stored it before ADR 021: scrypt N=2^15, r=8, p=1.
+    const salt = randomBytes(16);
+    const key = scryptSync(TEST_ADMIN.password, salt, 64, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const legacy = ["scrypt", 2 ** 15, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
+    await database.db.updateTable("admin_users").set({ password_hash: legacy }).where("email", "=", TEST_ADMIN.email).execute();
+
+    // A failed attempt changes nothing.
+    expect((await new ApiClient(server.url).post("/api/auth/login", { ...TEST_ADMIN, password: "wrong-password" })).status).toBe(401);
+    expect(await storedHash()).toBe(legacy);
+
+    await new ApiClient(server.url).signIn();
+    const upgraded = await storedHash();
+    expect(upgraded).not.toBe(legacy);
+    expect(upgraded).toMatch(/^scrypt\$16384\$8\$5\$/);
+    expect(await verifyPassword(TEST_ADMIN.password, upgraded)).toBe(true);
+    await new ApiClient(server.url).signIn();
+    expect(await storedHash()).toBe(upgraded);
+  });
+});
+
+describe("session lifetime", () => {
+  let server: TestServer;
+  let database: Connection;
+  beforeAll(async () => {
+    server = await startServer();
+    database = openDatabase(server);
+  });
+  afterAll(async () => {
+    await database?.db.destroy();
+    await server?.stop();
+  });
+
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+  const sessionRows = () => database.db.selectFrom("sessions").selectAll().execute();
+
+  async function signedIn() {
+    await database.db.deleteFrom("sessions").execute();
+    const client = new ApiClient(server.url);
+    await client.signIn();
+    const [row] = await sessionRows();
+    expect(row!.last_seen_at).toBe(row!.created_at);
+    return { client, id: row!.id };
+  }
+  const setSession = (id: string, values: { last_seen_at?: string; expires_at?: string }) =>
+    database.db.updateTable("sessions").set(values).where("id", "=", id).execute();
+
+  it("ends after 24 hours without a request", async () => {
+    const { client, id } = await signedIn();
+    await setSession(id, { last_seen_at: ago(24 * 3_600_000 + 60_000) });
+    expect((await client.get("/api/auth/me")).status).toBe(401);
+    expect((await client.get("/api/admin/posts")).status).toBe(401);
+    expect(await sessionRows()).toEqual([]);
+  });
+
+  it("stays while it is used, writing its last-seen time at most every five minutes", async () => {
+    const { client, id } = await signedIn();
+    const recent = ago(2 * 60_000);
+    await setSession(id, { last_seen_at: recent });
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect((await sessionRows())[0]!.last_seen_at).toBe(recent);
+
+    await setSession(id, { last_seen_at: ago(23 * 3_600_000) });
+    const before = Date.now();
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect(Date.parse((await sessionRows())[0]!.last_seen_at!)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it("ends 14 days after sign-in however much it is used", async () => {
+    const { client, id } = await signedIn();
+    await setSession(id, { expires_at: ago(1000), last_seen_at: ago(0) });
+    expect((await client.get("/api/auth/me")).status).toBe(401);
+    expect(await sessionRows()).toEqual([]);
+  });
+});
+
+describe("session cookie on an https site", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ SITE_URL: "https://www.example.com" });
+  });
+  afterAll(() => server?.stop());
+
+  it("is __Host-session: Secure, Path=/, no Domain", async () => {
+    const client = new ApiClient(server.url);
+    const { headers } = await client.signIn();
+    const cookie = headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^__Host-session=[^;]+;/);
+    const attributes = cookie.split(";").map((part) => part.trim().toLowerCase());
+    expect(attributes).toContain("secure");
+    expect(attributes).toContain("path=/");
+    expect(attributes).toContain("httponly");
+    expect(attributes.some((a) => a.startsWith("domain="))).toBe(false);
+    expect((await client.get("/api/auth/me")).json).toEqual({ user: { email: TEST_ADMIN.email } });
+
+    // A plain "session" cookie means nothing here.
+    const impostor = new ApiClient(server.url);
+    impostor.cookie = `session=${client.cookie.split("=")[1]}`;
+    expect((await impostor.get("/api/auth/me")).status).toBe(401);
+
+    const out = await client.post("/api/auth/logout");
+    expect(out.headers.get("set-cookie")).toMatch(/^__Host-session=;.*Max-Age=0/);
+  });
+
+  it("keeps a signed-in request away from the page cache", async () => {
+    const anonymous = new ApiClient(server.url);
+    await anonymous.get("/about");
+    expect((await anonymous.get("/about")).headers.get("x-cache")).toBe("hit");
+    const admin = new ApiClient(server.url);
+    await admin.signIn();
+    expect(admin.cookie).toMatch(/^__Host-session=/);
+    expect((await admin.get("/about")).headers.get("x-cache")).not.toBe("hit");
   });
 });
 

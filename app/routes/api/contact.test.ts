@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postAllAtOnce } from "../../../tests/support/parallel";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 
 let server: TestServer;
@@ -99,6 +100,52 @@ describe("POST /api/contact", () => {
     expect((await visitor().send(message)).status).toBe(201);
     const list = (await admin.get("/api/admin/messages")).json as Array<{ name: string }>;
     expect(list.map((m) => m.name)).not.toContain("Burst 5");
+  });
+
+  it("20 posts at once from one address: exactly 5 are accepted and stored, 15 get 429", async () => {
+    const address = newAddress();
+    const answers = await postAllAtOnce(
+      Array.from({ length: 20 }, (_, i) => ({
+        url: server.url,
+        path: "/api/contact",
+        body: { ...message, name: `Parallel ${i}` },
+        headers: { "X-Forwarded-For": address },
+      })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array<number>(5).fill(201), ...Array<number>(15).fill(429)]);
+    for (const refused of answers.filter((a) => a.status === 429)) {
+      expect(JSON.parse(refused.text)).toEqual({ error: "Error: Too many messages from your address. Please try again later." });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    }
+    const list = (await admin.get("/api/admin/messages")).json as Array<{ name: string }>;
+    expect(list.filter((m) => m.name.startsWith("Parallel "))).toHaveLength(5);
+  });
+
+  it("counts an IPv6 sender per /64", async () => {
+    const network = "2001:db8:c0:1";
+    for (let i = 0; i < 5; i++) expect((await visitor(`${network}::${i + 1}`).send(message)).status).toBe(201);
+    expect((await visitor(`${network}:ffff:ffff:ffff:ffff`).send(message)).status).toBe(429);
+    expect((await visitor("2001:db8:c0:2::1").send(message)).status).toBe(201);
+  });
+
+  it("answers a filled honeypot byte for byte as it answers a real message, headers included", async () => {
+    const comparable = (answer: { status: number; text: string; headers: Headers }) => ({
+      status: answer.status,
+      body: answer.text,
+      // Less what differs between any two answers: the date and each answer's own CSP nonce.
+      headers: [...answer.headers.entries()]
+        .filter(([name]) => !["date", "keep-alive"].includes(name))
+        .map(([name, value]) => [name, value.replace(/'nonce-[^']*'/g, "'nonce-*'")]),
+    });
+    const real = await visitor().send({ ...message, name: "Real sender" });
+    const bot = await visitor().send({ ...message, name: "Honeypot bot", website: "http://spam.example" });
+    expect(real.status).toBe(201);
+    expect(comparable(bot)).toEqual(comparable(real));
+    expect(real.headers.get("cache-control")).toBe("no-store");
+    const list = (await admin.get("/api/admin/messages")).json as Array<{ name: string }>;
+    expect(list.map((m) => m.name)).toContain("Real sender");
+    expect(list.map((m) => m.name)).not.toContain("Honeypot bot");
   });
 
   it("refuses a cross-origin post (403)", async () => {

@@ -4,6 +4,7 @@ import { getDb } from "~/server/db/index.server";
 import { BODY_LIMITS, jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import { getLogger } from "~/server/logger.server";
 import { getMailer } from "~/server/mail.server";
+import { addressKey } from "~/server/throttle.server";
 import type { Route } from "./+types/contact";
 
 export const TOO_FAST_MESSAGE = "Error: That was quick! Please check your message and press Send Message again.";
@@ -12,26 +13,46 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
+/**
+ * One answer for every accepted message, the honeypot's included, so a bot
+ * cannot tell a dropped message from a stored one by status, body or headers.
+ */
+function accepted(): Response {
+  return Response.json({ status: "received" }, { status: 201, headers: { "Cache-Control": "no-store" } });
+}
+
+function throttled(retryAfterMs: number): Response {
+  return jsonError(429, CONTACT_THROTTLED_MESSAGE, { "Retry-After": String(Math.ceil(retryAfterMs / 1000)) });
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const throttle = contactThrottle();
-  const client = context.clientAddress;
-  const retryAfterMs = await throttle.retryAfterMs(client);
-  if (retryAfterMs > 0) {
-    return jsonError(429, CONTACT_THROTTLED_MESSAGE, { "Retry-After": String(Math.ceil(retryAfterMs / 1000)) });
-  }
+  const client = addressKey(context.clientAddress);
+  // A full address is told so before its body is read.
+  const waitMs = await throttle.retryAfterMs(client);
+  if (waitMs > 0) return throttled(waitMs);
   const input = parseContactInput(await readJsonBody(request, BODY_LIMITS.contact));
   if (!input.ok) return jsonError(400, input.message);
   if (input.tooFast) return jsonError(400, TOO_FAST_MESSAGE);
 
-  await throttle.hit(client);
+  // Counted before it is stored (ADR 021): of any number of parallel posts,
+  // exactly as many as the address has left get through.
+  const reservation = await throttle.reserve(client);
+  if (!reservation.ok) return throttled(reservation.retryAfterMs);
   if (input.honeypot) {
     // Answer as if accepted, so the bot learns nothing; keep nothing.
     getLogger().info({ client }, "contact message dropped: honeypot filled");
-    return Response.json({ status: "received" }, { status: 201 });
+    return accepted();
   }
   const mailer = getMailer();
-  await storeContactMessage(getDb(), input.value, { notify: mailer !== null });
+  try {
+    await storeContactMessage(getDb(), input.value, { notify: mailer !== null });
+  } catch (error) {
+    // Not stored, so not accepted: the visitor may send it again.
+    await throttle.refund(client).catch(() => {});
+    throw error;
+  }
   if (mailer) scheduleNoticeSweep(0);
-  return Response.json({ status: "received" }, { status: 201, headers: { "Cache-Control": "no-store" } });
+  return accepted();
 }

@@ -165,4 +165,15 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable("contact_messages").execute();
     },
   },
+  // Sessions also end after a day without a request (ADR 021). Sessions open
+  // at the upgrade count as seen at that moment, so nobody is signed out by it.
+  "006_session_last_seen": {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable("sessions").addColumn("last_seen_at", "varchar(30)").execute();
+      await db.updateTable("sessions").set({ last_seen_at: new Date().toISOString() }).execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.alterTable("sessions").dropColumn("last_seen_at").execute();
+    },
+  },
 };

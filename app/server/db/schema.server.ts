@@ -34,6 +34,8 @@ export interface SessionsTable {
   user_id: string;
   created_at: string;
   expires_at: string;
+  /** When a request last used it (refreshed at most every few minutes); null only on rows from before migration 006. */
+  last_seen_at: string | null;
 }
 
 export interface SetupTokensTable {
