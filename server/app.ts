@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import onHeaders from "on-headers";
 import { pinoHttp } from "pino-http";
-import { cacheKeyOf } from "./cache-key";
+import { cacheKeyOf, isOpenEndedKey } from "./cache-key";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import "~/context";
@@ -280,6 +280,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
         nextScheduledChange: () => nextScheduledChange(getDb()),
         // A file at the top of build/client is express.static's, whatever its name.
         cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
+        openEnded: isOpenEndedKey,
         logger: log,
         sessionCookie: sessionCookieName(config.secureCookies),
       });

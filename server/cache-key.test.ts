@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
 import { cacheStored, cacheStoredLines, startServer, type TestServer } from "../tests/support/server";
-import { cacheKeyOf, LANDING_KEY, ROUTED_FIRST_SEGMENTS } from "./cache-key";
+import { cacheKeyOf, isOpenEndedKey, LANDING_KEY, ROUTED_FIRST_SEGMENTS } from "./cache-key";
 
 const SLUG = "tenant-onboarding-in-under-30-minutes";
 const IMAGE = `/images/${"ab".repeat(32)}-640.webp`;
@@ -275,5 +275,31 @@ describe("canonical cache keys on the built server", () => {
     expect(after.entries).toBe(before.entries + 1);
     // The probe's entry: its body and the 512 bytes each entry is counted for (server/page-cache.ts).
     expect(after.bytes).toBe(before.bytes + Buffer.byteLength(probe.body) + 512);
+  });
+
+  it("keeps at most 256 of the API's open-ended pages, however many offsets a flood asks for", { timeout: 120_000 }, async () => {
+    await warm(server.url, "/api/posts?limit=5");
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    let next = 0;
+    const offsets = Array.from({ length: 600 }, (_, i) => 200_000 + i);
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < offsets.length) {
+          const { status } = await get(server.url, `/api/posts?limit=3&offset=${offsets[next++]!}`, {}, agent);
+          expect(status).toBe(200);
+        }
+      }),
+    );
+    agent.destroy();
+    const last = await cacheStored(server, `/api/posts?limit=3&offset=${offsets.at(-1)!}`);
+    const stored = cacheStoredLines(server).filter((line) => line.key.startsWith("/api/posts?limit=3&"));
+    // More were stored than the cap, so the cap was what kept them out.
+    expect(stored.length).toBeGreaterThan(256);
+    // Every stored line counts all entries: the open-ended ones never pass 256 on top of the rest.
+    const others = cacheStoredLines(server).filter((line) => !line.key.startsWith("/api/posts?limit=3&")).at(-1)!.entries;
+    expect(last.entries).toBeLessThanOrEqual(others + 256);
+    expect((await get(server.url, "/api/posts?limit=5", { "Accept-Encoding": "br" })).headers["x-cache"]).toBe("hit");
+    expect(isOpenEndedKey("/api/posts?limit=5&offset=0")).toBe(false);
+    expect(isOpenEndedKey("/api/posts?limit=5&offset=10")).toBe(true);
   });
 });

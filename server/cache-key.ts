@@ -32,6 +32,7 @@ export function cacheKeyOf(url: string): string | undefined {
     case "/blog":
       return blogKey(searchParams(url));
     case "/api/posts": {
+      // Any offset is a 200 (an empty list past the end): see isOpenEndedKey.
       const page = parsePageParams(new URL(url, BASE));
       return page instanceof Response ? undefined : `/api/posts?limit=${page.limit}&offset=${page.offset}`;
     }
@@ -91,4 +92,14 @@ function blogKey(params: URLSearchParams): string | undefined {
   const page = parseBlogPage(params.get("page"));
   if (page === undefined) return undefined;
   return page === 1 ? "/blog" : `/blog?page=${page}`;
+}
+
+/**
+ * Keys that visitors can vary without end, each a valid answer: the public
+ * API's pages past the first (any offset answers 200). The page cache keeps
+ * only a few hundred of them (`maxOpenEnded`), so a flood of offsets cannot
+ * push the pages out.
+ */
+export function isOpenEndedKey(key: string): boolean {
+  return key.startsWith("/api/posts?") && !key.endsWith("&offset=0");
 }

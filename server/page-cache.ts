@@ -47,6 +47,10 @@ export interface PageCacheOptions {
    * get the same key however it is spelled (server/cache-key.ts, ADR 022).
    */
   cacheKey(url: string): string | undefined;
+  /** Keys of answers visitors can vary without end (server/cache-key.ts isOpenEndedKey): at most `maxOpenEnded` are kept. */
+  openEnded?(key: string): boolean;
+  /** How many open-ended entries are kept; the oldest stored goes first. */
+  maxOpenEnded?: number;
   /** Where each stored entry is reported at debug level, with the cache's entry count and bytes. */
   logger?: { debug(fields: object, message: string): void };
 }
@@ -158,11 +162,20 @@ export function pageCache({
   maxBytes = 64 * 1024 * 1024,
   sessionCookie = "session",
   cacheKey,
+  openEnded = () => false,
+  maxOpenEnded = 256,
   logger,
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     sizeCalculation: (entry) => entry.size + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0) + 512,
+  });
+  // The open-ended entries in the order they were stored: past the cap, the oldest leaves the cache.
+  const openEndedKeys = new LRUCache<string, true>({
+    max: maxOpenEnded,
+    dispose: (_value, key, reason) => {
+      if (reason === "evict") entries.delete(key);
+    },
   });
   const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=`);
 
@@ -267,6 +280,7 @@ export function pageCache({
         const size = parts.reduce((bytes, part) => bytes + part.length, 0);
         const entry: Entry = { version, expiresAt: read.expiresAt, headers, parts, size, etag, varies, encoded: {} };
         entries.set(key, entry);
+        if (openEnded(key)) openEndedKeys.set(key, true);
         logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
         // Until its compressed copies are ready, the full stack compresses it.
         encodingsOf(parts, varies).then(
