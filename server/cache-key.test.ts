@@ -110,7 +110,7 @@ describe("cacheKeyOf", () => {
       }
     };
     visit(routes);
-    expect(new Set([...firstSegments, "assets"])).toEqual(ROUTED_FIRST_SEGMENTS);
+    expect(new Set([...firstSegments, "assets", "__manifest"])).toEqual(ROUTED_FIRST_SEGMENTS);
     expect(routes.find((route) => route.id === "catch-all")?.path).toBe("*");
   });
 
@@ -193,6 +193,20 @@ describe("canonical cache keys on the built server", () => {
       expect(rendered.body, path).toBe(first.body);
     }
     expect(cacheStoredLines(server).filter((stored) => stored.key === LANDING_KEY)).toHaveLength(1);
+  });
+
+  it("never stores React Router's route manifest as the landing page", async () => {
+    // What the admin's client asks for when it navigates (lazy route discovery): public, a year-long max-age.
+    const version = /"version":\s*"([^"]+)"/.exec((await get(server.url, "/admin/login")).body)![1]!;
+    const url = `/__manifest?paths=%2Fadmin%2C%2Fadmin%2Fmessages&version=${version}`;
+    const manifest = await get(server.url, url);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers["content-type"]).toMatch(/json/);
+    expect(cacheKeyOf(url)).toBeUndefined();
+    expect((await get(server.url, url)).headers["content-type"]).toMatch(/json/);
+    const landing = await get(server.url, "/a-path-after-the-manifest");
+    expect(landing.headers["content-type"]).toMatch(/text\/html/);
+    expect(landing.body).toContain("<h1");
   });
 
   it("answers other spellings of a page without caching them", async () => {

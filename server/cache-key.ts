@@ -53,10 +53,12 @@ export const LANDING_KEY = "(any other path)";
 
 /**
  * The first path segments of every route in app/routes.ts but the catch-all,
- * and of what Express serves before the cache (/assets), lower case: React
- * Router matches paths without regard to case. A path whose first segment is
- * none of these can only be the catch-all's (server/cache-key.test.ts checks
- * the list against app/routes.ts).
+ * of what Express serves before the cache (/assets), and of React Router's
+ * own endpoint for lazy route discovery (/__manifest, whose public JSON would
+ * otherwise be stored as the landing page), lower case: React Router matches
+ * paths without regard to case. A path whose first segment is none of these
+ * can only be the catch-all's (server/cache-key.test.ts checks the list
+ * against app/routes.ts).
  */
 export const ROUTED_FIRST_SEGMENTS = new Set([
   "",
@@ -71,6 +73,7 @@ export const ROUTED_FIRST_SEGMENTS = new Set([
   "images",
   "api",
   "assets",
+  "__manifest",
 ]);
 
 /**
