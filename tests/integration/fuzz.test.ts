@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventLoopStalls, settleEventLoopWatch } from "../support/hostile";
-import { ApiClient, startServer, type TestServer } from "../support/server";
+import { startWatchedServer, type WatchedServer } from "../support/hostile";
+import type { ApiClient, TestServer } from "../support/server";
 
 /**
  * Property-based fuzz of every API and form route, signed in and out (issue
@@ -9,37 +9,22 @@ import { ApiClient, startServer, type TestServer } from "../support/server";
  * deep nesting, wrong types). The server never answers 5xx; a refusal is a
  * 4xx with a message; no request holds the event loop past its budget.
  */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+
+let watched: WatchedServer;
 let server: TestServer;
 let admin: ApiClient;
 let postId: string;
 let messageId: string;
-let logsBefore: number;
-
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = new ApiClient(server.url);
-  await admin.signIn();
-  postId = (await admin.post("/api/admin/posts", { title: "Fuzz", slug: "fuzz", excerpt: "e", content: "c", published: true })).json.id;
-  await new ApiClient(server.url).post(
-    "/api/contact",
-    { name: "Ada", email: "ada@example.com", message: "Hello", preferredContact: "email", service: "media" },
-    { "X-Forwarded-For": "203.0.113.250" },
-  );
-  messageId = (await admin.get("/api/admin/messages")).json[0].id;
-  await Promise.all(["/", "/blog", "/blog/fuzz", "/admin/login", "/admin"].map((path) => admin.get(path)));
-  await settleEventLoopWatch();
-  logsBefore = server.logs.length;
+  watched = await startWatchedServer();
+  ({ server, admin, postId, messageId } = watched);
 });
 
 afterAll(async () => {
-  if (server) {
-    await settleEventLoopWatch();
-    const stalls = eventLoopStalls(server, logsBefore);
-    if (stalls.length > 0) console.error(server.logs.slice(logsBefore).map((line) => JSON.stringify(line)).join("\n"));
-    expect(stalls).toEqual([]);
-  }
+  // Nothing above held the event loop past its budget (EVENT_LOOP_BUDGET_MS).
+  if (watched) await watched.expectNoStalls();
   await server?.stop();
 });
 

@@ -1,45 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventLoopStalls, sendChunked, settleEventLoopWatch } from "../support/hostile";
-import { ApiClient, startServer, type TestServer } from "../support/server";
+import { sendChunked, startWatchedServer, type WatchedServer } from "../support/hostile";
+import { ApiClient, type TestServer } from "../support/server";
 
 /**
  * Issue 13's attacks, each reproduced against the real server on the backend
  * under test (TEST_DATABASE): none may freeze it, crash it, fill its memory or
  * answer 5xx.
  */
+let watched: WatchedServer;
 let server: TestServer;
 let admin: ApiClient;
 let postId: string;
 let messageId: string;
-let logsBefore: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = new ApiClient(server.url);
-  await admin.signIn();
-  const post = await admin.post("/api/admin/posts", { title: "Kept", slug: "kept", excerpt: "e", content: "Body", published: true });
-  postId = post.json.id;
-  await new ApiClient(server.url).post(
-    "/api/contact",
-    { name: "Ada", email: "ada@example.com", message: "Hello", preferredContact: "email", service: "media" },
-    { "X-Forwarded-For": "203.0.113.200" },
-  );
-  messageId = (await admin.get("/api/admin/messages")).json[0].id;
-  // Warm every kind of answer once, then watch the event loop from here on.
-  await Promise.all(["/", "/blog", "/blog/kept", "/admin/login"].map((path) => fetch(server.url + path).then((r) => r.text())));
-  await settleEventLoopWatch();
-  logsBefore = server.logs.length;
+  watched = await startWatchedServer();
+  ({ server, admin, postId, messageId } = watched);
 });
 
 afterAll(async () => {
   // Nothing above held the event loop past its budget (EVENT_LOOP_BUDGET_MS).
-  if (server) {
-    await settleEventLoopWatch();
-    const stalls = eventLoopStalls(server, logsBefore);
-    // Where a stall came from: the requests logged around it.
-    if (stalls.length > 0) console.error(server.logs.slice(logsBefore).map((line) => JSON.stringify(line)).join("\n"));
-    expect(stalls).toEqual([]);
-  }
+  if (watched) await watched.expectNoStalls();
   await server?.stop();
 });
 

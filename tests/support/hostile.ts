@@ -1,5 +1,6 @@
 import http from "node:http";
-import type { TestServer } from "./server";
+import { expect } from "vitest";
+import { ApiClient, startServer, type TestServer } from "./server";
 
 /**
  * Sends a body of `totalBytes` in 64 KiB chunks with no Content-Length
@@ -59,3 +60,47 @@ export function eventLoopStalls(server: TestServer, from: number) {
 
 /** Waits past one tick of the server's event-loop watch (1 s), so every stall so far is logged. */
 export const settleEventLoopWatch = () => new Promise((resolve) => setTimeout(resolve, 1300));
+
+/** A server for the hostile-input tests: signed-in admin, one post and one message to aim at, the event loop watched. */
+export interface WatchedServer {
+  server: TestServer;
+  admin: ApiClient;
+  postId: string;
+  messageId: string;
+  /** Fails the test file when any request since the start held the event loop past its budget. */
+  expectNoStalls(): Promise<void>;
+}
+
+/**
+ * Starts a server on the backend under test with a post (slug `kept`) and a
+ * contact message, warms every kind of answer once (a first render may take
+ * longer), then watches the event loop from there on.
+ */
+export async function startWatchedServer(): Promise<WatchedServer> {
+  const server = await startServer();
+  const admin = new ApiClient(server.url);
+  await admin.signIn();
+  const post = await admin.post("/api/admin/posts", { title: "Kept", slug: "kept", excerpt: "e", content: "Body", published: true });
+  await new ApiClient(server.url).post(
+    "/api/contact",
+    { name: "Ada", email: "ada@example.com", message: "Hello", preferredContact: "email", service: "media" },
+    { "X-Forwarded-For": "203.0.113.200" },
+  );
+  const messageId = (await admin.get("/api/admin/messages")).json[0].id as string;
+  await Promise.all(["/", "/blog", "/blog/kept", "/admin/login", "/admin"].map((path) => admin.get(path)));
+  await settleEventLoopWatch();
+  const logsBefore = server.logs.length;
+  return {
+    server,
+    admin,
+    postId: post.json.id as string,
+    messageId,
+    async expectNoStalls() {
+      await settleEventLoopWatch();
+      const stalls = eventLoopStalls(server, logsBefore);
+      // Where a stall came from: the requests logged around it.
+      if (stalls.length > 0) console.error(server.logs.slice(logsBefore).map((line) => JSON.stringify(line)).join("\n"));
+      expect(stalls).toEqual([]);
+    },
+  };
+}
