@@ -4,8 +4,20 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
 import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
+import { getLogger } from "./server/logger.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Errors of loaders, actions and rendering go to the JSON log, one line each
+ * with its stack, not to stderr: a stranger's odd request (a method a page
+ * has no action for) must not flood the console. Aborted requests are not
+ * errors of ours.
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  getLogger().error({ err: error, req: { method: request.method, url: new URL(request.url).pathname } }, "request error");
+}
 
 /** Whether the page hydrates as islands, without React Router's client (ADR 018). */
 function hydratesAsIslands(context: EntryContext): boolean {
@@ -55,7 +67,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           failed = true;
-          console.error(error);
+          getLogger().error({ err: error, req: { url: new URL(request.url).pathname } }, "render error");
         },
       },
     );

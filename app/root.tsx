@@ -91,12 +91,19 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const site = useRouteLoaderData<RootData>("root");
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const title = notFound ? "Page not found" : "Something went wrong";
+  const refused = isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 ? error : undefined;
+  const notFound = refused?.status === 404;
+  const reason = (refused?.data as { error?: unknown } | undefined)?.error;
+  const title = notFound ? "Page not found" : refused ? "Request refused" : "Something went wrong";
   const message = notFound
     ? "The page you asked for does not exist, or is not published yet."
-    : "An unexpected error occurred. Please try again in a moment.";
-  if (!notFound) console.error(error);
+    : refused
+      ? typeof reason === "string"
+        ? reason
+        : "The site could not accept this request."
+      : "An unexpected error occurred. Please try again in a moment.";
+  // The server logs its errors as JSON (entry.server handleError); a refusal is an answer, not a fault.
+  if (!refused && typeof document !== "undefined") console.error(error);
   return (
     <>
       <title>{`${title}${site ? ` | ${site.company.name}` : ""}`}</title>

@@ -298,6 +298,18 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     }),
   );
 
+  // A request Express itself refuses (a path whose percent-encoding does not
+  // decode, say) is the client's error: a plain 4xx, logged once by the access
+  // log, not a stack trace on stderr per request.
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const status = Number((error as { status?: unknown } | null)?.status);
+    if (!res.headersSent && status >= 400 && status < 500) {
+      res.status(status).type("text/plain").send(status === 400 ? "Bad request" : "Request refused");
+      return;
+    }
+    next(error);
+  });
+
   // Cache hits are answered before Express runs (ADR 019); everything else is Express's.
   const handle = cache
     ? cache.fastPath({

@@ -121,6 +121,22 @@ describe("attack 2 and bounded bodies: every route that reads a body stops at it
   });
 });
 
+describe("requests the router refuses", () => {
+  it.each([
+    ["GET", "/blog/%E0%A4%A", 400],
+    ["GET", "/api/posts/%ED%A0%80", 400],
+    ["DELETE", "/blog", 405],
+    ["PUT", "/about", 405],
+  ])("%s %s is a %i, logged as one JSON line, nothing on stderr", async (method, path, status) => {
+    const before = server.stderr().length;
+    const answer = await fetch(server.url + path, { method });
+    await answer.arrayBuffer();
+    expect(answer.status).toBe(status);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.stderr().slice(before)).toBe("");
+  });
+});
+
 describe("methods", () => {
   it.each(["TRACE", "PROPFIND", "MKCOL", "PURGE"])("%s / is a 405, not a 500", async (method) => {
     const { default: http } = await import("node:http");

@@ -12,6 +12,8 @@ export interface TestServer {
   logs: Array<Record<string, unknown>>;
   /** The DATABASE_URL the server runs on (a SQLite file or a postgres:// URL). */
   databaseUrl: string;
+  /** What the server wrote to stderr so far (logs go to stdout; stderr should stay empty). */
+  stderr(): string;
   /** The server's process id. */
   pid: number;
   /**
@@ -99,6 +101,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     url,
     logs,
     databaseUrl,
+    stderr: () => stderr,
     pid: child.pid!,
     async kill(signal) {
       if (running()) child.kill(signal);
