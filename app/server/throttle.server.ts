@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isIPv4, isIPv6 } from "node:net";
+import ipaddr from "ipaddr.js";
 import {
   RateLimiterPostgres,
   RateLimiterSQLite,
@@ -111,36 +111,12 @@ const digest = (value: string) => createHash("sha256").update(value).digest("hex
  */
 export function addressKey(address: string): string {
   const bare = address.trim();
-  if (isIPv4(bare)) return bare;
-  const zone = bare.indexOf("%");
-  const ipv6 = zone === -1 ? bare : bare.slice(0, zone); // a zone index (fe80::1%eth0) is local detail
-  if (isIPv6(ipv6)) {
-    const groups = ipv6Groups(ipv6);
-    const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
-    if (mapped) return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
-    return `${groups
-      .slice(0, 4)
-      .map((group) => group.toString(16))
-      .join(":")}::/64`;
-  }
-  return `other:${digest(bare)}`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (embedded IPv4 and :: expanded). */
-function ipv6Groups(address: string): number[] {
-  let text = address.toLowerCase();
-  const lastColon = text.lastIndexOf(":");
-  const tail = text.slice(lastColon + 1);
-  if (isIPv4(tail)) {
-    const [a, b, c, d] = tail.split(".").map(Number) as [number, number, number, number];
-    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", rest] = text.split("::") as [string, string | undefined];
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));
-  const left = parse(head);
-  if (rest === undefined) return left;
-  const right = parse(rest);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  if (!ipaddr.isValid(bare)) return `other:${digest(bare)}`;
+  // process() turns an IPv4-mapped IPv6 address into its IPv4 address.
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const groups = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((group) => group.toString(16));
+  return `${groups.join(":")}::/64`;
 }
 
 /**
