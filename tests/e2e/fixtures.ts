@@ -42,15 +42,22 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary).toEqual([]);
 }
 
-let addressSeed = Math.floor(Math.random() * 200);
+let addressesGiven = 0;
 /**
  * A client address of its own for a test that sends contact messages, so the
  * per-address throttle (5 an hour) counts each test apart. The server trusts
- * X-Forwarded-For from loopback.
+ * X-Forwarded-For from loopback. Every project (desktop, phone) and worker
+ * process shares one server, so the address is made unique from all three:
+ * an IPv6 /64 (what the throttle counts) per project, worker process and call. (A
+ * random start per worker once let the phone project reuse an address the
+ * desktop project had throttled.)
  */
 export async function useOwnClientAddress(page: Page): Promise<string> {
-  addressSeed = (addressSeed + 1) % 250;
-  const address = `203.0.113.${addressSeed + 1}`;
+  const info = base.info();
+  const project = info.config.projects.findIndex((candidate) => candidate.name === info.project.name);
+  addressesGiven += 1;
+  const network = (project * 256 + info.workerIndex).toString(16);
+  const address = `2001:db8:${network}:${addressesGiven.toString(16)}::1`;
   await page.setExtraHTTPHeaders({ "X-Forwarded-For": address });
   return address;
 }
