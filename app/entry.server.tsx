@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
-import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
+import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from "react-router";
 import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
 import { getLogger } from "./server/logger.server";
@@ -16,7 +16,10 @@ export const streamTimeout = 5_000;
  */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  getLogger().error({ err: error, req: { method: request.method, url: new URL(request.url).pathname } }, "request error");
+  const req = { method: request.method, url: new URL(request.url).pathname };
+  // A refusal (405 for a method a page has no action for, ...) is the access log's warning already.
+  if (isRouteErrorResponse(error) && error.status < 500) getLogger().debug({ err: error, req }, "request refused");
+  else getLogger().error({ err: error, req }, "request error");
 }
 
 /** Whether the page hydrates as islands, without React Router's client (ADR 018). */

@@ -99,13 +99,22 @@ function limitDeclaredBodySize(req: Request, res: Response, next: NextFunction) 
 
 /** How long the rest of a refused body is read and dropped before the connection is cut. */
 const UNREAD_BODY_LINGER_MS = 2_000;
+/**
+ * A declared body this small is simply read to its end and dropped, and the
+ * connection kept: an answer often starts before a small body's last packet
+ * (a 429 for a contact message), and closing for it would cost every such
+ * client a new connection.
+ */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+const smallBodyDeclared = (req: Request) => Number(req.get("content-length") ?? Number.NaN) <= SMALL_BODY_BYTES;
 
 /**
  * When an answer starts before its request's body has arrived whole (a 413,
  * a 401 before an upload, a 405 from a route that reads no body), it says
- * `Connection: close`; once it is sent, the rest of the body is read and
- * dropped, not kept, and a client still sending after UNREAD_BODY_LINGER_MS
- * is cut off.
+ * `Connection: close` unless the body is declared small; once it is sent, the
+ * rest of the body is read and dropped, not kept, and a client still sending
+ * after UNREAD_BODY_LINGER_MS is cut off.
  *
  * With `Connection: close` Node destroys the socket as soon
  * as the answer is flushed; with the body still arriving, that sends a reset
@@ -118,7 +127,7 @@ const UNREAD_BODY_LINGER_MS = 2_000;
 function dropUnreadBody(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
   onHeaders(res, () => {
-    if (!req.complete) res.setHeader("Connection", "close");
+    if (!req.complete && !smallBodyDeclared(req)) res.setHeader("Connection", "close");
   });
   res.once("finish", () => {
     if (req.complete) return;
@@ -126,9 +135,15 @@ function dropUnreadBody(req: Request, res: Response, next: NextFunction) {
     // Whatever was reading it (a route that stopped at its limit) is done.
     req.removeAllListeners("data");
     req.resume();
-    socket.removeListener("finish", socket.destroy);
     const cutOff = setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS);
     cutOff.unref();
+    if (String(res.getHeader("connection")).toLowerCase() !== "close") {
+      // Kept alive: the rest arrives, then the next request on this connection.
+      // (No listener goes on the socket, which outlives many requests.)
+      req.once("end", () => clearTimeout(cutOff));
+      return;
+    }
+    socket.removeListener("finish", socket.destroy);
     const done = () => {
       clearTimeout(cutOff);
       if (socket.writableEnded) socket.destroy();

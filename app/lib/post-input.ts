@@ -5,11 +5,11 @@ import { isWellFormedSlug } from "./slug";
 export { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE };
 
 /**
- * The longest text a post field takes: 100,000 characters (about 15,000
+ * The longest text a post field takes: 50,000 characters (about 7,500
  * words). Rendering markdown costs memory in proportion (ADR 023's worker has
  * 64 MB of heap), so the bound is set by what renders within it.
  */
-export const MAX_POST_TEXT = 100_000;
+export const MAX_POST_TEXT = 50_000;
 
 const text = (field: string) =>
   z

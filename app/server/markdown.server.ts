@@ -43,11 +43,12 @@ export async function renderMarkdownSafely(markdown: string): Promise<string> {
   }
   pool ??= new Piscina({
     filename: workerFile,
-    // One thread, started when needed and stopped when idle: saves are rare,
-    // and its memory counts against the process's 200 MB.
+    // One thread, started when needed and stopped soon after: saves are
+    // rare, and its memory (about 60 MB while it lives) counts against the
+    // process's 200 MB.
     minThreads: 0,
     maxThreads: 1,
-    idleTimeout: 30_000,
+    idleTimeout: 5_000,
     maxQueue: 64,
     resourceLimits: { maxOldGenerationSizeMb: 64 },
   });
