@@ -10,8 +10,21 @@ import { verifyPassword } from "~/server/passwords.server";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** The server's own database, opened beside it (as an operator's tool would). */
-function openDatabase(server: TestServer): Connection {
-  return connect(resolveDatabase(server.databaseUrl, ROOT));
+/**
+ * A server of its own for the describe block, and a direct connection to its
+ * database (to age rows, read hashes); both end with the block.
+ */
+function serverWithDatabase(): { server: TestServer; database: Connection } {
+  const running = {} as { server: TestServer; database: Connection };
+  beforeAll(async () => {
+    running.server = await startServer();
+    running.database = connect(resolveDatabase(running.server.databaseUrl, ROOT));
+  });
+  afterAll(async () => {
+    await running.database?.db.destroy();
+    await running.server?.stop();
+  });
+  return running;
 }
 
 /** `npm run admin -- ARGS` against the server's database, with `input` on standard input. */
@@ -177,19 +190,10 @@ describe("sign-in throttling", () => {
 });
 
 describe("a sign-in lock is a backoff, not a wall", () => {
-  let server: TestServer;
-  let database: Connection;
-  beforeAll(async () => {
-    server = await startServer();
-    database = openDatabase(server);
-  });
-  afterAll(async () => {
-    await database?.db.destroy();
-    await server?.stop();
-  });
+  const running = serverWithDatabase();
 
   const attempt = (password: string, address: string, email = TEST_ADMIN.email) =>
-    new ApiClient(server.url).post("/api/auth/login", { email, password }, { "X-Forwarded-For": address });
+    new ApiClient(running.server.url).post("/api/auth/login", { email, password }, { "X-Forwarded-For": address });
 
   async function lockTheAccount() {
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt("wrong-password", `198.18.3.${i + 1}`)));
@@ -200,7 +204,7 @@ describe("a sign-in lock is a backoff, not a wall", () => {
   it("the lock ends with its window: the right password then works", async () => {
     await lockTheAccount();
     // Fifteen minutes pass (the window's end, moved into the past).
-    await database.db
+    await running.database.db
       .updateTable("rate_limits")
       .set({ expire: Date.now() - 1 })
       .where("key", "=", `login-account:${TEST_ADMIN.email}`)
@@ -212,9 +216,9 @@ describe("a sign-in lock is a backoff, not a wall", () => {
   });
 
   it("`npm run admin -- set-password` lifts the lock at once", async () => {
-    await database.db.deleteFrom("rate_limits").execute();
+    await running.database.db.deleteFrom("rate_limits").execute();
     await lockTheAccount();
-    const reset = await runAdminCli(server, ["set-password", TEST_ADMIN.email], "a-brand-new-password\n");
+    const reset = await runAdminCli(running.server, ["set-password", TEST_ADMIN.email], "a-brand-new-password\n");
     expect(reset.output).toContain("sign-in attempts cleared");
     expect(reset.code).toBe(0);
     expect((await attempt("a-brand-new-password", "198.18.3.102")).status).toBe(200);
@@ -222,8 +226,8 @@ describe("a sign-in lock is a backoff, not a wall", () => {
 
   it("a success gives the address its attempt back", async () => {
     const address = "198.18.5.5";
-    await database.db.deleteFrom("rate_limits").execute();
-    await runAdminCli(server, ["set-password", TEST_ADMIN.email], `${TEST_ADMIN.password}\n`);
+    await running.database.db.deleteFrom("rate_limits").execute();
+    await runAdminCli(running.server, ["set-password", TEST_ADMIN.email], `${TEST_ADMIN.password}\n`);
     for (let i = 0; i < 4; i++) {
       expect((await attempt("wrong-password", address, `typo-${i}@example.com`)).status).toBe(401);
     }
@@ -234,20 +238,11 @@ describe("a sign-in lock is a backoff, not a wall", () => {
 });
 
 describe("passwords stored with older parameters", () => {
-  let server: TestServer;
-  let database: Connection;
-  beforeAll(async () => {
-    server = await startServer();
-    database = openDatabase(server);
-  });
-  afterAll(async () => {
-    await database?.db.destroy();
-    await server?.stop();
-  });
+  const running = serverWithDatabase();
 
   const storedHash = async () =>
     (
-      await database.db
+      await running.database.db
         .selectFrom("admin_users")
         .select("password_hash")
         .where("email", "=", TEST_ADMIN.email)
@@ -259,47 +254,38 @@ describe("passwords stored with older parameters", () => {
     const salt = randomBytes(16);
     const key = scryptSync(TEST_ADMIN.password, salt, 64, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
     const legacy = ["scrypt", 2 ** 15, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
-    await database.db.updateTable("admin_users").set({ password_hash: legacy }).where("email", "=", TEST_ADMIN.email).execute();
+    await running.database.db.updateTable("admin_users").set({ password_hash: legacy }).where("email", "=", TEST_ADMIN.email).execute();
 
     // A failed attempt changes nothing.
-    expect((await new ApiClient(server.url).post("/api/auth/login", { ...TEST_ADMIN, password: "wrong-password" })).status).toBe(401);
+    expect((await new ApiClient(running.server.url).post("/api/auth/login", { ...TEST_ADMIN, password: "wrong-password" })).status).toBe(401);
     expect(await storedHash()).toBe(legacy);
 
-    await new ApiClient(server.url).signIn();
+    await new ApiClient(running.server.url).signIn();
     const upgraded = await storedHash();
     expect(upgraded).not.toBe(legacy);
     expect(upgraded).toMatch(/^scrypt\$16384\$8\$5\$/);
     expect(await verifyPassword(TEST_ADMIN.password, upgraded)).toBe(true);
-    await new ApiClient(server.url).signIn();
+    await new ApiClient(running.server.url).signIn();
     expect(await storedHash()).toBe(upgraded);
   });
 });
 
 describe("session lifetime", () => {
-  let server: TestServer;
-  let database: Connection;
-  beforeAll(async () => {
-    server = await startServer();
-    database = openDatabase(server);
-  });
-  afterAll(async () => {
-    await database?.db.destroy();
-    await server?.stop();
-  });
+  const running = serverWithDatabase();
 
   const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
-  const sessionRows = () => database.db.selectFrom("sessions").selectAll().execute();
+  const sessionRows = () => running.database.db.selectFrom("sessions").selectAll().execute();
 
   async function signedIn() {
-    await database.db.deleteFrom("sessions").execute();
-    const client = new ApiClient(server.url);
+    await running.database.db.deleteFrom("sessions").execute();
+    const client = new ApiClient(running.server.url);
     await client.signIn();
     const [row] = await sessionRows();
     expect(row!.last_seen_at).toBe(row!.created_at);
     return { client, id: row!.id };
   }
   const setSession = (id: string, values: { last_seen_at?: string; expires_at?: string }) =>
-    database.db.updateTable("sessions").set(values).where("id", "=", id).execute();
+    running.database.db.updateTable("sessions").set(values).where("id", "=", id).execute();
 
   it("ends after 24 hours without a request", async () => {
     const { client, id } = await signedIn();
