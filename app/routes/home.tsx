@@ -18,11 +18,9 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export function loader() {
+export async function loader() {
   const { company, siteUrl } = getConfig();
-  // Not awaited: the carousel's section streams in behind a loading state;
-  // the server still sends the page whole (onAllReady in entry.server).
-  const posts: Promise<PostSummary[]> = listPublicPosts(getDb(), { limit: insights.maxPosts, offset: 0 }).then((list) =>
+  const posts: PostSummary[] = await listPublicPosts(getDb(), { limit: insights.maxPosts, offset: 0 }).then((list) =>
     list.map(({ id, slug, title, excerpt, category, author, readTime, publishDate, headerImage }) => ({
       id,
       slug,
