@@ -1,7 +1,7 @@
 import { insights } from "~/content/landing";
 import { Island } from "~/islands/island";
 import { InsightsFrame } from "./insights-carousel";
-import type { PostSummary } from "./post-card";
+import type { PostSummary } from "~/server/public-posts.server";
 
 /**
  * The "solutions" section: Latest Insights. SPEC §2's "Loading latest
