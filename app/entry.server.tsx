@@ -30,7 +30,9 @@ function hydratesAsIslands(context: EntryContext): boolean {
 /**
  * Every page is rendered completely before the first byte is sent
  * (onAllReady): visitors, crawlers and link previews all get the whole
- * article in the HTML, and the response can be cached as one piece.
+ * article in the HTML, and the response can be cached as one piece. Pages
+ * have no Suspense boundary: React would send a large one after the page,
+ * hidden, with inline scripts that a public page could not run (no nonce).
  */
 export default function handleRequest(
   request: Request,
@@ -50,10 +52,6 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        // Completed Suspense boundaries go inline, however large: React would
-        // otherwise send a big one (the landing page's Latest Insights) after
-        // the page, hidden, with inline scripts to move it into place.
-        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onAllReady() {
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");

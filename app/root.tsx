@@ -27,10 +27,6 @@ export function loader() {
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
-export function useSite(): RootData {
-  return useRouteLoaderData<RootData>("root")!;
-}
-
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const site = useRouteLoaderData<RootData>("root");

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import zlib from "node:zlib";
-import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import { ApiClient, cacheStored, startServer, type TestServer } from "../tests/support/server";
-import { pageCache, plainEncoding } from "./page-cache";
+import { plainEncoding } from "./page-cache";
 
 let server: TestServer;
 let admin: ApiClient;
@@ -287,55 +286,6 @@ describe("the fast path for cache hits (ADR 019)", () => {
     await raw(url);
     const refused = await raw(url, { "Content-Length": String(2 * 1024 * 1024) });
     expect(refused.status).toBe(413);
-  });
-});
-
-describe("a cached body that carries its answer's CSP nonce", () => {
-  let server: http.Server;
-  let url: string;
-  beforeAll(async () => {
-    const cache = pageCache({
-      readVersion: async () => "1",
-      nextScheduledChange: async () => undefined,
-      cacheKey: (url) => (url === "/page" ? url : undefined),
-    });
-    const app = express();
-    let count = 0;
-    app.use((_req, res, next) => {
-      res.locals.cspNonce = `stack${++count}nonce`;
-      next();
-    });
-    app.use(cache.middleware);
-    app.get("/page", (_req, res) => {
-      const nonce = String(res.locals.cspNonce);
-      res
-        .set("Cache-Control", "public, no-cache")
-        .type("html")
-        .send(`<script nonce="${nonce}">1</script><p>${"text ".repeat(400)}</p><script nonce="${nonce}">2</script>`);
-    });
-    let fast = 0;
-    const handle = cache.fastPath({
-      nonce: () => `fast${++fast}nonce`,
-      securityHeaders: (nonce) => ["Content-Security-Policy", `script-src 'nonce-${nonce}'`],
-      answered: () => {},
-      fallback: (req, res) => app(req, res),
-    });
-    server = http.createServer(handle);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/page`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  it("gets each answer's own nonce where the stored one stood", async () => {
-    const miss = await raw(url);
-    expect(miss.body.toString().match(/nonce="([^"]+)"/g)).toEqual(['nonce="stack1nonce"', 'nonce="stack1nonce"']);
-    for (const expected of ["fast1nonce", "fast2nonce"]) {
-      const hit = await raw(url);
-      expect(header(hit.headers, "x-cache")).toBe("hit");
-      expect(nonceOf(hit.headers)).toBe(expected);
-      expect(hit.body.toString()).toBe(miss.body.toString().replaceAll("stack1nonce", expected));
-      expect(header(hit.headers, "content-length")).toBe(String(hit.body.length));
-    }
   });
 });
 

@@ -18,11 +18,9 @@ import { LRUCache } from "lru-cache";
  * Opt-in: only a 200 answer to a GET whose route set a `Cache-Control`
  * containing "public" and no cookie is stored, and requests that carry a
  * session cookie always go to the app. Entries are keyed by `cacheKey`, which
- * names the answer rather than the URL's spelling (ADR 022). Public pages
- * carry no CSP nonce (ADR 020), so most bodies are the same for every visitor
- * and get compressed copies once; a body that does carry its answer's nonce
- * is stored cut where the nonce stood, and each request's own nonce goes in
- * the cuts.
+ * names the answer rather than the URL's spelling (ADR 022). Cached answers
+ * carry no CSP nonce (public pages have none, ADR 020), so a body is the same
+ * for every visitor and gets its compressed copies once.
  *
  * Every cached answer carries an ETag (the route's own, or one made from the
  * body and version); a matching If-None-Match gets 304.
@@ -62,14 +60,11 @@ interface Entry {
   /** Do not use at or after this moment (ms since epoch). */
   expiresAt: number | undefined;
   headers: Array<[string, string]>;
-  /** The body, cut where the CSP nonce stood (one part when it has none). */
-  parts: Buffer[];
-  /** Bytes of the body without its nonces. */
-  size: number;
+  body: Buffer;
   etag: string;
   /** compression() varies this answer on Accept-Encoding (a compressible type without no-transform). */
   varies: boolean;
-  /** Compressed copies of a body without nonce cuts, made once when it is stored. */
+  /** Compressed copies of the body, made once when it is stored. */
   encoded: Partial<Record<Encoding, Buffer>>;
 }
 
@@ -82,7 +77,7 @@ const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 /** What the fast path needs from the rest of the app (server/app.ts). */
 export interface FastPathOptions {
-  /** A fresh CSP nonce. */
+  /** A fresh CSP nonce, for the answer's Content-Security-Policy header. */
   nonce(): string;
   /** The security headers of an answer carrying this nonce, as [name, value, name, value, ...]. */
   securityHeaders(nonce: string): string[];
@@ -97,36 +92,10 @@ export interface FastPathOptions {
  * own (CSP, security headers). Vary is compression()'s, spelled as it sends it.
  */
 const REPLAYED_HEADERS = ["content-type", "cache-control", "x-total-count", "link", "last-modified", "content-language", "x-robots-tag", "Vary"];
-/** The pieces of `body` between the occurrences of `separator`. */
-function splitAt(body: Buffer, separator: Buffer): Buffer[] {
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let at = body.indexOf(separator); at !== -1; at = body.indexOf(separator, start)) {
-    parts.push(body.subarray(start, at));
-    start = at + separator.length;
-  }
-  parts.push(body.subarray(start));
-  return parts;
-}
-
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
-}
-
-/** The pieces of the body with `nonce` in its cuts. */
-function piecesOf(entry: Entry, nonce: string): Buffer[] {
-  if (entry.parts.length === 1) return entry.parts;
-  const cut = Buffer.from(nonce);
-  const pieces: Buffer[] = [entry.parts[0]!];
-  for (let i = 1; i < entry.parts.length; i++) pieces.push(cut, entry.parts[i]!);
-  return pieces;
-}
-
-/** The body with `nonce` in its cuts. */
-function bodyOf(entry: Entry, nonce: string): Buffer {
-  return entry.parts.length === 1 ? entry.parts[0]! : Buffer.concat(piecesOf(entry, nonce));
 }
 
 /**
@@ -148,10 +117,9 @@ export function plainEncoding(header: string | undefined): Encoding | "identity"
   return names.has("deflate") ? undefined : "identity";
 }
 
-/** Compressed copies of a body without nonce cuts, when compression() would compress it on a hit. */
-async function encodingsOf(parts: Buffer[], varies: boolean): Promise<Entry["encoded"]> {
-  const body = parts[0]!;
-  if (parts.length > 1 || !varies || body.length < COMPRESSION_THRESHOLD) return {};
+/** Compressed copies of a body, when compression() would compress it on a hit. */
+async function encodingsOf(body: Buffer, varies: boolean): Promise<Entry["encoded"]> {
+  if (!varies || body.length < COMPRESSION_THRESHOLD) return {};
   const [br, gz] = await Promise.all([brotli(body, BROTLI_OPTIONS), gzip(body)]);
   return { br, gzip: gz };
 }
@@ -168,7 +136,7 @@ export function pageCache({
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    sizeCalculation: (entry) => entry.size + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0) + 512,
+    sizeCalculation: (entry) => entry.body.length + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0) + 512,
   });
   // The open-ended entries in the order they were stored: past the cap, the oldest leaves the cache.
   const openEndedKeys = new LRUCache<string, true>({
@@ -187,11 +155,10 @@ export function pageCache({
       res.status(304).end();
       return;
     }
-    const body = bodyOf(entry, String(res.locals.cspNonce ?? ""));
     res.status(200);
-    res.setHeader("Content-Length", body.length);
+    res.setHeader("Content-Length", entry.body.length);
     if (req.method === "HEAD") res.end();
-    else res.end(body);
+    else res.end(entry.body);
   }
 
   /** The entry for `key` if it is current at `version`. */
@@ -262,8 +229,6 @@ export function pageCache({
       const cacheControl = String(res.getHeader("cache-control") ?? "");
       if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) return;
       const body = Buffer.concat(chunks);
-      const nonce = String(res.locals.cspNonce ?? "");
-      const parts = nonce ? splitAt(body, Buffer.from(nonce)) : [body];
       const headers: Array<[string, string]> = [];
       for (const name of REPLAYED_HEADERS) {
         const value = res.getHeader(name);
@@ -272,18 +237,17 @@ export function pageCache({
       // The route's own ETag when it set one (its clients already hold it).
       const etag =
         (res.getHeader("etag") as string | undefined) ??
-        `W/"${parts.reduce((hash, part) => hash.update(part), createHash("sha1").update(version).update("\0")).digest("base64url")}"`;
+        `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
       // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
       void scheduled.then((read) => {
         if (!read) return;
-        const size = parts.reduce((bytes, part) => bytes + part.length, 0);
-        const entry: Entry = { version, expiresAt: read.expiresAt, headers, parts, size, etag, varies, encoded: {} };
+        const entry: Entry = { version, expiresAt: read.expiresAt, headers, body, etag, varies, encoded: {} };
         entries.set(key, entry);
         if (openEnded(key)) openEndedKeys.set(key, true);
         logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
         // Until its compressed copies are ready, the full stack compresses it.
-        encodingsOf(parts, varies).then(
+        encodingsOf(body, varies).then(
           (encoded) => {
             if (entries.peek(key) === entry && encoded.br) entries.set(key, { ...entry, encoded });
           },
@@ -306,39 +270,23 @@ export function pageCache({
     async function serve(req: IncomingMessage, res: ServerResponse, key: string, startedAt: number): Promise<boolean> {
       const entry = current(key, await readVersion());
       if (!entry) return false;
-      const cspNonce = nonce();
       const notModified = etagMatches(req.headers["if-none-match"], entry.etag);
-      // The body goes out as its stored pieces and the nonce (one writev), not copied into one buffer.
-      let body: Buffer[] = [];
-      let length = 0;
+      let body = entry.body;
       let encoding: Encoding | "identity" = "identity";
-      if (!notModified) {
-        body = piecesOf(entry, cspNonce);
-        length = entry.size + (entry.parts.length - 1) * Buffer.byteLength(cspNonce);
-        if (req.method === "GET" && entry.varies && length >= COMPRESSION_THRESHOLD) {
-          const chosen = plainEncoding(req.headers["accept-encoding"]);
-          if (chosen === undefined || (chosen !== "identity" && !entry.encoded[chosen])) return false;
-          encoding = chosen;
-          if (chosen !== "identity") {
-            body = [entry.encoded[chosen]!];
-            length = body[0]!.length;
-          }
-        }
+      if (!notModified && req.method === "GET" && entry.varies && body.length >= COMPRESSION_THRESHOLD) {
+        const chosen = plainEncoding(req.headers["accept-encoding"]);
+        if (chosen === undefined || (chosen !== "identity" && !entry.encoded[chosen])) return false;
+        encoding = chosen;
+        if (chosen !== "identity") body = entry.encoded[chosen]!;
       }
-      const headers = securityHeaders(cspNonce);
+      const headers = securityHeaders(nonce());
       headers.push("ETag", entry.etag, "X-Cache", "hit");
       for (const [name, value] of entry.headers) headers.push(name, value);
-      if (!notModified) headers.push("Content-Length", String(length));
+      if (!notModified) headers.push("Content-Length", String(body.length));
       if (encoding !== "identity") headers.push("Content-Encoding", encoding);
       res.writeHead(notModified ? 304 : 200, headers);
-      if (req.method === "GET" && body.length > 0) {
-        res.cork();
-        for (let i = 0; i < body.length - 1; i++) res.write(body[i]);
-        res.end(body[body.length - 1]);
-        res.uncork();
-      } else {
-        res.end();
-      }
+      if (req.method === "GET" && !notModified) res.end(body);
+      else res.end();
       answered(req, res, startedAt);
       return true;
     }

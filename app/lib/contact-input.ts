@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { contactText, preferredContactOptions, serviceOptions } from "~/content/contact";
+import { preferredContactOptions, serviceOptions } from "~/content/contact";
 
 import {
   CONTACT_INVALID_EMAIL_MESSAGE,

@@ -6,11 +6,10 @@ import { articleMeta } from "~/lib/article-seo";
 import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow, parseBlogPage } from "~/lib/blog-pages";
 import { followLink } from "~/lib/page-transition";
 import { pageMeta } from "~/lib/seo";
-import { findPublicArticle, listPublicSummaries } from "~/server/blog.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { countPublicPosts } from "~/server/posts.server";
+import { countPublicPosts, findPublicArticle, listPublicSummaries } from "~/server/public-posts.server";
 import type { Route } from "./+types/blog";
 
 const notFound = () => new Response("Not found", { status: 404 });

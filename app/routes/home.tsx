@@ -1,6 +1,5 @@
 import { MediaSection, ResearchSection, SystemsSection } from "~/components/site/landing-sections";
 import { LatestInsights } from "~/components/site/latest-insights";
-import type { PostSummary } from "~/components/site/post-card";
 import { insights } from "~/content/landing";
 import { Island } from "~/islands/island";
 import { landingPage } from "~/islands/page";
@@ -8,7 +7,7 @@ import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { getDb } from "~/server/db/index.server";
-import { listPublicPosts } from "~/server/posts.server";
+import { listPublicSummaries } from "~/server/public-posts.server";
 import type { Route } from "./+types/home";
 
 export const handle = landingPage;
@@ -18,23 +17,9 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export function loader() {
+export async function loader() {
   const { company, siteUrl } = getConfig();
-  // Not awaited: the carousel's section streams in behind a loading state;
-  // the server still sends the page whole (onAllReady in entry.server).
-  const posts: Promise<PostSummary[]> = listPublicPosts(getDb(), { limit: insights.maxPosts, offset: 0 }).then((list) =>
-    list.map(({ id, slug, title, excerpt, category, author, readTime, publishDate, headerImage }) => ({
-      id,
-      slug,
-      title,
-      excerpt,
-      category,
-      author,
-      readTime,
-      publishDate,
-      headerImage,
-    })),
-  );
+  const posts = await listPublicSummaries(getDb(), { limit: insights.maxPosts, offset: 0, now: new Date() });
   return { posts, company, siteUrl };
 }
 

@@ -1,7 +1,7 @@
-import { listFeedArticles } from "~/server/blog.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { buildRss, cacheableText, FEED_SIZE } from "~/server/feeds.server";
+import { listFeedArticles } from "~/server/public-posts.server";
 import type { Route } from "./+types/rss.xml";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
-import { listPublicUrls } from "~/server/blog.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { buildSitemap, cacheableText } from "~/server/feeds.server";
+import { listPublicUrls } from "~/server/public-posts.server";
 import type { Route } from "./+types/sitemap.xml";
 
 export async function loader({ request }: Route.LoaderArgs) {

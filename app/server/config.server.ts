@@ -66,7 +66,6 @@ const envSchema = z
       z.email({ error: "must be an e-mail address" }).optional(),
     ),
     CONTACT_PHONE: optionalString,
-    NODE_ENV: z.string().default("production"),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -94,7 +93,6 @@ export interface Config {
   logLevel: string;
   trustProxy: string;
   company: { name: string; email: string; phone: string };
-  isProduction: boolean;
 }
 
 export class ConfigError extends Error {
@@ -135,7 +133,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       email: e.CONTACT_EMAIL ?? "hello@example.com",
       phone: e.CONTACT_PHONE ?? "(555) 010-0100",
     },
-    isProduction: e.NODE_ENV === "production",
   };
 }
 

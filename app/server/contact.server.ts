@@ -86,15 +86,6 @@ export async function listContactMessages(db: Db): Promise<ContactMessage[]> {
   return rows.map(toMessage);
 }
 
-export async function countUnreadMessages(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom("contact_messages")
-    .select((eb) => eb.fn.countAll<string | number>().as("count"))
-    .where("read_at", "is", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 /** Marks a message read or unread; undefined when there is no such message. */
 export async function setMessageRead(db: Db, id: string, read: boolean): Promise<ContactMessage | undefined> {
   if (!isRecordId(id)) return undefined;

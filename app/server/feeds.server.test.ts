@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { serializeJsonLd } from "~/lib/article-seo";
-import type { Article } from "./blog.server";
+import type { Article } from "./public-posts.server";
 import { absoluteLinks, buildRss, buildSitemap, escapeXml } from "./feeds.server";
 
 const site = { siteUrl: "https://site.test", companyName: "Acme & Sons" };

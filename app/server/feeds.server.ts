@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { articleUrl, absoluteUrl } from "~/lib/article-seo";
 import { BLOG_PAGE_SIZE, blogPageHref } from "~/lib/blog-pages";
-import type { Article } from "./blog.server";
+import type { Article, PostUrl } from "./public-posts.server";
 
 /** Items in the RSS feed: the newest posts, full text. */
 export const FEED_SIZE = 20;
@@ -75,7 +75,7 @@ export function buildRss(site: Site, articles: Article[]): string {
 }
 
 /** Sitemap of the public pages, the blog's list pages and every public post. */
-export function buildSitemap(site: Site, posts: Array<{ slug: string; lastModified: string }>): string {
+export function buildSitemap(site: Site, posts: PostUrl[]): string {
   const pages = Math.max(1, Math.ceil(posts.length / BLOG_PAGE_SIZE));
   const url = (loc: string, lastmod?: string) =>
     `  <url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ""}</url>`;

@@ -1,35 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type { Selectable } from "kysely";
 import type { PostInput } from "~/lib/post-input";
-import { isWellFormedSlug } from "~/lib/slug";
 import { getConfig } from "./config.server";
 import { changingContent } from "./content-version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { renderMarkdownSafely } from "./markdown.server";
-import type { PostsTable } from "./db/schema.server";
+import { newestFirst, POST_COLUMNS, toPost, type Post } from "./public-posts.server";
 
-/** A post as the HTTP contract shows it (PRODUCT §3). */
-export interface Post {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt: string;
-  content: string;
-  category: string;
-  author: string;
-  publishDate: string;
-  readTime: string;
-  published: boolean;
-  headerImage: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A post with its body already rendered to sanitised HTML (at save time). */
-export interface RenderedPost extends Post {
-  contentHtml: string;
-}
+/**
+ * The admin's reads (drafts and scheduled posts included) and every write of
+ * posts. The public's reads are in public-posts.server.ts, whose Post shape,
+ * columns and order these share.
+ */
 
 export class SlugTakenError extends Error {
   constructor() {
@@ -37,86 +19,15 @@ export class SlugTakenError extends Error {
   }
 }
 
-type Row = Selectable<PostsTable>;
-
-function toPost(row: Row): Post {
-  return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    excerpt: row.excerpt,
-    content: row.content,
-    category: row.category,
-    author: row.author,
-    publishDate: row.publish_date,
-    readTime: row.read_time,
-    published: Boolean(row.published),
-    headerImage: row.header_image,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function toRenderedPost(row: Row): RenderedPost {
-  return { ...toPost(row), contentHtml: row.content_html };
-}
-
-/**
- * Public: published, and publishDate has come (scheduled posts wait). `now` is
- * taken per request, so a scheduled post appears at its moment without a restart.
- */
-export function publicPosts(db: Db, now: Date) {
-  return db
-    .selectFrom("posts")
-    .where("published", "=", 1)
-    .where("publish_date", "<=", now.toISOString());
-}
-
-export async function listPublicPosts(
-  db: Db,
-  { limit, offset, now = new Date() }: { limit: number; offset: number; now?: Date },
-): Promise<Post[]> {
-  const rows = await publicPosts(db, now)
-    .selectAll()
-    .orderBy("publish_date", "desc")
-    .orderBy("id")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map(toPost);
-}
-
-export async function countPublicPosts(db: Db, now = new Date()): Promise<number> {
-  const row = await publicPosts(db, now)
-    .select((eb) => eb.fn.countAll<string | number>().as("count"))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
-export async function findPublicPostBySlug(
-  db: Db,
-  slug: string,
-  now = new Date(),
-): Promise<RenderedPost | undefined> {
-  // Every stored slug is well formed; anything else (a NUL, a 100 KB segment) names no post.
-  if (!isWellFormedSlug(slug)) return undefined;
-  const row = await publicPosts(db, now).selectAll().where("slug", "=", slug).executeTakeFirst();
-  return row && toRenderedPost(row);
-}
-
+/** Every post, drafts and scheduled ones included, in the public list's order. */
 export async function listAllPosts(db: Db): Promise<Post[]> {
-  const rows = await db
-    .selectFrom("posts")
-    .selectAll()
-    .orderBy("publish_date", "desc")
-    .orderBy("id")
-    .execute();
+  const rows = await newestFirst(db.selectFrom("posts").select(POST_COLUMNS)).execute();
   return rows.map(toPost);
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
   if (!isRecordId(id)) return undefined;
-  const row = await db.selectFrom("posts").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = await db.selectFrom("posts").select(POST_COLUMNS).where("id", "=", id).executeTakeFirst();
   return row && toPost(row);
 }
 

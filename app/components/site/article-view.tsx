@@ -1,23 +1,7 @@
 import { formatDate } from "~/lib/dates";
 import { followLink } from "~/lib/page-transition";
+import type { Article, Neighbour } from "~/server/public-posts.server";
 import { PostImage } from "./post-image";
-
-export interface ArticleViewData {
-  slug: string;
-  title: string;
-  category: string;
-  author: string;
-  readTime: string;
-  publishDate: string;
-  headerImage: string | null;
-  /** Sanitised by the markdown pipeline when the post was saved. */
-  contentHtml: string;
-}
-
-interface Neighbour {
-  slug: string;
-  title: string;
-}
 
 /**
  * How Previous/Next move: on /blog the article stays "in place"
@@ -40,7 +24,7 @@ export function ArticleView({
   backTo,
   mode,
 }: {
-  article: ArticleViewData;
+  article: Article;
   previous: Neighbour | null;
   next: Neighbour | null;
   /** The list page this article sits on. */

@@ -3,7 +3,7 @@ import { insights } from "~/content/landing";
 import { Tip } from "~/components/ui/tip";
 import { formatDate } from "~/lib/dates";
 import { articleUrl, openSharePopup, shareNetworks } from "~/lib/share";
-import type { PostSummary } from "./post-card";
+import type { PostSummary } from "~/server/public-posts.server";
 import { PostImage } from "./post-image";
 
 /** SPEC §9: swipe threshold, slide transition and background fade. */

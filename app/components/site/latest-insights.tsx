@@ -1,11 +1,16 @@
-import { Suspense, use } from "react";
 import { insights } from "~/content/landing";
 import { Island } from "~/islands/island";
 import { InsightsFrame } from "./insights-carousel";
-import type { PostSummary } from "./post-card";
+import type { PostSummary } from "~/server/public-posts.server";
 
-/** The "solutions" section: Latest Insights, loading while the posts arrive. */
-export function LatestInsights({ posts, siteUrl }: { posts: Promise<PostSummary[]>; siteUrl: string }) {
+/**
+ * The "solutions" section: Latest Insights. SPEC §2's "Loading latest
+ * insights..." is what it shows while its posts are not known (`posts`
+ * undefined). The landing page reads them before it renders (and sends
+ * its HTML whole, entry.server's onAllReady), so a visitor gets the carousel
+ * or its empty text, with or without JavaScript.
+ */
+export function LatestInsights({ posts, siteUrl }: { posts: PostSummary[] | undefined; siteUrl: string }) {
   return (
     <section
       id="solutions"
@@ -13,14 +18,11 @@ export function LatestInsights({ posts, siteUrl }: { posts: Promise<PostSummary[
       aria-labelledby="insights-heading"
       className="relative scroll-mt-16 overflow-hidden bg-neutral-950 px-4 py-20 text-white outline-none"
     >
-      <Suspense fallback={<InsightsFrame><p className="mt-8 text-lg" role="status">{insights.loading}</p></InsightsFrame>}>
-        <LoadedInsights posts={posts} siteUrl={siteUrl} />
-      </Suspense>
+      {posts ? (
+        <Island name="insights" props={{ posts: posts.slice(0, insights.maxPosts), siteUrl }} />
+      ) : (
+        <InsightsFrame><p className="mt-8 text-lg" role="status">{insights.loading}</p></InsightsFrame>
+      )}
     </section>
   );
-}
-
-function LoadedInsights({ posts, siteUrl }: { posts: Promise<PostSummary[]>; siteUrl: string }) {
-  const list = use(posts).slice(0, insights.maxPosts);
-  return <Island name="insights" props={{ posts: list, siteUrl }} />;
 }

@@ -1,10 +1,7 @@
 import { followLink } from "~/lib/page-transition";
 import { formatDate } from "~/lib/dates";
+import type { PostSummary } from "~/server/public-posts.server";
 import { PostImage } from "./post-image";
-
-import type { PostSummary } from "~/server/blog.server";
-
-export type { PostSummary };
 
 /**
  * A post in a list. The title links to /blog/{slug} (a real, crawlable page);

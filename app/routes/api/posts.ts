@@ -1,6 +1,6 @@
 import { getDb } from "~/server/db/index.server";
 import { methodNotAllowed, parsePageParams, PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { countPublicPosts, listPublicPosts } from "~/server/posts.server";
+import { countPublicPosts, listPublicPosts } from "~/server/public-posts.server";
 import type { Route } from "./+types/posts";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,0 +1,236 @@
+import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder } from "kysely";
+import { isWellFormedSlug } from "~/lib/slug";
+import type { Db } from "./db/db.server";
+import type { Database, PostsTable } from "./db/schema.server";
+
+/**
+ * Every read of public posts: the pages, the public API and the feeds. A post
+ * is public when it is published and its publishDate has come; `now` is taken
+ * per request, so a scheduled post appears at its moment in every process.
+ * Lists are newest first (`newestFirst`). Each query selects only the
+ * columns of its shape: no markdown source or HTML in lists, no HTML in the API.
+ *
+ * The admin's reads (posts.server.ts) share the API's shape and the order.
+ */
+
+type Row = Selectable<PostsTable>;
+
+/** A post as the HTTP contract shows it (PRODUCT §3), to the public and to the admin. */
+export interface Post {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string;
+  content: string;
+  category: string;
+  author: string;
+  publishDate: string;
+  readTime: string;
+  published: boolean;
+  headerImage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a card in the blog's list or a slide of the landing page's carousel shows. */
+export interface PostSummary {
+  id: string;
+  slug: string;
+  title: string;
+  excerpt: string;
+  category: string;
+  author: string;
+  readTime: string;
+  publishDate: string;
+  headerImage: string | null;
+}
+
+/** An article page or a feed item: the summary, its body and its last change. */
+export interface Article extends PostSummary {
+  /** Sanitised by the markdown pipeline when the post was saved. */
+  contentHtml: string;
+  updatedAt: string;
+}
+
+/** The article that Previous or Next leads to. */
+export interface Neighbour {
+  slug: string;
+  title: string;
+}
+
+export interface ArticleInList {
+  article: Article;
+  /** The newer article (SPEC's "Previous": the list is newest first); null for the first. */
+  previous: Neighbour | null;
+  /** The older article ("Next"); null for the last. */
+  next: Neighbour | null;
+  /** 0-based index in the public list, newest first. */
+  index: number;
+  total: number;
+}
+
+/** A public post's address in the sitemap and when it last changed. */
+export interface PostUrl {
+  slug: string;
+  lastModified: string;
+}
+
+/** Every column but the stored HTML. */
+export const POST_COLUMNS = [
+  "id",
+  "title",
+  "slug",
+  "excerpt",
+  "content",
+  "category",
+  "author",
+  "publish_date",
+  "read_time",
+  "published",
+  "header_image",
+  "created_at",
+  "updated_at",
+] as const;
+
+const SUMMARY_COLUMNS = [
+  "id",
+  "slug",
+  "title",
+  "excerpt",
+  "category",
+  "author",
+  "read_time",
+  "publish_date",
+  "header_image",
+] as const;
+
+const ARTICLE_COLUMNS = [...SUMMARY_COLUMNS, "content_html", "updated_at"] as const;
+
+export function toPost(row: Pick<Row, (typeof POST_COLUMNS)[number]>): Post {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    excerpt: row.excerpt,
+    content: row.content,
+    category: row.category,
+    author: row.author,
+    publishDate: row.publish_date,
+    readTime: row.read_time,
+    published: Boolean(row.published),
+    headerImage: row.header_image,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toSummary(row: Pick<Row, (typeof SUMMARY_COLUMNS)[number]>): PostSummary {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    excerpt: row.excerpt,
+    category: row.category,
+    author: row.author,
+    readTime: row.read_time,
+    publishDate: row.publish_date,
+    headerImage: row.header_image,
+  };
+}
+
+function toArticle(row: Pick<Row, (typeof ARTICLE_COLUMNS)[number]>): Article {
+  return { ...toSummary(row), contentHtml: row.content_html, updatedAt: row.updated_at };
+}
+
+/**
+ * The order of every list of posts: newest publishDate first, then by id, so
+ * posts of the same moment keep one order. `backward` walks it the other way
+ * (to the nearest newer post).
+ */
+export function newestFirst<O>(query: SelectQueryBuilder<Database, "posts", O>, direction: "forward" | "backward" = "forward") {
+  const backward = direction === "backward";
+  return query.orderBy("publish_date", backward ? "asc" : "desc").orderBy("id", backward ? "desc" : "asc");
+}
+
+/** Posts before and after (date, id) in `newestFirst` order. */
+const newerThan = (date: string, id: string) => (eb: ExpressionBuilder<Database, "posts">) =>
+  eb.or([eb("publish_date", ">", date), eb.and([eb("publish_date", "=", date), eb("id", "<", id)])]);
+const olderThan = (date: string, id: string) => (eb: ExpressionBuilder<Database, "posts">) =>
+  eb.or([eb("publish_date", "<", date), eb.and([eb("publish_date", "=", date), eb("id", ">", id)])]);
+
+/** Public: published, and publishDate has come (scheduled posts wait). */
+function publicPosts(db: Db, now: Date) {
+  return db.selectFrom("posts").where("published", "=", 1).where("publish_date", "<=", now.toISOString());
+}
+
+interface Page {
+  limit: number;
+  offset: number;
+  now: Date;
+}
+
+/** One page of public summaries: the blog's cards, the landing page's carousel. */
+export async function listPublicSummaries(db: Db, { limit, offset, now }: Page): Promise<PostSummary[]> {
+  const rows = await newestFirst(publicPosts(db, now).select(SUMMARY_COLUMNS)).limit(limit).offset(offset).execute();
+  return rows.map(toSummary);
+}
+
+/** One page of public posts as GET /api/posts answers. */
+export async function listPublicPosts(db: Db, { limit, offset, now }: Page): Promise<Post[]> {
+  const rows = await newestFirst(publicPosts(db, now).select(POST_COLUMNS)).limit(limit).offset(offset).execute();
+  return rows.map(toPost);
+}
+
+export async function countPublicPosts(db: Db, now: Date): Promise<number> {
+  const row = await publicPosts(db, now)
+    .select((eb) => eb.fn.countAll<string | number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A public post as GET /api/posts/{slug} answers; undefined for an unknown, draft or scheduled slug. */
+export async function findPublicPost(db: Db, slug: string, now: Date): Promise<Post | undefined> {
+  // Every stored slug is well formed; anything else (a NUL, a 100 KB segment) names no post.
+  if (!isWellFormedSlug(slug)) return undefined;
+  const row = await publicPosts(db, now).select(POST_COLUMNS).where("slug", "=", slug).executeTakeFirst();
+  return row && toPost(row);
+}
+
+/**
+ * A public article with its place in the list: the neighbours Previous/Next
+ * lead to, its index (to find its page) and the total. Undefined for an
+ * unknown, draft or scheduled slug.
+ */
+export async function findPublicArticle(db: Db, slug: string, now: Date): Promise<ArticleInList | undefined> {
+  if (!isWellFormedSlug(slug)) return undefined;
+  const row = await publicPosts(db, now).select(ARTICLE_COLUMNS).where("slug", "=", slug).executeTakeFirst();
+  if (!row) return undefined;
+  const newer = newerThan(row.publish_date, row.id);
+  const older = olderThan(row.publish_date, row.id);
+  const [previous, next, before, total] = await Promise.all([
+    newestFirst(publicPosts(db, now).select(["slug", "title"]).where(newer), "backward").limit(1).executeTakeFirst(),
+    newestFirst(publicPosts(db, now).select(["slug", "title"]).where(older)).limit(1).executeTakeFirst(),
+    publicPosts(db, now)
+      .select((eb) => eb.fn.countAll<string | number>().as("count"))
+      .where(newer)
+      .executeTakeFirstOrThrow(),
+    countPublicPosts(db, now),
+  ]);
+  return { article: toArticle(row), previous: previous ?? null, next: next ?? null, index: Number(before.count), total };
+}
+
+/** The newest public posts with their HTML, for the RSS feed. */
+export async function listFeedArticles(db: Db, { limit, now }: { limit: number; now: Date }): Promise<Article[]> {
+  const rows = await newestFirst(publicPosts(db, now).select(ARTICLE_COLUMNS)).limit(limit).execute();
+  return rows.map(toArticle);
+}
+
+/** Every public post's address and last change, for the sitemap. */
+export async function listPublicUrls(db: Db, now: Date): Promise<PostUrl[]> {
+  const rows = await newestFirst(publicPosts(db, now).select(["slug", "publish_date", "updated_at"])).execute();
+  // A scheduled post edited before its moment was "modified" when it went public.
+  return rows.map((row) => ({
+    slug: row.slug,
+    lastModified: row.updated_at > row.publish_date ? row.updated_at : row.publish_date,
+  }));
+}
