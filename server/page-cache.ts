@@ -196,9 +196,11 @@ export function pageCache({
     // scheduled publication is read before it renders, like the version: a
     // post that comes due meanwhile is either in the answer or ends its entry.
     res.setHeader("X-Cache", "miss");
-    const scheduled = nextScheduledChange().then(
-      (expiresAt) => ({ expiresAt }),
-      () => undefined,
+    // Settled long before the render is, as a rule; "pending" until then.
+    let scheduled: { expiresAt: number | undefined } | undefined | "pending" = "pending";
+    const scheduledRead = nextScheduledChange().then(
+      (expiresAt) => (scheduled = { expiresAt }),
+      () => (scheduled = undefined),
     );
     const chunks: Buffer[] = [];
     let size = 0;
@@ -222,10 +224,16 @@ export function pageCache({
     }) as Response["write"];
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       keep(chunk, rest[0]);
-      return end(chunk, ...rest);
+      const ended = end(chunk, ...rest);
+      // Stored as the answer ends, before its last bytes can reach the client:
+      // whoever asks next, the same client included, finds the entry.
+      store();
+      return ended;
     }) as Response["end"];
 
-    res.once("finish", () => {
+    const renderedAt = version;
+    const cacheKeyOfAnswer = key;
+    const store = () => {
       const cacheControl = String(res.getHeader("cache-control") ?? "");
       if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) return;
       const body = Buffer.concat(chunks);
@@ -237,24 +245,26 @@ export function pageCache({
       // The route's own ETag when it set one (its clients already hold it).
       const etag =
         (res.getHeader("etag") as string | undefined) ??
-        `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
+        `W/"${createHash("sha1").update(renderedAt).update("\0").update(body).digest("base64url")}"`;
       // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
-      void scheduled.then((read) => {
+      const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
         if (!read) return;
-        const entry: Entry = { version, expiresAt: read.expiresAt, headers, body, etag, varies, encoded: {} };
-        entries.set(key, entry);
-        if (openEnded(key)) openEndedKeys.set(key, true);
-        logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
+        const entry: Entry = { version: renderedAt, expiresAt: read.expiresAt, headers, body, etag, varies, encoded: {} };
+        entries.set(cacheKeyOfAnswer, entry);
+        if (openEnded(cacheKeyOfAnswer)) openEndedKeys.set(cacheKeyOfAnswer, true);
+        logger?.debug({ cache: { key: cacheKeyOfAnswer, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
         // Until its compressed copies are ready, the full stack compresses it.
         encodingsOf(body, varies).then(
           (encoded) => {
-            if (entries.peek(key) === entry && encoded.br) entries.set(key, { ...entry, encoded });
+            if (entries.peek(cacheKeyOfAnswer) === entry && encoded.br) entries.set(cacheKeyOfAnswer, { ...entry, encoded });
           },
           () => {},
         );
-      });
-    });
+      };
+      if (scheduled === "pending") void scheduledRead.then(keepEntry);
+      else keepEntry(scheduled);
+    };
     next();
   }
 

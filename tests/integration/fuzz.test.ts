@@ -24,8 +24,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Nothing above held the event loop past its budget (EVENT_LOOP_BUDGET_MS).
-  if (watched) await watched.expectNoStalls();
-  await server?.stop();
+  await watched?.stopExpectingNoStalls();
 });
 
 // ------------------------------------------------------------ what is sent

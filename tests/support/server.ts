@@ -130,12 +130,15 @@ export function cacheStoredLines(server: TestServer): CacheStored[] {
 }
 
 /**
- * Waits until the page cache reports `key` stored: the entry is stored just
- * after the answer that fills it, so the next request can still miss.
+ * Waits until the page cache reports `key` stored (among its "stored" lines
+ * from index `since` on): the entry is stored just after the answer that
+ * fills it, so the next request can still miss.
  */
-export async function cacheStored(server: TestServer, key: string): Promise<CacheStored> {
+export async function cacheStored(server: TestServer, key: string, since = 0): Promise<CacheStored> {
   for (let i = 0; i < 100; i++) {
-    const line = cacheStoredLines(server).find((stored) => stored.key === key);
+    const line = cacheStoredLines(server)
+      .slice(since)
+      .find((stored) => stored.key === key);
     if (line) return line;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

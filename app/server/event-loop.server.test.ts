@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { watchEventLoop } from "./event-loop.server";
+
+/** A logger that keeps what is logged. */
+function recorder() {
+  const lines: Array<{ level: string; fields: object; message: string }> = [];
+  const at = (level: string) => (fields: object, message: string) => void lines.push({ level, fields, message });
+  return { lines, log: { warn: at("warn"), debug: at("debug") } as unknown as Parameters<typeof watchEventLoop>[0] };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("watchEventLoop", () => {
+  it("warns when work holds the loop past the budget", async () => {
+    const { lines, log } = recorder();
+    const stop = watchEventLoop(log, 50);
+    await pause(30);
+    // Busy for 200 ms of CPU time (however long that takes on a shared machine): the loop is held, on the CPU.
+    const started = process.cpuUsage();
+    while (process.cpuUsage(started).user < 200_000) {
+      // spin
+    }
+    await pause(30);
+    stop();
+    const blocked = lines.filter((line) => line.message === "event loop blocked");
+    expect(blocked).toHaveLength(1);
+    expect(blocked[0]!.fields).toMatchObject({ budgetMs: 50 });
+    expect((blocked[0]!.fields as { lateMs: number }).lateMs).toBeGreaterThanOrEqual(150);
+  });
+
+  it("says nothing while the loop is free", async () => {
+    const { lines, log } = recorder();
+    const stop = watchEventLoop(log, 50);
+    await pause(200);
+    stop();
+    expect(lines.filter((line) => line.level === "warn")).toEqual([]);
+  });
+
+  it("a late tick without CPU work (the process not scheduled) is only a debug line", async () => {
+    const { lines, log } = recorder();
+    const stop = watchEventLoop(log, 50);
+    await pause(30);
+    // Stand-in for the kernel not running the process: the loop is held by a
+    // blocking sleep, which takes no CPU.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    await pause(30);
+    stop();
+    expect(lines.filter((line) => line.level === "warn")).toEqual([]);
+    expect(lines.filter((line) => line.message === "event loop delayed")).toHaveLength(1);
+  });
+});
