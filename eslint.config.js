@@ -30,6 +30,21 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.tsx"], ...jsxA11y.flatConfigs.recommended },
+  {
+    // The admin posts table becomes a stack of cards on phones (display: block
+    // and flex on its parts), and some browsers (WebKit) then drop its table
+    // semantics. Its explicit roles (table, rowgroup, row, columnheader, cell)
+    // keep it a table for assistive technology: they are deliberate, not
+    // redundant, and a td with role="cell" is not an interactive element.
+    files: ["**/*.tsx"],
+    rules: {
+      "jsx-a11y/no-redundant-roles": ["error", { thead: ["rowgroup"], tbody: ["rowgroup"] }],
+      "jsx-a11y/no-interactive-element-to-noninteractive-role": [
+        "error",
+        { tr: ["none", "presentation"], canvas: ["img"], td: ["cell"] },
+      ],
+    },
+  },
   { files: ["**/*.{ts,tsx}"], plugins: { "react-hooks": reactHooks }, rules: reactHooks.configs.recommended.rules },
   {
     // Tests read JSON answers whose shape is what they check.
