@@ -62,7 +62,9 @@ async function firstLoadJs(browser, url, screen) {
     if (response.request().resourceType() !== "script") return;
     try {
       scripts.set(response.url(), zlib.gzipSync(await response.body(), { level: 9 }).length);
-    } catch {}
+    } catch {
+      // its body is gone (a redirect, or the page moved on): not counted
+    }
   });
   await page.goto(url, { waitUntil: "networkidle" });
   await context.close();

@@ -590,7 +590,9 @@ if (!crash) {
   highWater = memoryOf(site.pid, "VmHWM");
   try {
     healthyAtEnd = (await fetch(`${site.url}/healthz`, { signal: AbortSignal.timeout(10_000) })).status === 200;
-  } catch {}
+  } catch {
+    // no answer: healthyAtEnd stays false
+  }
   // A server dying just now: let its exit be seen before deciding.
   if (!healthyAtEnd) await Promise.race([site.exited, new Promise((r) => setTimeout(r, 2000))]);
 }

@@ -104,7 +104,8 @@ async function run(args: string[]): Promise<number> {
   return 2;
 }
 
-run(process.argv.slice(2))
+// An unexpected error is thrown again: Node reports it with its stack and exits with 1.
+void run(process.argv.slice(2))
   .catch((error: unknown) => {
     if (error instanceof AccountError || error instanceof ConfigError || error instanceof CopyError) {
       console.error(error.message);

@@ -1,7 +1,6 @@
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ServerBuild } from "react-router";
 // Provided by React Router's Vite plugin at build time.
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig } from "~/server/config.server";
@@ -9,7 +8,7 @@ import { startContactNotices } from "~/server/contact.server";
 import { closeConnection, getDb } from "~/server/db/index.server";
 import { watchEventLoop } from "~/server/event-loop.server";
 import { getLogger } from "~/server/logger.server";
-import { closeMarkdownWorker, useMarkdownWorker } from "~/server/markdown.server";
+import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/markdown.server";
 import { prepareApp } from "~/server/startup.server";
 import { createApp } from "./app";
 
@@ -27,12 +26,12 @@ async function main() {
     throw error;
   }
   const log = getLogger();
-  useMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
+  enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
   await prepareApp();
   startContactNotices(getDb);
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
-  const { handle } = createApp({ build: build as unknown as ServerBuild, clientDir });
+  const { handle } = createApp({ build, clientDir });
   const server = http.createServer(handle);
   watchEventLoop(log);
   server.listen(config.port, config.host, () => {
@@ -55,10 +54,11 @@ async function main() {
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    server.close(async (error) => {
-      await Promise.all([closeConnection(), closeMarkdownWorker()]);
-      log.info("stopped");
-      process.exit(error ? 1 : 0);
+    server.close((error) => {
+      void Promise.all([closeConnection(), closeMarkdownWorker()]).then(() => {
+        log.info("stopped");
+        process.exit(error ? 1 : 0);
+      });
     });
     server.closeIdleConnections();
   };

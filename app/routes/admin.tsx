@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, useBlocker, useRevalidator } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { ApiFailure, deletePost, savePost } from "~/components/admin/admin-api";
@@ -150,13 +150,13 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
   }
 
   // Ctrl/Cmd+S saves (and never opens the browser's "save page" dialog here).
-  const saveRef = useRef(save);
-  saveRef.current = save;
+  // An effect event: it always calls the latest save, without re-adding the listener.
+  const saveFromShortcut = useEffectEvent(() => void save());
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "s") {
         event.preventDefault();
-        void saveRef.current();
+        saveFromShortcut();
       }
     };
     window.addEventListener("keydown", onKeyDown);

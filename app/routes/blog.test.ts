@@ -32,7 +32,7 @@ const html = async (path: string) => {
 function tagAttribute(page: string, tag: "meta" | "link", key: string, value: string, attribute: string) {
   for (const match of page.matchAll(new RegExp(`<${tag}\\b[^>]*>`, "g"))) {
     const element = match[0];
-    if (element.includes(`${key}="${value}"`)) return /\b(?:content|href)="([^"]*)"/.exec(element)?.[1]?.replace(/&amp;/g, "&");
+    if (element.includes(`${key}="${value}"`)) return new RegExp(`\\b${attribute}="([^"]*)"`).exec(element)?.[1]?.replace(/&amp;/g, "&");
   }
   return undefined;
 }

@@ -18,7 +18,8 @@ const READ_VERSION = "select version from content_version where id = 1";
 export function contentVersionReader(connection: Connection): () => Promise<string> {
   if (connection.kind === "sqlite") {
     const statement = connection.sqlite.prepare<[], number>(READ_VERSION).pluck();
-    return async () => String(statement.get() ?? 0);
+    // better-sqlite3 reads synchronously; callers await the answer.
+    return () => Promise.resolve(String(statement.get() ?? 0));
   }
   const query = { name: "read_content_version", text: READ_VERSION };
   return async () => {

@@ -28,7 +28,7 @@ let pool: Piscina | undefined;
  * built entry points name (server/main.ts, server/cli.ts). Without it (the
  * development server, in-process tests) the same pipeline runs in-thread.
  */
-export function useMarkdownWorker(file: string): void {
+export function enableMarkdownWorker(file: string): void {
   workerFile = file;
 }
 

@@ -95,7 +95,7 @@ export async function reserveAll(pairs: Array<[Throttle, string]>): Promise<Rese
   const results = await Promise.all(pairs.map(([throttle, key]) => throttle.reserve(key)));
   const refused = results.flatMap((result) => (result.ok ? [] : [result.retryAfterMs]));
   if (refused.length === 0) return { ok: true };
-  await Promise.all(pairs.map(([throttle, key], i) => (results[i]!.ok ? throttle.refund(key) : undefined)));
+  await Promise.all(pairs.flatMap(([throttle, key], i) => (results[i]!.ok ? [throttle.refund(key)] : [])));
   return { ok: false, retryAfterMs: Math.max(...refused) };
 }
 

@@ -72,7 +72,9 @@ export async function startBuiltSite(env) {
     if (child.exitCode !== null) throw new Error(`the site exited early; see ${logFile}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     if (i > 300) throw new Error("the site did not start in 30 s");
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -157,7 +157,7 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: /^Next/ }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(titles[1]!);
 
-    await page.goto(`/blog?article=${encodeURIComponent((await page.url()).split("/blog/")[1]!.split("?")[0]!)}`);
+    await page.goto(`/blog?article=${encodeURIComponent(page.url().split("/blog/")[1]!.split("?")[0]!)}`);
     await page.getByRole("button", { name: /^Next/ }).click();
     await expect(page).toHaveURL(/\/blog\?article=[a-z0-9-]+$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(titles[2]!);

@@ -106,7 +106,7 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     }
   });
 
-  it("refuses a target that already holds data, and changes nothing there", async () => {
+  it("refuses a target that already holds data, and changes nothing there", () => {
     const result = copy(sqliteFile, target.url);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/already has data in admin_users/);

@@ -46,5 +46,9 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (TEST_BACKEND === "postgres") return createPostgresDatabase();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-db-"));
-  return { url: path.join(dir, "site.db"), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const drop = () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return Promise.resolve();
+  };
+  return { url: path.join(dir, "site.db"), drop };
 }

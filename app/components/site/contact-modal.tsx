@@ -50,7 +50,7 @@ export function ContactLayer() {
   const open = useSyncExternalStore(contactModalState.subscribe, contactModalState.isOpen, () => false);
   const [form, setForm] = useState(newContactForm);
   // When the visitor first opened this form: a form sent within seconds was not typed by a person.
-  const startedAt = useRef(Date.now());
+  const [startedAt, setStartedAt] = useState(() => Date.now());
   return (
     <ContactModal
       open={open}
@@ -59,7 +59,7 @@ export function ContactLayer() {
       onChange={setForm}
       startedAt={startedAt}
       onSent={() => {
-        startedAt.current = Date.now();
+        setStartedAt(Date.now());
         setForm(newContactForm());
         contactModalState.setOpen(false);
       }}
@@ -83,18 +83,16 @@ function ContactModal({
   form: ContactForm;
   onChange: (form: ContactForm) => void;
   onSent: () => void;
-  startedAt: React.RefObject<number>;
+  startedAt: number;
 }) {
   const notify = useNotify();
   const id = useId();
   const [invalid, setInvalid] = useState<RequiredField[]>([]);
   const [sending, setSending] = useState(false);
   const honeypot = useRef<HTMLInputElement>(null);
-  const refs = {
-    name: useRef<HTMLInputElement>(null),
-    email: useRef<HTMLInputElement>(null),
-    message: useRef<HTMLTextAreaElement>(null),
-  };
+  const nameRef = useRef<HTMLInputElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const messageRef = useRef<HTMLTextAreaElement>(null);
 
   const set = <K extends keyof ContactForm>(key: K, value: ContactForm[K]) => {
     onChange({ ...form, [key]: value });
@@ -112,13 +110,14 @@ function ContactModal({
     if (missing.length > 0) {
       const onlyEmailFormat = form.email.trim() !== "" && missingFields(form).length === 0;
       notify({ title: onlyEmailFormat ? contactText.invalidEmail : contactText.requiredError, tone: "error" });
-      refs[missing[0]!].current?.focus();
+      const first = { name: nameRef, email: emailRef, message: messageRef }[missing[0]!];
+      first.current?.focus();
       return;
     }
     setSending(true);
     try {
       // A person who is quicker than the spam threshold just waits a moment.
-      const wait = MIN_FILL_TIME_MS + 100 - (Date.now() - startedAt.current);
+      const wait = MIN_FILL_TIME_MS + 100 - (Date.now() - startedAt);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const response = await fetch("/api/contact", {
         method: "POST",
@@ -128,7 +127,7 @@ function ContactModal({
           ...form,
           phone: form.phone.trim() || undefined,
           website: honeypot.current?.value ?? "",
-          elapsedMs: Date.now() - startedAt.current,
+          elapsedMs: Date.now() - startedAt,
         }),
       });
       if (response.status === 201) {
@@ -178,7 +177,7 @@ function ContactModal({
             </svg>
           </Dialog.Close>
 
-          <form noValidate onSubmit={submit} aria-busy={sending} className="mt-5 flex flex-col gap-4">
+          <form noValidate onSubmit={(event) => void submit(event)} aria-busy={sending} className="mt-5 flex flex-col gap-4">
             {/* Honeypot (PRODUCT §5): off screen and out of the tab order; people leave it empty. */}
             <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
               <label htmlFor={`${id}-website`}>{contactText.honeypotLabel}</label>
@@ -189,7 +188,7 @@ function ContactModal({
                 {contactText.name} <span className="text-red-700" aria-hidden="true">*</span>
               </label>
               <input
-                ref={refs.name}
+                ref={nameRef}
                 {...field("name")}
                 name="name"
                 autoComplete="name"
@@ -203,7 +202,7 @@ function ContactModal({
                 {contactText.email} <span className="text-red-700" aria-hidden="true">*</span>
               </label>
               <input
-                ref={refs.email}
+                ref={emailRef}
                 {...field("email")}
                 type="email"
                 name="email"
@@ -270,7 +269,7 @@ function ContactModal({
                 {contactText.message} <span className="text-red-700" aria-hidden="true">*</span>
               </label>
               <textarea
-                ref={refs.message}
+                ref={messageRef}
                 {...field("message")}
                 name="message"
                 rows={4}

@@ -13,12 +13,13 @@ let openedFrom: HTMLElement | null = null;
 
 export const contactModalState = {
   isOpen: () => open,
-  setOpen(next: boolean) {
+  // Arrow functions: they are passed around unbound (useSyncExternalStore, onOpenChange).
+  setOpen: (next: boolean) => {
     if (open === next) return;
     open = next;
     for (const listener of listeners) listener();
   },
-  subscribe(listener: Listener) {
+  subscribe: (listener: Listener) => {
     listeners.add(listener);
     return () => {
       listeners.delete(listener);

@@ -216,18 +216,17 @@ function ShareMenu({
     return () => document.removeEventListener("pointerdown", onPointerDown);
   }, [open, onClose]);
 
+  // On the menu's buttons, the only things in it that take focus: Escape closes it and focus goes back to its button.
+  const closeOnEscape = (event: React.KeyboardEvent) => {
+    if (event.key === "Escape" && open) {
+      event.stopPropagation();
+      onClose();
+      button.current?.focus();
+    }
+  };
+
   return (
-    <div
-      ref={container}
-      className="relative"
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && open) {
-          event.stopPropagation();
-          onClose();
-          button.current?.focus();
-        }
-      }}
-    >
+    <div ref={container} className="relative">
       <Tip label="Share" side="top">
         <button
           ref={button}
@@ -236,6 +235,7 @@ function ShareMenu({
           aria-expanded={open}
           aria-controls={open ? menuId : undefined}
           onClick={onToggle}
+          onKeyDown={closeOnEscape}
           className="rounded-full border border-neutral-300 p-2 text-neutral-800 hover:bg-neutral-100"
         >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
@@ -257,6 +257,7 @@ function ShareMenu({
               <button
                 type="button"
                 className="w-full px-4 py-2 text-left text-neutral-900 hover:bg-neutral-100"
+                onKeyDown={closeOnEscape}
                 onClick={() => {
                   openSharePopup(network.id, { url, title });
                   onClose();

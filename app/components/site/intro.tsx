@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { NO_INTRO_CLASS } from "./intro-script";
 import { Logo } from "./logo";
 
@@ -12,12 +12,16 @@ export const SPLASH_GONE_MS = 4000;
 export const NAV_FADE_MS = 4200;
 export const CONTENT_FADE_MS = 4700;
 
+/** The class is set before the first paint and never changes: nothing to subscribe to. */
+const subscribeToNothing = () => () => {};
+const skipsIntro = () => document.documentElement.classList.contains(NO_INTRO_CLASS);
+// The server cannot know; hydration starts from this and renders again with skipsIntro().
+const skipsIntroOnServer = () => false;
+
 export function Splash({ companyName }: { companyName: string }) {
+  const skipped = useSyncExternalStore(subscribeToNothing, skipsIntro, skipsIntroOnServer);
   const [gone, setGone] = useState(false);
-  useEffect(() => {
-    if (document.documentElement.classList.contains(NO_INTRO_CLASS)) setGone(true);
-  }, []);
-  if (gone) return null;
+  if (skipped || gone) return null;
   return (
     <div
       className="splash"

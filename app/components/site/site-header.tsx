@@ -91,7 +91,7 @@ function MenuButton() {
           aria-label={navigation.openMenu}
           aria-haspopup="dialog"
           aria-expanded={open}
-          onClick={openMenu}
+          onClick={() => void openMenu()}
           onPointerEnter={preload}
           onFocus={preload}
           onTouchStart={preload}

@@ -61,7 +61,7 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
           .offset(copied)
           .execute();
         if (rows.length === 0) break;
-        await trx.insertInto(table).values(rows as never).execute();
+        await trx.insertInto(table).values(rows).execute();
         copied += rows.length;
         if (rows.length < BATCH_ROWS) break;
       }

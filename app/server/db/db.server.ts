@@ -103,13 +103,13 @@ function withLockRetry<T>(run: () => T): T {
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: () => Promise.resolve(migrations) },
     // Migrations are numbered per feature branch ("002_images", "003_contact_messages"):
     // a database that already ran 003 must still accept 002 when it lands.
     allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error("the migration failed", { cause: error });
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
