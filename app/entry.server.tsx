@@ -64,7 +64,7 @@ export default function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error("the page could not be rendered", { cause: error }));
         },
         onError(error: unknown) {
           failed = true;

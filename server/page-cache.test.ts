@@ -280,7 +280,7 @@ describe("the fast path for cache hits (ADR 019)", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = site.logs.filter((l) => (l.req as { url?: string } | undefined)?.url === url);
     expect(lines).toHaveLength(2);
-    const [fullStack, fast] = lines as Array<Record<string, unknown>>;
+    const [fullStack, fast] = lines;
     expect(Object.keys(fast!)).toEqual(Object.keys(fullStack!));
     expect(Object.keys(fast!)).toEqual(["level", "time", "pid", "req", "res", "responseTime", "msg"]);
     expect(fast).toMatchObject({ level: 30, req: { method: "GET", url }, res: { statusCode: 200 }, msg: "request completed" });

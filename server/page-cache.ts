@@ -32,9 +32,9 @@ import { LRUCache } from "lru-cache";
 
 export interface PageCacheOptions {
   /** The current content version. */
-  readVersion(): Promise<string>;
+  readVersion: () => Promise<string>;
   /** When public content next changes by itself (ms since epoch), if ever. */
-  nextScheduledChange(): Promise<number | undefined>;
+  nextScheduledChange: () => Promise<number | undefined>;
   /** Total size of the stored bodies. */
   maxBytes?: number;
   /** Cookie whose presence means "do not use or fill the cache". */
@@ -44,9 +44,9 @@ export interface PageCacheOptions {
    * for a request the cache neither answers nor fills: the same answer must
    * get the same key however it is spelled (server/cache-key.ts, ADR 022).
    */
-  cacheKey(url: string): string | undefined;
+  cacheKey: (url: string) => string | undefined;
   /** Keys of answers visitors can vary without end (server/cache-key.ts isOpenEndedKey): at most `maxOpenEnded` are kept. */
-  openEnded?(key: string): boolean;
+  openEnded?: (key: string) => boolean;
   /** How many open-ended entries are kept; the oldest stored goes first. */
   maxOpenEnded?: number;
   /** Where each stored entry is reported at debug level, with the cache's entry count and bytes. */
@@ -78,13 +78,13 @@ const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 /** What the fast path needs from the rest of the app (server/app.ts). */
 export interface FastPathOptions {
   /** A fresh CSP nonce, for the answer's Content-Security-Policy header. */
-  nonce(): string;
+  nonce: () => string;
   /** The security headers of an answer carrying this nonce, as [name, value, name, value, ...]. */
-  securityHeaders(nonce: string): string[];
+  securityHeaders: (nonce: string) => string[];
   /** The access-log line of an answer, once it is written. */
-  answered(req: IncomingMessage, res: ServerResponse, startedAt: number): void;
+  answered: (req: IncomingMessage, res: ServerResponse, startedAt: number) => void;
   /** The full stack, for every request the fast path does not answer. */
-  fallback(req: IncomingMessage, res: ServerResponse): void;
+  fallback: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /**
@@ -213,7 +213,10 @@ export function pageCache({
         ? chunk
         : chunk instanceof Uint8Array
           ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-          : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+          : typeof chunk === "string"
+            ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+            : undefined;
+      if (!buffer) return;
       size += buffer.length;
       if (size > maxBytes / 16) tooLarge = true;
       else chunks.push(Buffer.from(buffer));
