@@ -11,7 +11,11 @@ export default defineConfig(({ isSsrBuild }) => ({
     ? {
         target: "node20",
         rollupOptions: {
-          input: { index: "./server/main.ts", cli: "./server/cli.ts", "markdown-worker": "./server/markdown-worker.ts" },
+          input: {
+            index: "./server/main.ts",
+            cli: "./server/cli.ts",
+            "markdown-worker": "./server/markdown-worker.ts",
+          },
         },
       }
     : undefined,

@@ -24,7 +24,9 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 
 /** Whether the page hydrates as islands, without React Router's client (ADR 018). */
 function hydratesAsIslands(context: EntryContext): boolean {
-  return isIslandsPage(context.staticHandlerContext.matches.map((match) => context.routeModules[match.route.id]?.handle));
+  return isIslandsPage(
+    context.staticHandlerContext.matches.map((match) => context.routeModules[match.route.id]?.handle),
+  );
 }
 
 /**

@@ -106,16 +106,22 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <meta name="robots" content="noindex" />
       {site && <Island name="site-header" props={{ companyName: site.company.name }} />}
       <main id="main" className="mx-auto max-w-2xl px-4 py-24 text-center">
-        <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">
-          {notFound ? "404" : "Error"}
-        </p>
+        <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{notFound ? "404" : "Error"}</p>
         <h1 className="mt-2 text-3xl font-bold">{title}</h1>
         <p className="mt-4 text-neutral-700">{message}</p>
         <div className="mt-8 flex justify-center gap-4">
-          <Link to="/" reloadDocument className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
+          <Link
+            to="/"
+            reloadDocument
+            className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+          >
             Go to the home page
           </Link>
-          <Link to="/blog" reloadDocument className="rounded-md border border-brand-700 px-4 py-2 font-medium text-brand-800">
+          <Link
+            to="/blog"
+            reloadDocument
+            className="rounded-md border border-brand-700 px-4 py-2 font-medium text-brand-800"
+          >
             Read the blog
           </Link>
         </div>

@@ -85,8 +85,12 @@ for (const count of sets) {
     const seeded = Date.now();
     const slugs = await seedPosts(site.url, ADMIN, count);
     const slug = slugs[Math.floor(slugs.length / 2)];
-    console.log(`\n${count} posts added in ${((Date.now() - seeded) / 1000).toFixed(1)} s; measuring (${warmup} s warm-up, ${duration} s per route)...`);
-    const routes = opts.routes ? opts.routes.split(",") : ["/", "/blog", `/blog/${slug}`, "/api/posts?limit=5", "/rss.xml"];
+    console.log(
+      `\n${count} posts added in ${((Date.now() - seeded) / 1000).toFixed(1)} s; measuring (${warmup} s warm-up, ${duration} s per route)...`,
+    );
+    const routes = opts.routes
+      ? opts.routes.split(",")
+      : ["/", "/blog", `/blog/${slug}`, "/api/posts?limit=5", "/rss.xml"];
     const rows = [];
     for (const route of routes) {
       const row = await measure(site.url, route, site.pid);
@@ -108,7 +112,9 @@ console.log("|---:|---|---:|---:|---:|---:|---:|");
 for (const set of results.sets) {
   for (const r of set.routes) {
     const route = r.route.startsWith("/blog/") ? "/blog/{slug}" : r.route;
-    console.log(`| ${set.posts} | ${route} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.peakRssMb} |`);
+    console.log(
+      `| ${set.posts} | ${route} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.peakRssMb} |`,
+    );
   }
 }
 if (results.sets.length > 1) {

@@ -74,7 +74,9 @@ for (const [location, entry] of Object.entries(packages)) {
     if (resolveLocation(location, name)) continue;
     const platform = platformOf(name);
     if (!platform) {
-      console.error(`complete-lockfile: ${name} (optional for ${location || "root"}) is missing and is not a platform package; run npm install where the registry has it.`);
+      console.error(
+        `complete-lockfile: ${name} (optional for ${location || "root"}) is missing and is not a platform package; run npm install where the registry has it.`,
+      );
       process.exitCode = 1;
       continue;
     }
@@ -88,7 +90,9 @@ for (const [location, entry] of Object.entries(packages)) {
 
 if (process.argv.includes("--check")) {
   if (missing.length) {
-    console.error(`complete-lockfile: ${missing.length} optional platform packages missing from package-lock.json; run: node scripts/complete-lockfile.mjs`);
+    console.error(
+      `complete-lockfile: ${missing.length} optional platform packages missing from package-lock.json; run: node scripts/complete-lockfile.mjs`,
+    );
     process.exit(1);
   }
   process.exit(process.exitCode ?? 0);

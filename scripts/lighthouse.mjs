@@ -40,7 +40,11 @@ const CHROME_FLAGS = [
 
 async function startSite() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-lh-"));
-  const site = await startBuiltSite({ DATABASE_URL: path.join(dir, "site.db"), SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "warn" });
+  const site = await startBuiltSite({
+    DATABASE_URL: path.join(dir, "site.db"),
+    SEED_SAMPLE_POSTS: "true",
+    LOG_LEVEL: "warn",
+  });
   return {
     url: site.url,
     async stop() {
@@ -81,7 +85,13 @@ const median = (values) => {
 assertBuilt("npm run lighthouse");
 
 const site = await startSite();
-const results = { date: new Date().toISOString(), lighthouse: "12", formFactor: "mobile", throttling: "default (simulated)", pages: [] };
+const results = {
+  date: new Date().toISOString(),
+  lighthouse: "12",
+  formFactor: "mobile",
+  throttling: "default (simulated)",
+  pages: [],
+};
 try {
   const posts = await (await fetch(`${site.url}/api/posts?limit=1`)).json();
   const pages = opts.pages
@@ -144,11 +154,15 @@ try {
   await site.stop();
 }
 
-console.log("\n| page | Performance | Accessibility | Best Practices | SEO | LCP ms | TBT ms | CLS | first-load JS phone / desktop (KB gzip) |");
+console.log(
+  "\n| page | Performance | Accessibility | Best Practices | SEO | LCP ms | TBT ms | CLS | first-load JS phone / desktop (KB gzip) |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results.pages) {
   const page = r.page.startsWith("/blog/") ? "/blog/{slug}" : r.page;
-  console.log(`| ${page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} | ${r.firstLoadJsGzipKb} / ${r.firstLoadJsDesktopGzipKb} |`);
+  console.log(
+    `| ${page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} | ${r.firstLoadJsGzipKb} / ${r.firstLoadJsDesktopGzipKb} |`,
+  );
 }
 fs.mkdirSync(path.dirname(opts.json), { recursive: true });
 fs.writeFileSync(opts.json, JSON.stringify(results, null, 2));

@@ -21,7 +21,10 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const run = (command, args, env) =>
   spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } }).status;
 
-const backends = (process.env.TEST_BACKENDS ?? "sqlite,postgres").split(",").map((b) => b.trim()).filter(Boolean);
+const backends = (process.env.TEST_BACKENDS ?? "sqlite,postgres")
+  .split(",")
+  .map((b) => b.trim())
+  .filter(Boolean);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!fs.existsSync(chromium)) {
   console.error(`Chromium is missing at ${chromium}; install it (apt-get install chromium) or set CHROMIUM_PATH.`);
@@ -80,7 +83,11 @@ for (const backend of backends) {
   for (const file of [vitestJson, playwrightJson]) fs.rmSync(file, { force: true });
   const env = { TEST_DATABASE: backend, PLAYWRIGHT_JSON: playwrightJson };
 
-  const vitestStatus = run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`], env);
+  const vitestStatus = run(
+    bin("vitest"),
+    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
+    env,
+  );
   const playwrightStatus = fs.existsSync(chromium) ? run(bin("playwright"), ["test"], env) : 1;
 
   let p0 = passed;

@@ -73,7 +73,10 @@ const connections = Number(opts.connections);
 const postCount = Number(opts.posts);
 const writeRate = Number(opts["write-rate"]);
 const hugeBytes = Number(opts["huge-mb"]) * 1024 * 1024;
-const skip = opts.skip.split(",").map((s) => s.trim()).filter(Boolean);
+const skip = opts.skip
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const GROUPS = ["hits", "misses", "admin", "contact", "sign-in", "malformed"];
 const enabled = new Set(opts.groups.split(",").map((s) => s.trim()));
 for (const group of enabled) {
@@ -82,7 +85,13 @@ for (const group of enabled) {
     process.exit(2);
   }
 }
-for (const [name, value] of Object.entries({ duration, connections, posts: postCount, "write-rate": writeRate, "huge-mb": hugeBytes })) {
+for (const [name, value] of Object.entries({
+  duration,
+  connections,
+  posts: postCount,
+  "write-rate": writeRate,
+  "huge-mb": hugeBytes,
+})) {
   if (!Number.isFinite(value) || value <= 0) {
     console.error(`--${name} must be a positive number`);
     process.exit(2);
@@ -265,7 +274,11 @@ const misses = runAutocannon("misses", {
   connections: share("misses"),
   requests: missPaths.map((pathOf, i) => ({
     method: "GET",
-    setupRequest: (req) => ({ ...req, path: pathOf(missCount++), headers: i % 2 ? { ...req.headers, ...BROWSER_ENCODING } : req.headers }),
+    setupRequest: (req) => ({
+      ...req,
+      path: pathOf(missCount++),
+      headers: i % 2 ? { ...req.headers, ...BROWSER_ENCODING } : req.headers,
+    }),
   })),
 });
 
@@ -313,7 +326,10 @@ const signInFailures = runAutocannon("sign-in", {
         return {
           ...req,
           headers: { ...req.headers, "x-forwarded-for": `198.19.0.${k % 16}` },
-          body: JSON.stringify({ email: k % 2 ? ADMIN.email : `nobody-${k}@example.com`, password: `wrong-password-${k}` }),
+          body: JSON.stringify({
+            email: k % 2 ? ADMIN.email : `nobody-${k}@example.com`,
+            password: `wrong-password-${k}`,
+          }),
         };
       },
     },
@@ -332,7 +348,12 @@ const withBody = (method, target, headers, body) => ({
   body,
 });
 const json = (target, body, headers = {}) =>
-  withBody("POST", target, { "Content-Type": "application/json", ...headers }, typeof body === "string" ? body : JSON.stringify(body));
+  withBody(
+    "POST",
+    target,
+    { "Content-Type": "application/json", ...headers },
+    typeof body === "string" ? body : JSON.stringify(body),
+  );
 const get = (target) => ({ head: head("GET", target) });
 const deep = (depth) => "[".repeat(depth) + "]".repeat(depth);
 const validContact = (k, fields) => ({
@@ -382,18 +403,39 @@ const attacks = [
   ["bad JSON POST /api/contact", () => json("/api/contact", '{"name": "x", "email": ')],
   ["bad JSON POST /api/auth/login", () => json("/api/auth/login", '{"email": "a@b.c", "password": ')],
   ["bad JSON POST /api/admin/posts (admin)", () => json("/api/admin/posts", '{"title": "x",', ADMIN_RAW)],
-  ["wrong JSON types POST /api/contact", (k) => json("/api/contact", { name: ["a"], email: { a: 1 }, message: 5, phone: true }, oddAddress(k))],
+  [
+    "wrong JSON types POST /api/contact",
+    (k) => json("/api/contact", { name: ["a"], email: { a: 1 }, message: 5, phone: true }, oddAddress(k)),
+  ],
   ["wrong JSON types POST /api/auth/login", () => json("/api/auth/login", { email: ["a"], password: { p: 1 } })],
-  ["wrong JSON types POST /api/admin/posts (admin)", () => json("/api/admin/posts", { title: 1, slug: [], excerpt: {}, content: null, published: "yes" }, ADMIN_RAW)],
+  [
+    "wrong JSON types POST /api/admin/posts (admin)",
+    () => json("/api/admin/posts", { title: 1, slug: [], excerpt: {}, content: null, published: "yes" }, ADMIN_RAW),
+  ],
   ["JSON array POST /api/contact", (k) => json("/api/contact", "[1,2,3]", oddAddress(k))],
   ["deep JSON (30k) POST /api/contact", (k) => json("/api/contact", deep(30_000), oddAddress(k))],
   ["deep JSON (200k) POST /api/auth/login", () => json("/api/auth/login", deep(200_000))],
   ["deep JSON (200k) POST /api/admin/posts (admin)", () => json("/api/admin/posts", deep(200_000), ADMIN_RAW)],
-  ["NUL in fields POST /api/contact", (k) => json("/api/contact", validContact(k, { name: "Null\u0000Byte" }), oddAddress(k))],
-  ["NUL in fields POST /api/admin/posts (admin)", (k) => json("/api/admin/posts", oddPost(k, { title: "Null\u0000Byte" }), ADMIN_RAW)],
-  ["NUL in fields POST /api/auth/login", () => json("/api/auth/login", { email: "a\u0000@example.com", password: "x\u0000y" })],
-  ["lone surrogate POST /api/contact", (k) => json("/api/contact", validContact(k, { message: "half \ud800 a pair" }), oddAddress(k))],
-  ["lone surrogate POST /api/admin/posts (admin)", (k) => json("/api/admin/posts", oddPost(k, { excerpt: "half \udc00 a pair" }), ADMIN_RAW)],
+  [
+    "NUL in fields POST /api/contact",
+    (k) => json("/api/contact", validContact(k, { name: "Null\u0000Byte" }), oddAddress(k)),
+  ],
+  [
+    "NUL in fields POST /api/admin/posts (admin)",
+    (k) => json("/api/admin/posts", oddPost(k, { title: "Null\u0000Byte" }), ADMIN_RAW),
+  ],
+  [
+    "NUL in fields POST /api/auth/login",
+    () => json("/api/auth/login", { email: "a\u0000@example.com", password: "x\u0000y" }),
+  ],
+  [
+    "lone surrogate POST /api/contact",
+    (k) => json("/api/contact", validContact(k, { message: "half \ud800 a pair" }), oddAddress(k)),
+  ],
+  [
+    "lone surrogate POST /api/admin/posts (admin)",
+    (k) => json("/api/admin/posts", oddPost(k, { excerpt: "half \udc00 a pair" }), ADMIN_RAW),
+  ],
   ["NUL in path GET /blog/%00", () => get("/blog/%00")],
   ["NUL in path GET /api/posts/%00", () => get("/api/posts/%00")],
   ["NUL in path GET /%00", () => get("/%00")],
@@ -413,7 +455,13 @@ const attacks = [
   ["wrong method DELETE /api/posts", () => ({ head: head("DELETE", "/api/posts") })],
   [
     "wrong method PUT /api/contact",
-    (k) => withBody("PUT", "/api/contact", { "Content-Type": "application/json", ...oddAddress(k) }, JSON.stringify(validContact(k))),
+    (k) =>
+      withBody(
+        "PUT",
+        "/api/contact",
+        { "Content-Type": "application/json", ...oddAddress(k) },
+        JSON.stringify(validContact(k)),
+      ),
   ],
   ["wrong method PATCH /blog", () => withBody("PATCH", "/blog", { "Content-Type": "application/json" }, "{}")],
   ["wrong method POST /rss.xml", () => withBody("POST", "/rss.xml", { "Content-Type": "text/plain" }, "hello")],
@@ -421,8 +469,20 @@ const attacks = [
   ["wrong method TRACE /", () => ({ head: head("TRACE", "/") })],
   ["wrong method PROPFIND /about", () => ({ head: head("PROPFIND", "/about") })],
   ["wrong method DELETE /api/admin/posts (signed out)", () => ({ head: head("DELETE", "/api/admin/posts") })],
-  ["broken form POST /admin/login", () => withBody("POST", "/admin/login", { "Content-Type": "application/x-www-form-urlencoded" }, "%%%&&==&email=%ZZ&password")],
-  ["text/plain POST /api/contact", (k) => withBody("POST", "/api/contact", { "Content-Type": "text/plain", ...oddAddress(k) }, "hello")],
+  [
+    "broken form POST /admin/login",
+    () =>
+      withBody(
+        "POST",
+        "/admin/login",
+        { "Content-Type": "application/x-www-form-urlencoded" },
+        "%%%&&==&email=%ZZ&password",
+      ),
+  ],
+  [
+    "text/plain POST /api/contact",
+    (k) => withBody("POST", "/api/contact", { "Content-Type": "text/plain", ...oddAddress(k) }, "hello"),
+  ],
   [
     "not an image POST /api/admin/upload (admin)",
     () =>
@@ -436,7 +496,12 @@ const attacks = [
   [
     "unterminated multipart POST /api/admin/upload (admin)",
     () =>
-      withBody("POST", "/api/admin/upload", { "Content-Type": MULTIPART, ...ADMIN_RAW }, '--soakboundary\r\nContent-Disposition: form-data; name="image"'),
+      withBody(
+        "POST",
+        "/api/admin/upload",
+        { "Content-Type": MULTIPART, ...ADMIN_RAW },
+        '--soakboundary\r\nContent-Disposition: form-data; name="image"',
+      ),
   ],
   ...hugeTargets.flatMap(([name, method, target, type, prefix, headers]) => [
     [`huge declared ${name}`, () => huge(method, target, type, prefix, { chunked: false, headers })],
@@ -467,7 +532,11 @@ function rawRequest({ head: requestHead, body, stream }) {
       clearTimeout(timer);
       clearTimeout(grace);
       socket.destroy();
-      resolve(status !== undefined ? { status, ms, body: received.toString("utf8", received.indexOf("\r\n\r\n") + 4) } : { error, ms: performance.now() - started });
+      resolve(
+        status !== undefined
+          ? { status, ms, body: received.toString("utf8", received.indexOf("\r\n\r\n") + 4) }
+          : { error, ms: performance.now() - started },
+      );
     };
     const timer = setTimeout(() => finish("timeout"), REQUEST_TIMEOUT_S * 1000);
     socket.on("data", (chunk) => {
@@ -500,7 +569,10 @@ function rawRequest({ head: requestHead, body, stream }) {
       await write(requestHead);
       if (body !== undefined) await write(body);
       if (!stream) return;
-      const frame = (data) => (stream.chunked ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]) : data);
+      const frame = (data) =>
+        stream.chunked
+          ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")])
+          : data;
       let sent = 0;
       const prefix = Buffer.from(stream.prefix);
       if (!(await write(frame(prefix)))) return;
@@ -516,7 +588,13 @@ function rawRequest({ head: requestHead, body, stream }) {
 }
 const FILLER = Buffer.alloc(1024 * 1024, "a");
 
-const rawGroup = { latencies: [], byClass: { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 }, requests: 0, connectionErrors: 0, timeouts: 0 };
+const rawGroup = {
+  latencies: [],
+  byClass: { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 },
+  requests: 0,
+  connectionErrors: 0,
+  timeouts: 0,
+};
 async function malformedConnection() {
   const budget = duration * 500;
   for (let i = 0; i < budget && !stopping && Date.now() < deadline; i++) {
@@ -543,12 +621,19 @@ async function malformedConnection() {
   }
 }
 const malformedConnections = share("malformed");
-const malformed = enabled.has("malformed") && attacks.length
-  ? Promise.all(Array.from({ length: malformedConnections }, malformedConnection))
-  : Promise.resolve();
+const malformed =
+  enabled.has("malformed") && attacks.length
+    ? Promise.all(Array.from({ length: malformedConnections }, malformedConnection))
+    : Promise.resolve();
 
 // ---------------------------------------------------------------- healthz probe
-const probe = { latencies: [], byClass: { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 }, requests: 0, connectionErrors: 0, timeouts: 0 };
+const probe = {
+  latencies: [],
+  byClass: { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0 },
+  requests: 0,
+  connectionErrors: 0,
+  timeouts: 0,
+};
 async function probeHealth() {
   for (let i = 0; i < duration * 4 + 1 && !stopping && Date.now() < deadline; i++) {
     const started = performance.now();
@@ -625,7 +710,12 @@ async function serverErrorLines(file) {
   return [...kinds].map(([kind, count]) => ({ kind, count }));
 }
 function tailOf(file, count) {
-  return fs.readFileSync(file, "utf8").trimEnd().split("\n").slice(-count).map((l) => l.slice(0, 300));
+  return fs
+    .readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .slice(-count)
+    .map((l) => l.slice(0, 300));
 }
 
 // ---------------------------------------------------------------- the report
@@ -656,13 +746,19 @@ const totalTimeouts = rows.reduce((sum, r) => sum + r.timeouts, 0);
 const totalRequests = rows.reduce((sum, r) => sum + r.requests, 0);
 const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-console.log("\n| group | connections | requests | 2xx | 3xx | 4xx | 5xx | connection errors | of which timeouts | p50 ms | p99 ms | max ms |");
+console.log(
+  "\n| group | connections | requests | 2xx | 3xx | 4xx | 5xx | connection errors | of which timeouts | p50 ms | p99 ms | max ms |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
   const c = r.byClass;
-  console.log(`| ${r.group} | ${r.connections} | ${r.requests} | ${c["2xx"]} | ${c["3xx"]} | ${c["4xx"]} | ${c["5xx"]} | ${r.connectionErrors} | ${r.timeouts} | ${r.p50} | ${r.p99} | ${r.max} |`);
+  console.log(
+    `| ${r.group} | ${r.connections} | ${r.requests} | ${c["2xx"]} | ${c["3xx"]} | ${c["4xx"]} | ${c["5xx"]} | ${r.connectionErrors} | ${r.timeouts} | ${r.p50} | ${r.p99} | ${r.max} |`,
+  );
 }
-console.log(`| total | ${connections} | ${totalRequests} | | | | ${total5xx} | ${totalErrors} | ${totalTimeouts} | | | |`);
+console.log(
+  `| total | ${connections} | ${totalRequests} | | | | ${total5xx} | ${totalErrors} | ${totalTimeouts} | | | |`,
+);
 console.log(
   `\n5xx answers: ${total5xx}; connection errors: ${totalErrors} (${totalTimeouts} of them no answer in ${REQUEST_TIMEOUT_S} s); peak RSS ${mb(peakRss)} MB sampled` +
     (highWater ? `, VmHWM ${mb(highWater)} MB` : "") +
@@ -671,10 +767,15 @@ console.log(
 );
 if (serverErrors.size) {
   console.log("\nEvery 5xx, by request:");
-  for (const e of serverErrors.values()) console.log(`  ${e.count} x ${e.status} ${e.group}: ${e.request}  ->  ${e.body.replace(/\s+/g, " ").slice(0, 160)}`);
+  for (const e of serverErrors.values())
+    console.log(
+      `  ${e.count} x ${e.status} ${e.group}: ${e.request}  ->  ${e.body.replace(/\s+/g, " ").slice(0, 160)}`,
+    );
 }
 const resets = [...attackOutcomes].flatMap(([name, counts]) =>
-  Object.entries(counts).filter(([key]) => !/^\d+$/.test(key)).map(([key, count]) => `${count} x ${key}: ${name}`),
+  Object.entries(counts)
+    .filter(([key]) => !/^\d+$/.test(key))
+    .map(([key, count]) => `${count} x ${key}: ${name}`),
 );
 if (resets.length) {
   console.log("\nMalformed requests that got no answer:");
@@ -698,7 +799,15 @@ const results = {
   node: process.version,
   cpus: os.cpus().length,
   database: databaseUrl.startsWith("postgres") ? "postgres" : "sqlite",
-  options: { duration, connections, posts: postCount, writeRate, hugeMb: Number(opts["huge-mb"]), skip, groups: [...enabled] },
+  options: {
+    duration,
+    connections,
+    posts: postCount,
+    writeRate,
+    hugeMb: Number(opts["huge-mb"]),
+    skip,
+    groups: [...enabled],
+  },
   rows,
   total5xx,
   totalConnectionErrors: totalErrors,

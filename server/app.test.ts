@@ -14,7 +14,9 @@ async function setOnARealResponse(middleware: ReturnType<typeof helmet>, nonce: 
   try {
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     await response.arrayBuffer();
-    return [...response.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length"].includes(name));
+    return [...response.headers].filter(
+      ([name]) => !["date", "connection", "keep-alive", "content-length"].includes(name),
+    );
   } finally {
     server.close();
   }
@@ -24,7 +26,10 @@ describe("headersSetBy", () => {
   const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
-        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`],
+        scriptSrc: [
+          "'self'",
+          (_req, res) => `'nonce-${(res as unknown as { locals: { cspNonce: string } }).locals.cspNonce}'`,
+        ],
         upgradeInsecureRequests: [],
       },
     },

@@ -179,10 +179,15 @@ export function headersSetBy(middleware: Middleware): (nonce: string) => string[
     removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
   };
   let finished = false;
-  middleware({ method: "GET", url: "/", headers: {} } as IncomingMessage, collector as unknown as ServerResponse, (error) => {
-    if (error) throw error instanceof Error ? error : new Error("the security headers middleware failed", { cause: error });
-    finished = true;
-  });
+  middleware(
+    { method: "GET", url: "/", headers: {} } as IncomingMessage,
+    collector as unknown as ServerResponse,
+    (error) => {
+      if (error)
+        throw error instanceof Error ? error : new Error("the security headers middleware failed", { cause: error });
+      finished = true;
+    },
+  );
   if (!finished) throw new Error("the security headers middleware did not finish at once");
   const fixed = [...headers.values()].flat();
   const withNonce = fixed.flatMap((value, i) => (i % 2 === 1 && value.includes(placeholder) ? [i] : []));
@@ -282,10 +287,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   );
   if (clientDir) {
     // Hashed build assets never change: cache them for a year.
-    app.use(
-      "/assets",
-      express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }),
-    );
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
     const serveRootFile = express.static(clientDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
   }
@@ -321,7 +323,10 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     const status = Number((error as { status?: unknown } | null)?.status);
     if (!res.headersSent && status >= 400 && status < 500) {
-      res.status(status).type("text/plain").send(status === 400 ? "Bad request" : "Request refused");
+      res
+        .status(status)
+        .type("text/plain")
+        .send(status === 400 ? "Bad request" : "Request refused");
       return;
     }
     next(error);

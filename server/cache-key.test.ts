@@ -11,7 +11,17 @@ const IMAGE = `/images/${"ab".repeat(32)}-640.webp`;
 
 describe("cacheKeyOf", () => {
   it("keeps a page's path and drops the query strings its route does not read", () => {
-    for (const path of ["/", "/home", "/about", "/rss.xml", "/sitemap.xml", "/robots.txt", `/blog/${SLUG}`, `/api/posts/${SLUG}`, IMAGE]) {
+    for (const path of [
+      "/",
+      "/home",
+      "/about",
+      "/rss.xml",
+      "/sitemap.xml",
+      "/robots.txt",
+      `/blog/${SLUG}`,
+      `/api/posts/${SLUG}`,
+      IMAGE,
+    ]) {
       expect(cacheKeyOf(path)).toBe(path);
       expect(cacheKeyOf(`${path}?utm_source=x&page=2&limit=5`)).toBe(path);
       expect(cacheKeyOf(`${path}?`)).toBe(path);
@@ -20,32 +30,60 @@ describe("cacheKeyOf", () => {
 
   it("keeps /api/posts's limit and offset as the route reads them: first value, as a number, defaults filled in", () => {
     const all = "/api/posts?limit=100&offset=0";
-    for (const url of ["/api/posts", "/api/posts?limit=100", "/api/posts?offset=0&limit=100&x=1", "/api/posts?limit=0100&offset=000", all]) {
+    for (const url of [
+      "/api/posts",
+      "/api/posts?limit=100",
+      "/api/posts?offset=0&limit=100&x=1",
+      "/api/posts?limit=0100&offset=000",
+      all,
+    ]) {
       expect(cacheKeyOf(url)).toBe(all);
     }
     expect(cacheKeyOf("/api/posts?limit=5")).toBe("/api/posts?limit=5&offset=0");
     expect(cacheKeyOf("/api/posts?offset=10&limit=5&limit=7")).toBe("/api/posts?limit=5&offset=10");
     expect(cacheKeyOf("/api/posts?limit=5#&limit=7")).toBe("/api/posts?limit=5&offset=0");
     // Refused with 400: no key, nothing to store.
-    for (const url of ["/api/posts?limit=0", "/api/posts?limit=101", "/api/posts?offset=-1", "/api/posts?limit=x", "/api/posts?limit="]) {
+    for (const url of [
+      "/api/posts?limit=0",
+      "/api/posts?limit=101",
+      "/api/posts?offset=-1",
+      "/api/posts?limit=x",
+      "/api/posts?limit=",
+    ]) {
       expect(cacheKeyOf(url)).toBeUndefined();
     }
   });
 
   it("keeps /blog's article, or else its page, as the route reads them", () => {
-    for (const url of ["/blog", "/blog?page=1", "/blog?page=01&x=2", "/blog?utm_source=x"]) expect(cacheKeyOf(url)).toBe("/blog");
+    for (const url of ["/blog", "/blog?page=1", "/blog?page=01&x=2", "/blog?utm_source=x"])
+      expect(cacheKeyOf(url)).toBe("/blog");
     expect(cacheKeyOf("/blog?page=2&utm_source=x")).toBe("/blog?page=2");
     expect(cacheKeyOf("/blog?page=002")).toBe("/blog?page=2");
     expect(cacheKeyOf(`/blog?page=3&article=${SLUG}`)).toBe(`/blog?article=${SLUG}`);
     expect(cacheKeyOf(`/blog?article=${SLUG}&article=other`)).toBe(`/blog?article=${SLUG}`);
     // 404s: no key.
-    for (const url of ["/blog?page=0", "/blog?page=x", "/blog?page=", "/blog?article=", "/blog?article=Not-A-Slug", "/blog?article=a%2Fb"]) {
+    for (const url of [
+      "/blog?page=0",
+      "/blog?page=x",
+      "/blog?page=",
+      "/blog?article=",
+      "/blog?article=Not-A-Slug",
+      "/blog?article=a%2Fb",
+    ]) {
       expect(cacheKeyOf(url)).toBeUndefined();
     }
   });
 
   it("gives every plainly spelled path that only the catch-all route answers one landing-page entry", () => {
-    for (const url of ["/no-such-page", "/No_Such/Page/", "/x?y=1", "/administrator", "/blogs", "/api-docs", "/homepage/x"]) {
+    for (const url of [
+      "/no-such-page",
+      "/No_Such/Page/",
+      "/x?y=1",
+      "/administrator",
+      "/blogs",
+      "/api-docs",
+      "/homepage/x",
+    ]) {
       expect(cacheKeyOf(url)).toBe(LANDING_KEY);
     }
   });
@@ -125,8 +163,19 @@ describe("cacheKeyOf", () => {
   });
 
   it("never makes a new key from parameters a route does not read", () => {
-    const unread = fc.string({ minLength: 1, maxLength: 12 }).filter((name) => !["limit", "offset", "page", "article"].includes(name));
-    const hot = fc.constantFrom("/", "/about", "/blog", "/blog?page=2", `/blog/${SLUG}`, "/api/posts?limit=5", "/rss.xml", "/x");
+    const unread = fc
+      .string({ minLength: 1, maxLength: 12 })
+      .filter((name) => !["limit", "offset", "page", "article"].includes(name));
+    const hot = fc.constantFrom(
+      "/",
+      "/about",
+      "/blog",
+      "/blog?page=2",
+      `/blog/${SLUG}`,
+      "/api/posts?limit=5",
+      "/rss.xml",
+      "/x",
+    );
     fc.assert(
       fc.property(hot, fc.array(fc.tuple(unread, fc.string({ maxLength: 12 })), { maxLength: 4 }), (url, params) => {
         const query = new URLSearchParams(params).toString();
@@ -187,7 +236,15 @@ describe("canonical cache keys on the built server", () => {
 
     // Rendered afresh for other paths (not cached: not plainly spelled, or a
     // route of their own): the same bytes, so sharing one entry is exact.
-    for (const path of ["/", "/home", "/no-such-page.php", "/%6eo-such-page", "/a/../b/c", "//about", "/admin/nothing-here"]) {
+    for (const path of [
+      "/",
+      "/home",
+      "/no-such-page.php",
+      "/%6eo-such-page",
+      "/a/../b/c",
+      "//about",
+      "/admin/nothing-here",
+    ]) {
       const rendered = await get(server.url, path);
       expect(rendered.headers["x-cache"], path).toBe("miss");
       expect(rendered.body, path).toBe(first.body);
@@ -218,7 +275,10 @@ describe("canonical cache keys on the built server", () => {
     for (const path of ["/blog/", "/Blog", "/%62log", "/about/", "/x/../about"]) {
       const answers = [await get(server.url, path), await get(server.url, path)];
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-      expect(answers.map((answer) => answer.headers["x-cache"]), path).toEqual(["miss", "miss"]);
+      expect(
+        answers.map((answer) => answer.headers["x-cache"]),
+        path,
+      ).toEqual(["miss", "miss"]);
     }
     const keys = cacheStoredLines(server).map((stored) => stored.key);
     expect(keys).not.toContain("/about");
@@ -248,8 +308,17 @@ describe("canonical cache keys on the built server", () => {
 
     const junk: string[] = [];
     const id = () => randomBytes(6).toString("hex");
-    const canonical = ["/about", "/blog", `/blog/${SLUG}`, "/api/posts", `/api/posts/${SLUG}`, "/rss.xml", "/sitemap.xml", "/robots.txt"];
-    const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+    const canonical = [
+      "/about",
+      "/blog",
+      `/blog/${SLUG}`,
+      "/api/posts",
+      `/api/posts/${SLUG}`,
+      "/rss.xml",
+      "/sitemap.xml",
+      "/robots.txt",
+    ];
+    const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
     const withQuery = (path: string, query: string) => `${path}${path.includes("?") ? "&" : "?"}${query}`;
     for (let i = 0; i < 1500; i++) junk.push(withQuery(pick(hot), `${id()}=${id()}`));
     for (let i = 0; i < 1000; i++) junk.push(`/${id()}${i % 2 ? `/${id()}` : ""}${i % 5 === 0 ? ".php" : ""}`);
@@ -276,7 +345,10 @@ describe("canonical cache keys on the built server", () => {
       }),
     );
     agent.destroy();
-    expect([...statuses.keys()].every((status) => status === 200 || status === 404), JSON.stringify([...statuses])).toBe(true);
+    expect(
+      [...statuses.keys()].every((status) => status === 200 || status === 404),
+      JSON.stringify([...statuses]),
+    ).toBe(true);
 
     for (const path of hot) {
       const answer = await get(server.url, path, { "Accept-Encoding": "br" });
@@ -291,29 +363,35 @@ describe("canonical cache keys on the built server", () => {
     expect(after.bytes).toBe(before.bytes + Buffer.byteLength(probe.body) + 512);
   });
 
-  it("keeps at most 256 of the API's open-ended pages, however many offsets a flood asks for", { timeout: 120_000 }, async () => {
-    await warm(server.url, "/api/posts?limit=5");
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-    let next = 0;
-    const offsets = Array.from({ length: 600 }, (_, i) => 200_000 + i);
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < offsets.length) {
-          const { status } = await get(server.url, `/api/posts?limit=3&offset=${offsets[next++]!}`, {}, agent);
-          expect(status).toBe(200);
-        }
-      }),
-    );
-    agent.destroy();
-    const last = await cacheStored(server, `/api/posts?limit=3&offset=${offsets.at(-1)!}`);
-    const stored = cacheStoredLines(server).filter((line) => line.key.startsWith("/api/posts?limit=3&"));
-    // More were stored than the cap, so the cap was what kept them out.
-    expect(stored.length).toBeGreaterThan(256);
-    // Every stored line counts all entries: the open-ended ones never pass 256 on top of the rest.
-    const others = cacheStoredLines(server).filter((line) => !line.key.startsWith("/api/posts?limit=3&")).at(-1)!.entries;
-    expect(last.entries).toBeLessThanOrEqual(others + 256);
-    expect((await get(server.url, "/api/posts?limit=5", { "Accept-Encoding": "br" })).headers["x-cache"]).toBe("hit");
-    expect(isOpenEndedKey("/api/posts?limit=5&offset=0")).toBe(false);
-    expect(isOpenEndedKey("/api/posts?limit=5&offset=10")).toBe(true);
-  });
+  it(
+    "keeps at most 256 of the API's open-ended pages, however many offsets a flood asks for",
+    { timeout: 120_000 },
+    async () => {
+      await warm(server.url, "/api/posts?limit=5");
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+      let next = 0;
+      const offsets = Array.from({ length: 600 }, (_, i) => 200_000 + i);
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < offsets.length) {
+            const { status } = await get(server.url, `/api/posts?limit=3&offset=${offsets[next++]!}`, {}, agent);
+            expect(status).toBe(200);
+          }
+        }),
+      );
+      agent.destroy();
+      const last = await cacheStored(server, `/api/posts?limit=3&offset=${offsets.at(-1)!}`);
+      const stored = cacheStoredLines(server).filter((line) => line.key.startsWith("/api/posts?limit=3&"));
+      // More were stored than the cap, so the cap was what kept them out.
+      expect(stored.length).toBeGreaterThan(256);
+      // Every stored line counts all entries: the open-ended ones never pass 256 on top of the rest.
+      const others = cacheStoredLines(server)
+        .filter((line) => !line.key.startsWith("/api/posts?limit=3&"))
+        .at(-1)!.entries;
+      expect(last.entries).toBeLessThanOrEqual(others + 256);
+      expect((await get(server.url, "/api/posts?limit=5", { "Accept-Encoding": "br" })).headers["x-cache"]).toBe("hit");
+      expect(isOpenEndedKey("/api/posts?limit=5&offset=0")).toBe(false);
+      expect(isOpenEndedKey("/api/posts?limit=5&offset=10")).toBe(true);
+    },
+  );
 });

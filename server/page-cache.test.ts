@@ -122,7 +122,8 @@ function raw(url: string, headers: Record<string, string> = {}, method = "GET") 
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => {
         const list: Array<[string, string]> = [];
-        for (let i = 0; i < response.rawHeaders.length; i += 2) list.push([response.rawHeaders[i]!, response.rawHeaders[i + 1]!]);
+        for (let i = 0; i < response.rawHeaders.length; i += 2)
+          list.push([response.rawHeaders[i]!, response.rawHeaders[i + 1]!]);
         resolve({ status: response.statusCode!, headers: list, body: Buffer.concat(chunks) });
       });
     });
@@ -141,8 +142,7 @@ function comparable(headers: Array<[string, string]>, without: string[] = []) {
 
 const nonceOf = (headers: Array<[string, string]>) =>
   /'nonce-([^']+)'/.exec(headers.find(([name]) => name.toLowerCase() === "content-security-policy")?.[1] ?? "")?.[1];
-const header = (headers: Array<[string, string]>, name: string) =>
-  headers.find(([n]) => n.toLowerCase() === name)?.[1];
+const header = (headers: Array<[string, string]>, name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
 
 /**
  * The answer to `url` with this Accept-Encoding once the entry's compressed
@@ -227,7 +227,9 @@ describe("the fast path for cache hits (ADR 019)", () => {
     // The same copy every time: nothing in the page differs per answer.
     expect((await raw(url, { "Accept-Encoding": "br" })).body.equals(browser.body)).toBe(true);
     const fullStack = await raw(url, { "Accept-Encoding": "br;q=1" });
-    expect(comparable(browser.headers, ["content-length"])).toEqual(comparable(fullStack.headers, ["transfer-encoding"]));
+    expect(comparable(browser.headers, ["content-length"])).toEqual(
+      comparable(fullStack.headers, ["transfer-encoding"]),
+    );
   });
 
   it("serves gzip and brotli copies of a cached JSON answer that decode to the same body", async () => {
@@ -247,7 +249,9 @@ describe("the fast path for cache hits (ADR 019)", () => {
     // Apart from the encoding and its length, the same headers as the full stack's compressed hit.
     const fullStack = await raw(url, { "Accept-Encoding": "br;q=1" });
     expect(header(fullStack.headers, "content-encoding")).toBe("br");
-    expect(comparable(browser.headers, ["content-length"])).toEqual(comparable(fullStack.headers, ["transfer-encoding"]));
+    expect(comparable(browser.headers, ["content-length"])).toEqual(
+      comparable(fullStack.headers, ["transfer-encoding"]),
+    );
 
     const head = await raw(url, { "Accept-Encoding": "gzip" }, "HEAD");
     expect(header(head.headers, "content-encoding")).toBeUndefined();
@@ -283,8 +287,18 @@ describe("the fast path for cache hits (ADR 019)", () => {
     const [fullStack, fast] = lines;
     expect(Object.keys(fast!)).toEqual(Object.keys(fullStack!));
     expect(Object.keys(fast!)).toEqual(["level", "time", "pid", "req", "res", "responseTime", "msg"]);
-    expect(fast).toMatchObject({ level: 30, req: { method: "GET", url }, res: { statusCode: 200 }, msg: "request completed" });
-    expect(fullStack).toMatchObject({ level: 30, req: { method: "GET", url }, res: { statusCode: 200 }, msg: "request completed" });
+    expect(fast).toMatchObject({
+      level: 30,
+      req: { method: "GET", url },
+      res: { statusCode: 200 },
+      msg: "request completed",
+    });
+    expect(fullStack).toMatchObject({
+      level: 30,
+      req: { method: "GET", url },
+      res: { statusCode: 200 },
+      msg: "request completed",
+    });
     expect(typeof fast!.responseTime).toBe("number");
   });
 

@@ -91,7 +91,16 @@ export interface FastPathOptions {
  * Headers of a stored response that are replayed; the rest are the request's
  * own (CSP, security headers). Vary is compression()'s, spelled as it sends it.
  */
-const REPLAYED_HEADERS = ["content-type", "cache-control", "x-total-count", "link", "last-modified", "content-language", "x-robots-tag", "Vary"];
+const REPLAYED_HEADERS = [
+  "content-type",
+  "cache-control",
+  "x-total-count",
+  "link",
+  "last-modified",
+  "content-language",
+  "x-robots-tag",
+  "Vary",
+];
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
@@ -136,7 +145,8 @@ export function pageCache({
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    sizeCalculation: (entry) => entry.body.length + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0) + 512,
+    sizeCalculation: (entry) =>
+      entry.body.length + (entry.encoded.br?.length ?? 0) + (entry.encoded.gzip?.length ?? 0) + 512,
   });
   // The open-ended entries in the order they were stored: past the cap, the oldest leaves the cache.
   const openEndedKeys = new LRUCache<string, true>({
@@ -253,14 +263,26 @@ export function pageCache({
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
       const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
         if (!read) return;
-        const entry: Entry = { version: renderedAt, expiresAt: read.expiresAt, headers, body, etag, varies, encoded: {} };
+        const entry: Entry = {
+          version: renderedAt,
+          expiresAt: read.expiresAt,
+          headers,
+          body,
+          etag,
+          varies,
+          encoded: {},
+        };
         entries.set(cacheKeyOfAnswer, entry);
         if (openEnded(cacheKeyOfAnswer)) openEndedKeys.set(cacheKeyOfAnswer, true);
-        logger?.debug({ cache: { key: cacheKeyOfAnswer, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
+        logger?.debug(
+          { cache: { key: cacheKeyOfAnswer, entries: entries.size, bytes: entries.calculatedSize } },
+          "page cache stored",
+        );
         // Until its compressed copies are ready, the full stack compresses it.
         encodingsOf(body, varies).then(
           (encoded) => {
-            if (entries.peek(cacheKeyOfAnswer) === entry && encoded.br) entries.set(cacheKeyOfAnswer, { ...entry, encoded });
+            if (entries.peek(cacheKeyOfAnswer) === entry && encoded.br)
+              entries.set(cacheKeyOfAnswer, { ...entry, encoded });
           },
           () => {},
         );

@@ -16,17 +16,32 @@ export const about = {
       {
         name: "For Media",
         summary: "Web design that turns visitors into customers.",
-        features: ["Packages from $1,000", "Mobile responsive and accessible", "SEO, branding and blog management", "Hosting and training add-ons"],
+        features: [
+          "Packages from $1,000",
+          "Mobile responsive and accessible",
+          "SEO, branding and blog management",
+          "Hosting and training add-ons",
+        ],
       },
       {
         name: "For Systems",
         summary: "Cloud and business platforms that run themselves.",
-        features: ["Cloud governance for Azure", "Business intelligence dashboards", "AI-powered content automation", "Tenant onboarding in under 30 minutes"],
+        features: [
+          "Cloud governance for Azure",
+          "Business intelligence dashboards",
+          "AI-powered content automation",
+          "Tenant onboarding in under 30 minutes",
+        ],
       },
       {
         name: "For Research",
         summary: "Projects that serve our community.",
-        features: ["IoT garden monitor", "Modular mobile workstation", "Community Wi-Fi network", "Tech innovation hub"],
+        features: [
+          "IoT garden monitor",
+          "Modular mobile workstation",
+          "Community Wi-Fi network",
+          "Tech innovation hub",
+        ],
       },
     ],
   },
@@ -34,9 +49,18 @@ export const about = {
     heading: "Why Ojai",
     intro: "Our valley shapes how we work.",
     values: [
-      { name: "Community first", body: "We build for our neighbours, and we build technology that brings people together." },
-      { name: "Sustainable by design", body: "Efficient systems, long-lived hardware and software that is light on energy and budgets." },
-      { name: "Creative and independent", body: "A small-town studio with the craft of a big-city agency and none of the bureaucracy." },
+      {
+        name: "Community first",
+        body: "We build for our neighbours, and we build technology that brings people together.",
+      },
+      {
+        name: "Sustainable by design",
+        body: "Efficient systems, long-lived hardware and software that is light on energy and budgets.",
+      },
+      {
+        name: "Creative and independent",
+        body: "A small-town studio with the craft of a big-city agency and none of the bureaucracy.",
+      },
     ],
   },
   team: {

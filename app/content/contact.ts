@@ -36,7 +36,8 @@ export const humorousMessages = [
 
 export const contactText = {
   title: "Get Started",
-  description: "Tell us about your project and how you'd like us to reach you. We usually answer within one business day.",
+  description:
+    "Tell us about your project and how you'd like us to reach you. We usually answer within one business day.",
   name: "Name",
   email: "Email",
   phone: "Phone",
@@ -50,8 +51,10 @@ export const contactText = {
   close: "Close",
   requiredError: "Error: Please fill in all required fields.",
   invalidEmail: "Error: Please enter a valid email address.",
-  networkError: "Error: Your message could not be sent. Please check your connection and try again; your text is still here.",
-  serverError: "Error: Your message could not be sent right now. Please try again in a moment; your text is still here.",
+  networkError:
+    "Error: Your message could not be sent. Please check your connection and try again; your text is still here.",
+  serverError:
+    "Error: Your message could not be sent right now. Please try again in a moment; your text is still here.",
   successTitle: "Message Sent",
   successBody: "Thank you for your message! We will get back to you soon.",
   /** Hidden from people; bots fill it in (PRODUCT §5 honeypot). */

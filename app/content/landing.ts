@@ -40,7 +40,12 @@ export const media = {
     {
       name: "RE-DESIGN",
       price: "$1,000",
-      features: ["Review of your current site", "Redesign from existing assets", "Mobile responsive", "One revision round"],
+      features: [
+        "Review of your current site",
+        "Redesign from existing assets",
+        "Mobile responsive",
+        "One revision round",
+      ],
     },
     {
       name: "ESSENTIAL",
@@ -105,7 +110,8 @@ export interface Platform {
 
 export const systems = {
   title: "For Systems",
-  intro: "Managed cloud and business platforms that keep small and medium organisations running without a full IT department.",
+  intro:
+    "Managed cloud and business platforms that keep small and medium organisations running without a full IT department.",
   claim: "Tenant onboarding in under 30 minutes.",
   platforms: [
     {
@@ -138,7 +144,8 @@ export const research = {
   projects: [
     {
       name: "IoT Garden Monitor",
-      summary: "Low-power sensors that report soil moisture, light and temperature so gardens get water only when they need it.",
+      summary:
+        "Low-power sensors that report soil moisture, light and temperature so gardens get water only when they need it.",
     },
     {
       name: "Modular Mobile Workstation",
@@ -186,7 +193,12 @@ export const infoModals: InfoModalContent[] = [
     id: "media",
     title: "For Media",
     description: "What a web design project with us includes.",
-    items: ["Discovery call and content plan", "Design from your brand assets", "Build, test and launch", "Training so you can edit it yourself"],
+    items: [
+      "Discovery call and content plan",
+      "Design from your brand assets",
+      "Build, test and launch",
+      "Training so you can edit it yourself",
+    ],
     trigger: "More about For Media",
     cta: "Get Started",
   },
@@ -194,7 +206,12 @@ export const infoModals: InfoModalContent[] = [
     id: "systems",
     title: "For Systems",
     description: "How we run your cloud and business platforms.",
-    items: ["Assessment of your current setup", "Tenant onboarding in under 30 minutes", "Monitoring and monthly reports", "Support from people you know"],
+    items: [
+      "Assessment of your current setup",
+      "Tenant onboarding in under 30 minutes",
+      "Monitoring and monthly reports",
+      "Support from people you know",
+    ],
     trigger: "More about For Systems",
     cta: "Get Started",
   },
@@ -202,7 +219,12 @@ export const infoModals: InfoModalContent[] = [
     id: "research",
     title: "For Research",
     description: "How to collaborate on or invest in our projects.",
-    items: ["Pilot sites and partners", "Open data from our sensors", "Grants and investment", "Student and volunteer projects"],
+    items: [
+      "Pilot sites and partners",
+      "Open data from our sensors",
+      "Grants and investment",
+      "Student and volunteer projects",
+    ],
     trigger: "More about For Research",
     cta: "Get Started",
   },

@@ -14,7 +14,10 @@ export const ISLAND_PROPS_ATTRIBUTE = "data-props";
 export function Island<N extends IslandName>({ name, props }: { name: N; props: ComponentProps<(typeof islands)[N]> }) {
   const Component = islands[name] as React.ComponentType<object>;
   return (
-    <div {...{ [ISLAND_ATTRIBUTE]: name, [ISLAND_PROPS_ATTRIBUTE]: JSON.stringify(props) }} style={{ display: "contents" }}>
+    <div
+      {...{ [ISLAND_ATTRIBUTE]: name, [ISLAND_PROPS_ATTRIBUTE]: JSON.stringify(props) }}
+      style={{ display: "contents" }}
+    >
       <Component {...(props as object)} />
     </div>
   );

@@ -11,7 +11,8 @@ describe("blog pages", () => {
     expect(parseBlogPage(null)).toBe(1);
     expect(parseBlogPage("2")).toBe(2);
     expect(parseBlogPage("002")).toBe(2);
-    for (const refused of ["", "0", "-1", "1.5", "+2", " 2", "2 ", "abc", "1234567"]) expect(parseBlogPage(refused)).toBeUndefined();
+    for (const refused of ["", "0", "-1", "1.5", "+2", " 2", "2 ", "abc", "1234567"])
+      expect(parseBlogPage(refused)).toBeUndefined();
   });
 
   it("finds the page of an article by its index (12 per page)", () => {

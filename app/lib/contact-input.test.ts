@@ -10,15 +10,27 @@ describe("contact input", () => {
   });
 
   it.each(["name", "email", "message"])("missing or blank %s gives SPEC's message", (field) => {
-    expect(parseContactInput({ ...valid, [field]: "  " })).toEqual({ ok: false, message: "Error: Please fill in all required fields." });
+    expect(parseContactInput({ ...valid, [field]: "  " })).toEqual({
+      ok: false,
+      message: "Error: Please fill in all required fields.",
+    });
     const { [field]: _omitted, ...rest } = valid as Record<string, string>;
     expect(parseContactInput(rest)).toEqual({ ok: false, message: "Error: Please fill in all required fields." });
   });
 
   it("refuses a bad e-mail and unknown options with clear messages", () => {
-    expect(parseContactInput({ ...valid, email: "not-an-address" })).toEqual({ ok: false, message: "Error: Please enter a valid email address." });
-    expect(parseContactInput({ ...valid, preferredContact: "pigeon" })).toMatchObject({ ok: false, message: expect.stringContaining("preferredContact") });
-    expect(parseContactInput({ ...valid, service: "catering" })).toMatchObject({ ok: false, message: expect.stringContaining("service") });
+    expect(parseContactInput({ ...valid, email: "not-an-address" })).toEqual({
+      ok: false,
+      message: "Error: Please enter a valid email address.",
+    });
+    expect(parseContactInput({ ...valid, preferredContact: "pigeon" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("preferredContact"),
+    });
+    expect(parseContactInput({ ...valid, service: "catering" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("service"),
+    });
     expect(parseContactInput("just text")).toMatchObject({ ok: false });
   });
 

@@ -13,7 +13,10 @@ import {
 export { CONTACT_INVALID_EMAIL_MESSAGE, CONTACT_LIMITS, CONTACT_REQUIRED_MESSAGE, isValidEmail, MIN_FILL_TIME_MS };
 export type { ContactInput };
 
-const optionalText = z.string().nullish().transform((v) => (v ?? "").trim());
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => (v ?? "").trim());
 
 const bodySchema = z.object({
   name: optionalText,
@@ -29,17 +32,20 @@ const bodySchema = z.object({
 });
 
 export type ContactParse =
-  | { ok: true; value: ContactInput; honeypot: boolean; tooFast: boolean }
-  | { ok: false; message: string };
+  { ok: true; value: ContactInput; honeypot: boolean; tooFast: boolean } | { ok: false; message: string };
 
 export function parseContactInput(body: unknown): ContactParse {
   const parsed = bodySchema.safeParse(body);
-  if (!parsed.success) return { ok: false, message: "Send a JSON object with name, email, phone, preferredContact, service and message" };
+  if (!parsed.success)
+    return { ok: false, message: "Send a JSON object with name, email, phone, preferredContact, service and message" };
   const b = parsed.data;
   if (!b.name || !b.email || !b.message) return { ok: false, message: CONTACT_REQUIRED_MESSAGE };
-  if (!isValidEmail(b.email) || b.email.length > CONTACT_LIMITS.email) return { ok: false, message: CONTACT_INVALID_EMAIL_MESSAGE };
-  if (b.name.length > CONTACT_LIMITS.name) return { ok: false, message: `Error: Name is too long (${CONTACT_LIMITS.name} characters at most).` };
-  if (b.phone.length > CONTACT_LIMITS.phone) return { ok: false, message: `Error: Phone is too long (${CONTACT_LIMITS.phone} characters at most).` };
+  if (!isValidEmail(b.email) || b.email.length > CONTACT_LIMITS.email)
+    return { ok: false, message: CONTACT_INVALID_EMAIL_MESSAGE };
+  if (b.name.length > CONTACT_LIMITS.name)
+    return { ok: false, message: `Error: Name is too long (${CONTACT_LIMITS.name} characters at most).` };
+  if (b.phone.length > CONTACT_LIMITS.phone)
+    return { ok: false, message: `Error: Phone is too long (${CONTACT_LIMITS.phone} characters at most).` };
   if (b.message.length > CONTACT_LIMITS.message) {
     return { ok: false, message: `Error: Message is too long (${CONTACT_LIMITS.message} characters at most).` };
   }

@@ -60,7 +60,7 @@ const XSS_CORPUS: string[] = [
   '<svg onload="alert(1)"><circle r="10"/></svg>',
   "<svg><script>alert(1)</script></svg>",
   '<svg><a xlink:href="javascript:alert(1)"><text x="20" y="20">XSS</text></a></svg>',
-  '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>',
+  "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>",
   '<iframe src="https://evil.example"></iframe>',
   '<iframe srcdoc="<script>alert(1)</script>"></iframe>',
   '<object data="javascript:alert(1)"></object>',
@@ -92,16 +92,62 @@ const XSS_CORPUS: string[] = [
   '<a href="#" id="location">clobber</a><form name="cookie"></form>',
   "<!-- --><script>alert(1)</script> -->",
   "<![CDATA[<script>alert(1)</script>]]>",
-  '<template><script>alert(1)</script></template>',
+  "<template><script>alert(1)</script></template>",
   '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
   '<a href="https://example.org" target="_blank">tabnabbing</a>',
 ];
 
 const ALLOWED_TAGS = new Set([
-  "a", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em",
-  "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "ol", "p", "pre",
-  "q", "rp", "rt", "ruby", "s", "samp", "section", "span", "strike", "strong", "sub", "summary",
-  "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "tt", "ul", "var",
+  "a",
+  "b",
+  "blockquote",
+  "br",
+  "code",
+  "dd",
+  "del",
+  "details",
+  "div",
+  "dl",
+  "dt",
+  "em",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "hr",
+  "i",
+  "img",
+  "input",
+  "ins",
+  "kbd",
+  "li",
+  "ol",
+  "p",
+  "pre",
+  "q",
+  "rp",
+  "rt",
+  "ruby",
+  "s",
+  "samp",
+  "section",
+  "span",
+  "strike",
+  "strong",
+  "sub",
+  "summary",
+  "sup",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "tt",
+  "ul",
+  "var",
 ]);
 const SAFE_URL = /^(https?:\/\/|mailto:|tel:|\/(?!\/)|#|[\w.~-]+(\/|$|[?#]))/i;
 
@@ -111,7 +157,9 @@ function tagsOf(html: string) {
     name: m[1]!.toLowerCase(),
     attributes: [...m[2]!.matchAll(/(?<!\S)([^\s=>]+)(?:="([^"]*)")?/g)].map((a) => ({
       name: a[1]!.toLowerCase(),
-      value: (a[2] ?? "").replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&amp;/g, "&"),
+      value: (a[2] ?? "")
+        .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+        .replace(/&amp;/g, "&"),
     })),
   }));
 }
@@ -127,7 +175,9 @@ describe("sanitisation: the XSS corpus comes out harmless", () => {
     for (const tag of tags) {
       expect(ALLOWED_TAGS, `tag <${tag.name}> in ${html}`).toContain(tag.name);
       for (const attribute of tag.attributes) {
-        expect(attribute.name, `attribute ${attribute.name} in ${html}`).not.toMatch(/^on|^style$|^srcdoc$|^formaction$|^xlink|^target$/);
+        expect(attribute.name, `attribute ${attribute.name} in ${html}`).not.toMatch(
+          /^on|^style$|^srcdoc$|^formaction$|^xlink|^target$/,
+        );
         if (["href", "src", "cite", "longdesc", "action", "data"].includes(attribute.name)) {
           expect(attribute.value.trim(), `${attribute.name} in ${html}`).toMatch(SAFE_URL);
           // eslint-disable-next-line no-control-regex -- browsers ignore control characters in a URL scheme
@@ -138,7 +188,9 @@ describe("sanitisation: the XSS corpus comes out harmless", () => {
         }
       }
     }
-    expect(html).not.toMatch(/<(script|style|iframe|object|embed|svg|math|form|base|meta|link|template|noscript|video|source)\b/i);
+    expect(html).not.toMatch(
+      /<(script|style|iframe|object|embed|svg|math|form|base|meta|link|template|noscript|video|source)\b/i,
+    );
   });
 
   it("keeps the text of a code block, escaped", () => {

@@ -28,7 +28,15 @@ import { visit } from "unist-util-visit";
 
 /** Allowed by GitHub's schema but never produced from markdown, or a risk if raw HTML were ever let in. */
 const droppedTagNames = new Set(["picture", "source"]);
-const droppedGlobalAttributes = new Set(["accessKey", "tabIndex", "action", "method", "encType", "accept", "acceptCharset"]);
+const droppedGlobalAttributes = new Set([
+  "accessKey",
+  "tabIndex",
+  "action",
+  "method",
+  "encType",
+  "accept",
+  "acceptCharset",
+]);
 
 const defaultAttributes = defaultSchema.attributes ?? {};
 const schema: SanitizeSchema = {
@@ -51,7 +59,20 @@ const schema: SanitizeSchema = {
     src: ["http", "https"],
     longDesc: ["http", "https"],
   },
-  strip: ["script", "style", "iframe", "object", "embed", "svg", "math", "template", "noscript", "form", "textarea", "select"],
+  strip: [
+    "script",
+    "style",
+    "iframe",
+    "object",
+    "embed",
+    "svg",
+    "math",
+    "template",
+    "noscript",
+    "form",
+    "textarea",
+    "select",
+  ],
 };
 
 /**

@@ -33,5 +33,12 @@ export function followLink({ href, loading, focus }: PageTransition): Record<str
 
 /** A plain left click, which the page may handle itself; modified clicks open the link as usual. */
 export function isPlainClick(event: MouseEvent): boolean {
-  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+  return (
+    !event.defaultPrevented &&
+    event.button === 0 &&
+    !event.metaKey &&
+    !event.ctrlKey &&
+    !event.shiftKey &&
+    !event.altKey
+  );
 }

@@ -26,7 +26,10 @@ describe("parsePostInput", () => {
   });
 
   it("the required-fields message wins over other problems", () => {
-    expect(parsePostInput({ ...valid, title: "", slug: "Bad Slug" })).toEqual({ ok: false, message: REQUIRED_FIELDS_MESSAGE });
+    expect(parsePostInput({ ...valid, title: "", slug: "Bad Slug" })).toEqual({
+      ok: false,
+      message: REQUIRED_FIELDS_MESSAGE,
+    });
   });
 
   it("rejects non-objects", () => {

@@ -14,7 +14,9 @@ export const MAX_POST_TEXT = 50_000;
 const text = (field: string) =>
   z
     .string({ error: `${field} must be text` })
-    .max(MAX_POST_TEXT, { error: `${field} is too long (${MAX_POST_TEXT.toLocaleString("en-US")} characters at most)` });
+    .max(MAX_POST_TEXT, {
+      error: `${field} is too long (${MAX_POST_TEXT.toLocaleString("en-US")} characters at most)`,
+    });
 
 /**
  * A post as the admin editor sends it (POST and PUT bodies). Required fields
@@ -26,10 +28,22 @@ export const postInputSchema = z.object({
   slug: text("slug").max(200, { error: "slug is too long (200 characters at most)" }).default(""),
   excerpt: text("excerpt").max(2000, { error: "excerpt is too long (2000 characters at most)" }).default(""),
   content: text("content").default(""),
-  category: text("category").max(100, { error: "category is too long" }).nullish().transform((v) => (v ?? "").trim()),
-  author: text("author").max(200).nullish().transform((v) => v?.trim() || undefined),
-  readTime: text("readTime").max(50).nullish().transform((v) => v?.trim() || DEFAULT_READ_TIME),
-  published: z.boolean({ error: "published must be true or false" }).nullish().transform((v) => v ?? false),
+  category: text("category")
+    .max(100, { error: "category is too long" })
+    .nullish()
+    .transform((v) => (v ?? "").trim()),
+  author: text("author")
+    .max(200)
+    .nullish()
+    .transform((v) => v?.trim() || undefined),
+  readTime: text("readTime")
+    .max(50)
+    .nullish()
+    .transform((v) => v?.trim() || DEFAULT_READ_TIME),
+  published: z
+    .boolean({ error: "published must be true or false" })
+    .nullish()
+    .transform((v) => v ?? false),
   publishDate: z
     .string({ error: "publishDate must be an ISO 8601 date-time" })
     .nullish()
@@ -49,9 +63,7 @@ export const postInputSchema = z.object({
 
 export type PostInput = z.output<typeof postInputSchema>;
 
-export type PostInputResult =
-  | { ok: true; value: PostInput }
-  | { ok: false; message: string };
+export type PostInputResult = { ok: true; value: PostInput } | { ok: false; message: string };
 
 export function parsePostInput(body: unknown): PostInputResult {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

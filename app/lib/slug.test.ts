@@ -18,10 +18,7 @@ describe("isWellFormedSlug", () => {
   it("accepts slugs the rule leaves unchanged", () => {
     expect(isWellFormedSlug("iot-garden-monitor-2")).toBe(true);
   });
-  it.each(["Upper", "two--hyphens", "-leading", "trailing-", "space here", "ümlaut", ""])(
-    "rejects %j",
-    (slug) => {
-      expect(isWellFormedSlug(slug)).toBe(false);
-    },
-  );
+  it.each(["Upper", "two--hyphens", "-leading", "trailing-", "space here", "ümlaut", ""])("rejects %j", (slug) => {
+    expect(isWellFormedSlug(slug)).toBe(false);
+  });
 });

@@ -3,11 +3,13 @@
  * a-z and 0-9 with one hyphen, trim leading and trailing hyphens.
  */
 export function slugify(title: string): string {
-  return title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    // After the line above no two hyphens are adjacent: trim one at each end.
-    .replace(/^-|-$/g, "");
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      // After the line above no two hyphens are adjacent: trim one at each end.
+      .replace(/^-|-$/g, "")
+  );
 }
 
 /** PRODUCT §9: a slug is malformed when the slug rule would change it. */

@@ -39,15 +39,21 @@ export default function About({ loaderData }: Route.ComponentProps) {
         </section>
 
         <section aria-labelledby="mission-heading" className="mx-auto w-full max-w-6xl px-4 py-16">
-          <h2 id="mission-heading" className="text-3xl font-bold">{about.mission.heading}</h2>
+          <h2 id="mission-heading" className="text-3xl font-bold">
+            {about.mission.heading}
+          </h2>
           {about.mission.body.map((paragraph) => (
-            <p key={paragraph} className="mt-4 text-lg text-neutral-800">{paragraph}</p>
+            <p key={paragraph} className="mt-4 text-lg text-neutral-800">
+              {paragraph}
+            </p>
           ))}
         </section>
 
         <section aria-labelledby="solutions-heading" className="bg-brand-50 px-4 py-16">
           <div className="mx-auto max-w-6xl">
-            <h2 id="solutions-heading" className="text-3xl font-bold">{about.solutions.heading}</h2>
+            <h2 id="solutions-heading" className="text-3xl font-bold">
+              {about.solutions.heading}
+            </h2>
             <ul className="mt-8 grid gap-6 md:grid-cols-3">
               {about.solutions.items.map((solution) => (
                 <li key={solution.name} className="rounded-lg bg-white p-6 shadow-sm">
@@ -65,7 +71,9 @@ export default function About({ loaderData }: Route.ComponentProps) {
         </section>
 
         <section aria-labelledby="ojai-heading" className="mx-auto max-w-6xl px-4 py-16">
-          <h2 id="ojai-heading" className="text-3xl font-bold">{about.whyOjai.heading}</h2>
+          <h2 id="ojai-heading" className="text-3xl font-bold">
+            {about.whyOjai.heading}
+          </h2>
           <p className="mt-4 text-lg text-neutral-800">{about.whyOjai.intro}</p>
           <ul className="mt-8 grid gap-6 md:grid-cols-3">
             {about.whyOjai.values.map((value) => (
@@ -79,7 +87,9 @@ export default function About({ loaderData }: Route.ComponentProps) {
 
         <section aria-labelledby="team-heading" className="bg-neutral-100 px-4 py-16">
           <div className="mx-auto max-w-6xl">
-            <h2 id="team-heading" className="text-3xl font-bold">{about.team.heading}</h2>
+            <h2 id="team-heading" className="text-3xl font-bold">
+              {about.team.heading}
+            </h2>
             <ul className="mt-8 grid gap-6 sm:grid-cols-2">
               {about.team.members.map((member) => (
                 <li key={member.role} className="rounded-lg bg-white p-6 shadow-sm">
@@ -93,14 +103,20 @@ export default function About({ loaderData }: Route.ComponentProps) {
         </section>
 
         <section aria-labelledby="story-heading" className="mx-auto w-full max-w-6xl px-4 py-16">
-          <h2 id="story-heading" className="text-3xl font-bold">{about.story.heading}</h2>
+          <h2 id="story-heading" className="text-3xl font-bold">
+            {about.story.heading}
+          </h2>
           {about.story.body.map((paragraph) => (
-            <p key={paragraph} className="mt-4 text-lg text-neutral-800">{paragraph}</p>
+            <p key={paragraph} className="mt-4 text-lg text-neutral-800">
+              {paragraph}
+            </p>
           ))}
         </section>
 
         <section aria-labelledby="cta-heading" className="bg-brand-800 px-4 py-16 text-center text-white">
-          <h2 id="cta-heading" className="text-3xl font-bold">{about.cta.heading}</h2>
+          <h2 id="cta-heading" className="text-3xl font-bold">
+            {about.cta.heading}
+          </h2>
           <p className="mt-3 text-lg text-brand-50">{about.cta.body}</p>
           <Island
             name="contact-button"
@@ -112,15 +128,21 @@ export default function About({ loaderData }: Route.ComponentProps) {
         </section>
 
         <section aria-labelledby="contact-heading" className="mx-auto w-full max-w-6xl px-4 py-16">
-          <h2 id="contact-heading" className="text-3xl font-bold">{about.contact.heading}</h2>
+          <h2 id="contact-heading" className="text-3xl font-bold">
+            {about.contact.heading}
+          </h2>
           <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-lg">
             <dt className="font-semibold">{about.contact.email}</dt>
             <dd>
-              <a className="text-brand-700 underline" href={`mailto:${company.email}`}>{company.email}</a>
+              <a className="text-brand-700 underline" href={`mailto:${company.email}`}>
+                {company.email}
+              </a>
             </dd>
             <dt className="font-semibold">{about.contact.phone}</dt>
             <dd>
-              <a className="text-brand-700 underline" href={`tel:${company.phone.replace(/[^\d+]/g, "")}`}>{company.phone}</a>
+              <a className="text-brand-700 underline" href={`tel:${company.phone.replace(/[^\d+]/g, "")}`}>
+                {company.phone}
+              </a>
             </dd>
             <dt className="font-semibold">{about.contact.location}</dt>
             <dd>{about.contact.locationValue}</dd>

@@ -41,7 +41,10 @@ export default function AdminSetup({ loaderData, actionData }: Route.ComponentPr
       <AdminCard title="Setup link not valid">
         <p className="text-neutral-700">
           This setup link is invalid, expired or has already been used. If an administrator exists,{" "}
-          <a href="/admin/login" className="text-brand-700 underline">sign in</a>; otherwise restart the server to print a new link.
+          <a href="/admin/login" className="text-brand-700 underline">
+            sign in
+          </a>
+          ; otherwise restart the server to print a new link.
         </p>
       </AdminCard>
     );

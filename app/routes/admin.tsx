@@ -32,7 +32,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta = () => pageMeta({ title: "Blog Admin", noindex: true });
 
-
 interface EditorState {
   /** The draft as opened (or last saved), to tell whether anything changed. */
   initial: PostDraft;
@@ -252,11 +251,15 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
                   )}
                 </p>
               )}
-              {revalidator.state === "loading" && <p className="mt-2 text-sm text-neutral-700">Refreshing the list...</p>}
+              {revalidator.state === "loading" && (
+                <p className="mt-2 text-sm text-neutral-700">Refreshing the list...</p>
+              )}
             </div>
             <div role="alert">
               {notice?.kind === "error" && (
-                <p className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">{notice.text}</p>
+                <p className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+                  {notice.text}
+                </p>
               )}
             </div>
           </div>

@@ -32,14 +32,17 @@ const html = async (path: string) => {
 function tagAttribute(page: string, tag: "meta" | "link", key: string, value: string, attribute: string) {
   for (const match of page.matchAll(new RegExp(`<${tag}\\b[^>]*>`, "g"))) {
     const element = match[0];
-    if (element.includes(`${key}="${value}"`)) return new RegExp(`\\b${attribute}="([^"]*)"`).exec(element)?.[1]?.replace(/&amp;/g, "&");
+    if (element.includes(`${key}="${value}"`))
+      return new RegExp(`\\b${attribute}="([^"]*)"`).exec(element)?.[1]?.replace(/&amp;/g, "&");
   }
   return undefined;
 }
 
 /** The opening tag of the button whose text includes `label`. */
 function buttonTag(page: string, label: string) {
-  return [...page.matchAll(/(<button\b[^>]*>)((?:(?!<\/button>).)*)<\/button>/gs)].find((m) => m[2]!.includes(label))?.[1];
+  return [...page.matchAll(/(<button\b[^>]*>)((?:(?!<\/button>).)*)<\/button>/gs)].find((m) =>
+    m[2]!.includes(label),
+  )?.[1];
 }
 
 beforeAll(async () => {
@@ -95,7 +98,7 @@ describe("with posts", () => {
       const body = page.body;
       const article = body.indexOf("<h2>The plan</h2>");
       expect(article).toBeGreaterThan(0);
-      expect(body).toContain("A paragraph with <a href=\"/about\">a link</a> and <strong>bold</strong>.");
+      expect(body).toContain('A paragraph with <a href="/about">a link</a> and <strong>bold</strong>.');
       expect(body).toMatch(/<h1[^>]*>Feature: &lt;Tags&gt; &amp; (&quot;|")Quotes(&quot;|")<\/h1>/);
       expect(body).toContain("By <!-- -->Jane Doe");
       expect(body).toContain("7 min read");
@@ -117,13 +120,21 @@ describe("with posts", () => {
 
     it("has title, description, canonical, Open Graph and Twitter tags", () => {
       const body = page.body;
-      expect(body).toMatch(/<title>Feature: &lt;Tags&gt; &amp; (&quot;|")Quotes(&quot;|") \| Ojai Technology Services<\/title>/);
-      expect(tagAttribute(body, "meta", "name", "description", "content")?.replace(/&#x27;|&#39;/g, "'")).toBe("The feature's excerpt & more");
+      expect(body).toMatch(
+        /<title>Feature: &lt;Tags&gt; &amp; (&quot;|")Quotes(&quot;|") \| Ojai Technology Services<\/title>/,
+      );
+      expect(tagAttribute(body, "meta", "name", "description", "content")?.replace(/&#x27;|&#39;/g, "'")).toBe(
+        "The feature's excerpt & more",
+      );
       expect(tagAttribute(body, "link", "rel", "canonical", "href")).toBe(`${SITE}/blog/feature`);
       expect(tagAttribute(body, "meta", "property", "og:type", "content")).toBe("article");
       expect(tagAttribute(body, "meta", "property", "og:url", "content")).toBe(`${SITE}/blog/feature`);
-      expect(tagAttribute(body, "meta", "property", "og:title", "content")).toMatch(/^Feature: &lt;Tags&gt; & (&quot;|")Quotes/);
-      expect(tagAttribute(body, "meta", "property", "og:description", "content")?.replace(/&#x27;|&#39;/g, "'")).toBe("The feature's excerpt & more");
+      expect(tagAttribute(body, "meta", "property", "og:title", "content")).toMatch(
+        /^Feature: &lt;Tags&gt; & (&quot;|")Quotes/,
+      );
+      expect(tagAttribute(body, "meta", "property", "og:description", "content")?.replace(/&#x27;|&#39;/g, "'")).toBe(
+        "The feature's excerpt & more",
+      );
       expect(tagAttribute(body, "meta", "property", "og:image", "content")).toBe(`${SITE}/images/abc123-1280.webp`);
       expect(tagAttribute(body, "meta", "name", "twitter:card", "content")).toBe("summary_large_image");
       expect(tagAttribute(body, "meta", "name", "twitter:image", "content")).toBe(`${SITE}/images/abc123-1280.webp`);
@@ -163,14 +174,17 @@ describe("with posts", () => {
       expect(oldest.body).toMatch(/href="\/blog\?page=2"[^>]*>(<span[^>]*>[^<]*<\/span>)?\s*Back to articles/);
     });
 
-    it.each(["does-not-exist", "a-draft", "later"])("%s (unknown, draft, scheduled) is a real 404 page", async (slug) => {
-      const { status, body, headers } = await html(`/blog/${slug}`);
-      expect(status).toBe(404);
-      expect(headers.get("content-type")).toMatch(/text\/html/);
-      expect(body).toContain("Page not found");
-      expect(body).toContain('<meta name="robots" content="noindex"/>');
-      expect((await html(`/blog?article=${slug}`)).status).toBe(404);
-    });
+    it.each(["does-not-exist", "a-draft", "later"])(
+      "%s (unknown, draft, scheduled) is a real 404 page",
+      async (slug) => {
+        const { status, body, headers } = await html(`/blog/${slug}`);
+        expect(status).toBe(404);
+        expect(headers.get("content-type")).toMatch(/text\/html/);
+        expect(body).toContain("Page not found");
+        expect(body).toContain('<meta name="robots" content="noindex"/>');
+        expect((await html(`/blog?article=${slug}`)).status).toBe(404);
+      },
+    );
   });
 
   describe("/blog list and in-place article", () => {
@@ -182,7 +196,9 @@ describe("with posts", () => {
       expect(first.body).toContain('href="/blog/post-01"');
       expect(first.body).toMatch(/line-clamp-3[^>]*>An excerpt</);
       // The header image of a card is rendered (through PostImage) in the server HTML.
-      expect(first.body).toMatch(/<article id="post-feature"[\s\S]*?<img[^>]*src="\/images\/abc123-1280\.webp"[\s\S]*?<\/article>/);
+      expect(first.body).toMatch(
+        /<article id="post-feature"[\s\S]*?<img[^>]*src="\/images\/abc123-1280\.webp"[\s\S]*?<\/article>/,
+      );
       const second = await html("/blog?page=2");
       expect([...second.body.matchAll(/<article id="post-([^"]+)"/g)].map((m) => m[1])).toEqual(slugs.slice(11));
       expect(tagAttribute(second.body, "link", "rel", "canonical", "href")).toBe(`${SITE}/blog?page=2`);
@@ -245,7 +261,14 @@ describe("with posts", () => {
       const sitemap = new XMLParser().parse(xml);
       const locs = (sitemap.urlset.url as Array<{ loc: string }>).map((u) => u.loc);
       expect(locs).toEqual(
-        expect.arrayContaining([`${SITE}/`, `${SITE}/about`, `${SITE}/blog`, `${SITE}/blog?page=2`, `${SITE}/blog/feature`, `${SITE}/blog/post-14`]),
+        expect.arrayContaining([
+          `${SITE}/`,
+          `${SITE}/about`,
+          `${SITE}/blog`,
+          `${SITE}/blog?page=2`,
+          `${SITE}/blog/feature`,
+          `${SITE}/blog/post-14`,
+        ]),
       );
       expect(locs).toHaveLength(4 + 15);
       expect(locs.some((l) => /admin|a-draft|later/.test(l))).toBe(false);
@@ -282,11 +305,29 @@ describe("with posts", () => {
       list: (await html("/blog")).body.includes('id="post-right-on-time"'),
       rss: (await (await get("/rss.xml")).text()).includes("/blog/right-on-time"),
       sitemap: (await (await get("/sitemap.xml")).text()).includes("/blog/right-on-time"),
-      api: ((await new ApiClient(server.url).get("/api/posts?limit=5")).json as Array<{ slug: string }>).some((p) => p.slug === "right-on-time"),
+      api: ((await new ApiClient(server.url).get("/api/posts?limit=5")).json as Array<{ slug: string }>).some(
+        (p) => p.slug === "right-on-time",
+      ),
       apiOne: (await get("/api/posts/right-on-time")).status,
     });
-    expect(await visible()).toEqual({ page: 404, inPlace: 404, list: false, rss: false, sitemap: false, api: false, apiOne: 404 });
+    expect(await visible()).toEqual({
+      page: 404,
+      inPlace: 404,
+      list: false,
+      rss: false,
+      sitemap: false,
+      api: false,
+      apiOne: 404,
+    });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, moment - Date.now()) + 100));
-    expect(await visible()).toEqual({ page: 200, inPlace: 200, list: true, rss: true, sitemap: true, api: true, apiOne: 200 });
+    expect(await visible()).toEqual({
+      page: 200,
+      inPlace: 200,
+      list: true,
+      rss: true,
+      sitemap: true,
+      api: true,
+      apiOne: 200,
+    });
   });
 });

@@ -37,7 +37,17 @@ export async function loader({ request }: Route.LoaderArgs) {
     const found = await findPublicArticle(db, slug, now);
     if (!found) throw notFound();
     const { article, previous, next, index, total } = found;
-    return { view: "article" as const, article, previous, next, index, total, page: pageOfIndex(index), company, siteUrl };
+    return {
+      view: "article" as const,
+      article,
+      previous,
+      next,
+      index,
+      total,
+      page: pageOfIndex(index),
+      company,
+      siteUrl,
+    };
   }
 
   const page = parseBlogPage(params.get("page"));
@@ -125,22 +135,28 @@ function BlogList({
           <ol className="flex flex-wrap gap-2">
             {pageWindow(page, pages).map((n, i) =>
               n === null ? (
-                <li key={`gap-${i}`} aria-hidden="true" className="inline-flex min-h-10 items-center px-1 text-neutral-600">
+                <li
+                  key={`gap-${i}`}
+                  aria-hidden="true"
+                  className="inline-flex min-h-10 items-center px-1 text-neutral-600"
+                >
                   …
                 </li>
               ) : (
-              <li key={n}>
-                <a
-                  {...pageLink(n)}
-                  aria-current={n === page ? "page" : undefined}
-                  aria-label={`Page ${n}`}
-                  className={`inline-flex min-h-10 min-w-10 items-center justify-center rounded-md border px-3 ${
-                    n === page ? "border-brand-700 bg-brand-700 text-white" : "border-neutral-300 text-brand-800 hover:border-brand-700"
-                  }`}
-                >
-                  {n}
-                </a>
-              </li>
+                <li key={n}>
+                  <a
+                    {...pageLink(n)}
+                    aria-current={n === page ? "page" : undefined}
+                    aria-label={`Page ${n}`}
+                    className={`inline-flex min-h-10 min-w-10 items-center justify-center rounded-md border px-3 ${
+                      n === page
+                        ? "border-brand-700 bg-brand-700 text-white"
+                        : "border-neutral-300 text-brand-800 hover:border-brand-700"
+                    }`}
+                  >
+                    {n}
+                  </a>
+                </li>
               ),
             )}
           </ol>

@@ -93,7 +93,15 @@ describe("client bundles", () => {
 });
 
 describe("public pages", () => {
-  const PUBLIC_PAGES = ["/", "/home", "/blog", "/blog/building-an-iot-garden-monitor-in-ojai", "/about", "/any/other/path", "/blog/no-such-post"];
+  const PUBLIC_PAGES = [
+    "/",
+    "/home",
+    "/blog",
+    "/blog/building-an-iot-garden-monitor-in-ojai",
+    "/about",
+    "/any/other/path",
+    "/blog/no-such-post",
+  ];
   let server: TestServer;
   const pages = new Map<string, PageScripts>();
 

@@ -58,6 +58,6 @@ describe("landing page on the server", () => {
     for (const i of [2, 1]) expect(page).not.toContain(`Insight number ${i}<`);
     expect(page).not.toContain("A draft that stays hidden");
     expect(page).not.toContain("No blog posts available yet.");
-    expect(page).toContain('Share &quot;Insight number 7&quot;');
+    expect(page).toContain("Share &quot;Insight number 7&quot;");
   });
 });

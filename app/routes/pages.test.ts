@@ -35,7 +35,9 @@ describe("public pages render on the server", () => {
     expect(article.status).toBe(200);
     const html = await article.text();
     expect(html).toContain("<h2>The checklist we automated</h2>");
-    expect(html).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+\/blog\/tenant-onboarding-in-under-30-minutes"/);
+    expect(html).toMatch(
+      /<link rel="canonical" href="http:\/\/localhost:\d+\/blog\/tenant-onboarding-in-under-30-minutes"/,
+    );
     const missing = await get("/blog/does-not-exist");
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain("Page not found");

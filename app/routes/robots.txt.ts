@@ -4,5 +4,10 @@ import type { Route } from "./+types/robots.txt";
 
 export function loader({ request }: Route.LoaderArgs) {
   const { company, siteUrl } = getConfig();
-  return cacheableText(request, buildRobots({ siteUrl, companyName: company.name }), "text/plain; charset=utf-8", "public, max-age=3600");
+  return cacheableText(
+    request,
+    buildRobots({ siteUrl, companyName: company.name }),
+    "text/plain; charset=utf-8",
+    "public, max-age=3600",
+  );
 }

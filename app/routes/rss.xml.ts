@@ -7,5 +7,9 @@ import type { Route } from "./+types/rss.xml";
 export async function loader({ request }: Route.LoaderArgs) {
   const { company, siteUrl } = getConfig();
   const articles = await listFeedArticles(getDb(), { limit: FEED_SIZE, now: new Date() });
-  return cacheableText(request, buildRss({ siteUrl, companyName: company.name }, articles), "application/rss+xml; charset=utf-8");
+  return cacheableText(
+    request,
+    buildRss({ siteUrl, companyName: company.name }, articles),
+    "application/rss+xml; charset=utf-8",
+  );
 }

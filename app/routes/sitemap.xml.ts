@@ -7,5 +7,9 @@ import type { Route } from "./+types/sitemap.xml";
 export async function loader({ request }: Route.LoaderArgs) {
   const { company, siteUrl } = getConfig();
   const posts = await listPublicUrls(getDb(), new Date());
-  return cacheableText(request, buildSitemap({ siteUrl, companyName: company.name }, posts), "application/xml; charset=utf-8");
+  return cacheableText(
+    request,
+    buildSitemap({ siteUrl, companyName: company.name }, posts),
+    "application/xml; charset=utf-8",
+  );
 }

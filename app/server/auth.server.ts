@@ -134,7 +134,13 @@ export async function getAdmin(request: Request, db: Db = getDb()): Promise<Admi
   const row = await db
     .selectFrom("sessions")
     .innerJoin("admin_users", "admin_users.id", "sessions.user_id")
-    .select(["admin_users.id", "admin_users.email", "sessions.created_at", "sessions.expires_at", "sessions.last_seen_at"])
+    .select([
+      "admin_users.id",
+      "admin_users.email",
+      "sessions.created_at",
+      "sessions.expires_at",
+      "sessions.last_seen_at",
+    ])
     .where("sessions.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -146,7 +152,11 @@ export async function getAdmin(request: Request, db: Db = getDb()): Promise<Admi
     return undefined;
   }
   if (lastSeen <= now - LAST_SEEN_REFRESH_MS) {
-    await db.updateTable("sessions").set({ last_seen_at: new Date(now).toISOString() }).where("id", "=", id).execute();
+    await db
+      .updateTable("sessions")
+      .set({ last_seen_at: new Date(now).toISOString() })
+      .where("id", "=", id)
+      .execute();
   }
   return { id: row.id, email: row.email };
 }

@@ -40,21 +40,13 @@ const envSchema = z
       { error: "must be postgres://..., file:PATH or a file path" },
     ),
     SITE_URL: optionalString.pipe(absoluteHttpUrl.optional()),
-    ADMIN_EMAIL: optionalString.pipe(
-      z.email({ error: "must be an e-mail address" }).optional(),
-    ),
-    ADMIN_PASSWORD: optionalString.pipe(
-      z.string().min(10, { error: "must be at least 10 characters" }).optional(),
-    ),
+    ADMIN_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
+    ADMIN_PASSWORD: optionalString.pipe(z.string().min(10, { error: "must be at least 10 characters" }).optional()),
     SEED_SAMPLE_POSTS: booleanFlag.default(true),
     SMTP_URL: optionalString.pipe(
-      z
-        .url({ protocol: /^smtps?$/, error: "must be smtp://... or smtps://..." })
-        .optional(),
+      z.url({ protocol: /^smtps?$/, error: "must be smtp://... or smtps://..." }).optional(),
     ),
-    CONTACT_NOTIFY_TO: optionalString.pipe(
-      z.email({ error: "must be an e-mail address" }).optional(),
-    ),
+    CONTACT_NOTIFY_TO: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
     LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
         error: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -62,9 +54,7 @@ const envSchema = z
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
     COMPANY_NAME: z.string().trim().min(1).default("Ojai Technology Services"),
-    CONTACT_EMAIL: optionalString.pipe(
-      z.email({ error: "must be an e-mail address" }).optional(),
-    ),
+    CONTACT_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
     CONTACT_PHONE: optionalString,
   })
   .superRefine((env, ctx) => {
@@ -77,9 +67,7 @@ const envSchema = z
     }
   });
 
-export type DatabaseTarget =
-  | { kind: "sqlite"; file: string }
-  | { kind: "postgres"; url: string };
+export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
 
 export interface Config {
   port: number;
@@ -120,10 +108,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     database: resolveDatabase(e.DATABASE_URL, cwd),
     siteUrl,
     secureCookies: siteUrl.startsWith("https:"),
-    admin:
-      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
-        ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
-        : undefined,
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     seedSamplePosts: e.SEED_SAMPLE_POSTS,
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, notifyTo: e.CONTACT_NOTIFY_TO } : undefined,
     logLevel: e.LOG_LEVEL,

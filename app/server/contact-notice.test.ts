@@ -20,14 +20,21 @@ afterEach(async () => {
 });
 
 async function noticeOf(admin: ApiClient, name: string) {
-  const list = (await admin.get("/api/admin/messages")).json as Array<{ name: string; notice: { status: string; attempts: number; error: string | null } }>;
+  const list = (await admin.get("/api/admin/messages")).json as Array<{
+    name: string;
+    notice: { status: string; attempts: number; error: string | null };
+  }>;
   return list.find((m) => m.name === name)?.notice;
 }
 
 describe("e-mail notice of a contact message", () => {
   it("is sent to CONTACT_NOTIFY_TO through SMTP_URL after the message is stored", async () => {
     smtp = await startSmtpServer();
-    app = await startServer({ SMTP_URL: smtp.url, CONTACT_NOTIFY_TO: "leads@example.com", CONTACT_EMAIL: "hello@example.com" });
+    app = await startServer({
+      SMTP_URL: smtp.url,
+      CONTACT_NOTIFY_TO: "leads@example.com",
+      CONTACT_EMAIL: "hello@example.com",
+    });
     const admin = new ApiClient(app.url);
     await admin.signIn();
     expect((await admin.post("/api/contact", message)).status).toBe(201);
@@ -39,10 +46,19 @@ describe("e-mail notice of a contact message", () => {
     const text = mailText(mail.raw);
     expect(text).toContain("Subject: New contact message from Grace Hopper");
     expect(text).toMatch(/Reply-To: grace@example\.com/i);
-    for (const line of ["Name: Grace Hopper", "Email: grace@example.com", "Phone: 805 555 0199", "Preferred Contact Method: Text", "Service Interest: For Systems", message.message]) {
+    for (const line of [
+      "Name: Grace Hopper",
+      "Email: grace@example.com",
+      "Phone: 805 555 0199",
+      "Preferred Contact Method: Text",
+      "Service Interest: For Systems",
+      message.message,
+    ]) {
       expect(text).toContain(line);
     }
-    await expect.poll(() => noticeOf(admin, "Grace Hopper"), { timeout: 5000 }).toMatchObject({ status: "sent", attempts: 1, error: null });
+    await expect
+      .poll(() => noticeOf(admin, "Grace Hopper"), { timeout: 5000 })
+      .toMatchObject({ status: "sent", attempts: 1, error: null });
   });
 
   it("with the mail server down, keeps the message, records the failure and retries until it is delivered", async () => {
@@ -53,7 +69,9 @@ describe("e-mail notice of a contact message", () => {
     expect((await admin.post("/api/contact", message)).status).toBe(201);
 
     // The visitor's message is stored and readable while the mail server is down.
-    await expect.poll(() => noticeOf(admin, "Grace Hopper"), { timeout: 10_000 }).toMatchObject({ status: "pending", attempts: 1 });
+    await expect
+      .poll(() => noticeOf(admin, "Grace Hopper"), { timeout: 10_000 })
+      .toMatchObject({ status: "pending", attempts: 1 });
     expect((await noticeOf(admin, "Grace Hopper"))!.error).toBeTruthy();
     const stored = ((await admin.get("/api/admin/messages")).json as Array<{ message: string }>)[0]!;
     expect(stored.message).toBe(message.message);
@@ -62,7 +80,9 @@ describe("e-mail notice of a contact message", () => {
     smtp = await startSmtpServer(port);
     await expect.poll(() => smtp!.mails.length, { timeout: 20_000, interval: 500 }).toBe(1);
     expect(mailText(smtp.mails[0]!.raw)).toContain(message.message);
-    await expect.poll(() => noticeOf(admin, "Grace Hopper"), { timeout: 5000 }).toMatchObject({ status: "sent", attempts: 2, error: null });
+    await expect
+      .poll(() => noticeOf(admin, "Grace Hopper"), { timeout: 5000 })
+      .toMatchObject({ status: "sent", attempts: 2, error: null });
     expect(app.logs.some((entry) => entry.msg === "contact notice failed; will retry")).toBe(true);
   }, 45_000);
 });

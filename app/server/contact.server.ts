@@ -60,7 +60,11 @@ export function contactThrottle(): Throttle {
 }
 
 /** Stores the message; the e-mail notice (if configured) is queued in the same row. */
-export async function storeContactMessage(db: Db, input: ContactInput, { notify }: { notify: boolean }): Promise<ContactMessage> {
+export async function storeContactMessage(
+  db: Db,
+  input: ContactInput,
+  { notify }: { notify: boolean },
+): Promise<ContactMessage> {
   const now = new Date().toISOString();
   const row: Row = {
     id: randomUUID(),
@@ -82,7 +86,12 @@ export async function storeContactMessage(db: Db, input: ContactInput, { notify 
 }
 
 export async function listContactMessages(db: Db): Promise<ContactMessage[]> {
-  const rows = await db.selectFrom("contact_messages").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  const rows = await db
+    .selectFrom("contact_messages")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
   return rows.map(toMessage);
 }
 
@@ -109,7 +118,9 @@ export async function deleteMessage(db: Db, id: string): Promise<boolean> {
 const optionLabel = (options: ReadonlyArray<{ value: string; label: string }>, value: string) =>
   options.find((o) => o.value === value)?.label ?? value;
 
-export function noticeText(message: Pick<ContactMessage, "name" | "email" | "phone" | "preferredContact" | "service" | "message" | "createdAt">) {
+export function noticeText(
+  message: Pick<ContactMessage, "name" | "email" | "phone" | "preferredContact" | "service" | "message" | "createdAt">,
+) {
   return [
     `New message from the website contact form (${message.createdAt}).`,
     "",
@@ -163,7 +174,8 @@ async function deliverNotice(db: Db, mailer: Mailer, row: Row): Promise<void> {
       })
       .where("id", "=", row.id)
       .execute();
-    if (delay === undefined) log.error({ messageId: row.id, attempts, err: reason }, "contact notice failed; giving up");
+    if (delay === undefined)
+      log.error({ messageId: row.id, attempts, err: reason }, "contact notice failed; giving up");
     else {
       log.warn({ messageId: row.id, attempts, retryInMs: delay, err: reason }, "contact notice failed; will retry");
       scheduleNoticeSweep(delay);

@@ -22,12 +22,20 @@ const article = (overrides: Partial<Article>): Article => ({
 
 describe("feeds", () => {
   it("escapes markup and drops characters XML forbids", () => {
-    expect(escapeXml(`<a href="x">&'</a>\u0001\u0008\uFFFF\uD800`)).toBe("&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+    expect(escapeXml(`<a href="x">&'</a>\u0001\u0008\uFFFF\uD800`)).toBe(
+      "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;",
+    );
   });
 
   it("stays well-formed whatever the post text holds", () => {
     const rss = buildRss(site, [
-      article({ title: "]]> <![CDATA[ \u0000 & <b>", excerpt: "\u001b<script>", contentHtml: '<p>]]><a href="/x">y</a></p>', category: "C&D", headerImage: "/images/h.webp" }),
+      article({
+        title: "]]> <![CDATA[ \u0000 & <b>",
+        excerpt: "\u001b<script>",
+        contentHtml: '<p>]]><a href="/x">y</a></p>',
+        category: "C&D",
+        headerImage: "/images/h.webp",
+      }),
     ]);
     expect(XMLValidator.validate(rss)).toBe(true);
     const item = new XMLParser({ ignoreAttributes: false }).parse(rss).rss.channel.item;
@@ -52,9 +60,9 @@ describe("feeds", () => {
   });
 
   it("makes only site-relative links absolute", () => {
-    expect(absoluteLinks("https://s.t", '<a href="/a"></a><a href="//evil/x"></a><img src="/i.png"><a href="https://o/">')).toBe(
-      '<a href="https://s.t/a"></a><a href="//evil/x"></a><img src="https://s.t/i.png"><a href="https://o/">',
-    );
+    expect(
+      absoluteLinks("https://s.t", '<a href="/a"></a><a href="//evil/x"></a><img src="/i.png"><a href="https://o/">'),
+    ).toBe('<a href="https://s.t/a"></a><a href="//evil/x"></a><img src="https://s.t/i.png"><a href="https://o/">');
   });
 });
 

@@ -10,11 +10,13 @@ const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&
 
 /** Text or attribute content for XML; also drops characters XML 1.0 forbids. */
 export function escapeXml(value: string): string {
-  return value
-    // eslint-disable-next-line no-control-regex -- these are the characters XML 1.0 forbids
-    .replace(/[\u0000-\u0008\v\f\u000E-\u001F\uFFFE\uFFFF]/g, "")
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
-    .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+  return (
+    value
+      // eslint-disable-next-line no-control-regex -- these are the characters XML 1.0 forbids
+      .replace(/[\u0000-\u0008\v\f\u000E-\u001F\uFFFE\uFFFF]/g, "")
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
+      .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
+  );
 }
 
 interface Site {
@@ -85,7 +87,9 @@ export function buildSitemap(site: Site, posts: PostUrl[]): string {
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     url(`${site.siteUrl}/`),
     url(`${site.siteUrl}/about`),
-    ...Array.from({ length: pages }, (_, i) => url(`${site.siteUrl}${blogPageHref(i + 1)}`, i === 0 && newest ? newest : undefined)),
+    ...Array.from({ length: pages }, (_, i) =>
+      url(`${site.siteUrl}${blogPageHref(i + 1)}`, i === 0 && newest ? newest : undefined),
+    ),
     ...posts.map((p) => url(articleUrl(site.siteUrl, p.slug), p.lastModified)),
     "</urlset>",
     "",
@@ -94,7 +98,15 @@ export function buildSitemap(site: Site, posts: PostUrl[]): string {
 
 /** Crawlers may read everything public; the admin and its API stay out. */
 export function buildRobots(site: Site): string {
-  return ["User-agent: *", "Allow: /", "Disallow: /admin", "Disallow: /api/admin", "", `Sitemap: ${site.siteUrl}/sitemap.xml`, ""].join("\n");
+  return [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin",
+    "Disallow: /api/admin",
+    "",
+    `Sitemap: ${site.siteUrl}/sitemap.xml`,
+    "",
+  ].join("\n");
 }
 
 /**
@@ -111,7 +123,10 @@ export function cacheableText(
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   const headers = { "Content-Type": contentType, "Cache-Control": cacheControl, ETag: etag };
   const ifNoneMatch = request.headers.get("If-None-Match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
+  if (
+    ifNoneMatch &&
+    ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")
+  ) {
     return new Response(null, { status: 304, headers: { "Cache-Control": cacheControl, ETag: etag } });
   }
   return new Response(body, { headers });

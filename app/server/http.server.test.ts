@@ -30,7 +30,11 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; err
     await promise;
   } catch (thrown) {
     if (!(thrown instanceof Response)) throw thrown;
-    return { status: thrown.status, error: ((await thrown.json()) as { error: string }).error, headers: thrown.headers };
+    return {
+      status: thrown.status,
+      error: ((await thrown.json()) as { error: string }).error,
+      headers: thrown.headers,
+    };
   }
   throw new Error("expected a refusal");
 }
@@ -47,7 +51,11 @@ describe("readBody", () => {
   });
 
   it("refuses a declared length over the limit before reading anything", async () => {
-    const request = new Request("http://localhost/x", { method: "POST", body: "x".repeat(100), headers: { "Content-Length": "100" } });
+    const request = new Request("http://localhost/x", {
+      method: "POST",
+      body: "x".repeat(100),
+      headers: { "Content-Length": "100" },
+    });
     expect((await refusal(readBody(request, 99))).status).toBe(413);
   });
 
@@ -103,7 +111,10 @@ describe("JSON nesting", () => {
     const deep = "[".repeat(500_000) + "]".repeat(500_000);
     const { request } = chunkedRequest([deep]);
     expect(await refusal(readJsonBody(request, 2 * 1024 * 1024))).toEqual(
-      expect.objectContaining({ status: 400, error: `Request body nests too deeply (${MAX_JSON_DEPTH} levels at most)` }),
+      expect.objectContaining({
+        status: 400,
+        error: `Request body nests too deeply (${MAX_JSON_DEPTH} levels at most)`,
+      }),
     );
   });
 
@@ -134,6 +145,9 @@ describe("readFormBody", () => {
 
   it("refuses another content type (415) and a NUL in a value (400)", async () => {
     expect((await refusal(readFormBody(form("a=b", "text/plain")))).status).toBe(415);
-    expect(await refusal(readFormBody(form("email=a%00")))).toMatchObject({ status: 400, error: expect.stringMatching(/^email contains/) });
+    expect(await refusal(readFormBody(form("email=a%00")))).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/^email contains/),
+    });
   });
 });

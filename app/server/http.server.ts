@@ -22,7 +22,10 @@ export const BODY_LIMITS = {
 } as const;
 
 /** 413 for a body over `maxBytes`; the connection closes after it, the rest unread (server/app.ts dropUnreadBody). */
-export function bodyTooLarge(maxBytes: number, message = `Request body is too large (${maxBytes} bytes at most)`): Response {
+export function bodyTooLarge(
+  maxBytes: number,
+  message = `Request body is too large (${maxBytes} bytes at most)`,
+): Response {
   return jsonError(413, message, { Connection: "close" });
 }
 
@@ -127,7 +130,8 @@ export function jsonDepth(bytes: Uint8Array): number {
  */
 export async function readJsonBody(request: Request, maxBytes: number = BODY_LIMITS.json): Promise<unknown> {
   const bytes = await readBody(request, maxBytes);
-  if (jsonDepth(bytes) > MAX_JSON_DEPTH) throw jsonError(400, `Request body nests too deeply (${MAX_JSON_DEPTH} levels at most)`);
+  if (jsonDepth(bytes) > MAX_JSON_DEPTH)
+    throw jsonError(400, `Request body nests too deeply (${MAX_JSON_DEPTH} levels at most)`);
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString("utf8")) as unknown;
@@ -152,7 +156,8 @@ export async function readFormBody(request: Request, maxBytes: number = BODY_LIM
   }
   const form = new URLSearchParams((await readBody(request, maxBytes)).toString("utf8"));
   for (const [name, value] of form) {
-    if (!isStorableText(name) || !isStorableText(value)) throw jsonError(400, unstorableMessage(isStorableText(name) ? name : "form"));
+    if (!isStorableText(name) || !isStorableText(value))
+      throw jsonError(400, unstorableMessage(isStorableText(name) ? name : "form"));
   }
   return form;
 }

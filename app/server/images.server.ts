@@ -1,11 +1,6 @@
 import { createHash } from "node:crypto";
 import sharp, { type Metadata, type Sharp } from "sharp";
-import {
-  IMAGE_VARIANT_CONTENT_TYPE,
-  IMAGE_VARIANT_FORMAT,
-  imageVariantPath,
-  variantWidthsFor,
-} from "~/lib/images";
+import { IMAGE_VARIANT_CONTENT_TYPE, IMAGE_VARIANT_FORMAT, imageVariantPath, variantWidthsFor } from "~/lib/images";
 import { isUniqueViolation, type Db } from "./db/db.server";
 
 /**
@@ -38,7 +33,8 @@ const CONTENT_TYPES: Record<SourceFormat, string> = {
   avif: "image/avif",
 };
 
-const ascii = (bytes: Uint8Array, start: number, end: number) => Buffer.from(bytes.subarray(start, end)).toString("latin1");
+const ascii = (bytes: Uint8Array, start: number, end: number) =>
+  Buffer.from(bytes.subarray(start, end)).toString("latin1");
 
 /**
  * The format the bytes themselves announce (magic numbers), before any
@@ -139,7 +135,9 @@ export async function processImage(input: Buffer): Promise<{
     const variants: Encoded[] = [];
     for (const targetWidth of variantWidthsFor(master.width)) {
       variants.push(
-        await encode(base.clone().resize({ width: targetWidth, withoutEnlargement: true }).webp({ quality: 80, effort: 4 })),
+        await encode(
+          base.clone().resize({ width: targetWidth, withoutEnlargement: true }).webp({ quality: 80, effort: 4 }),
+        ),
       );
     }
     const id = createHash("sha256").update(input).digest("hex");
@@ -150,7 +148,11 @@ export async function processImage(input: Buffer): Promise<{
   }
 }
 
-function describe(id: string, master: { width: number; height: number }, variants: Array<{ width: number; height: number; byte_size: number }>): StoredImage {
+function describe(
+  id: string,
+  master: { width: number; height: number },
+  variants: Array<{ width: number; height: number; byte_size: number }>,
+): StoredImage {
   const widest = variants.reduce((a, b) => (b.width > a.width ? b : a));
   return {
     id,

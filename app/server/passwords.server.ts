@@ -92,7 +92,9 @@ export function needsRehash(stored: string): boolean {
   const parsed = parseStored(stored);
   if (!parsed) return true;
   const { N, r, p } = parsed.params;
-  return N !== PASSWORD_PARAMS.N || r !== PASSWORD_PARAMS.r || p !== PASSWORD_PARAMS.p || parsed.key.length !== KEY_LENGTH;
+  return (
+    N !== PASSWORD_PARAMS.N || r !== PASSWORD_PARAMS.r || p !== PASSWORD_PARAMS.p || parsed.key.length !== KEY_LENGTH
+  );
 }
 
 /**

@@ -147,7 +147,10 @@ function toArticle(row: Pick<Row, (typeof ARTICLE_COLUMNS)[number]>): Article {
  * posts of the same moment keep one order. `backward` walks it the other way
  * (to the nearest newer post).
  */
-export function newestFirst<O>(query: SelectQueryBuilder<Database, "posts", O>, direction: "forward" | "backward" = "forward") {
+export function newestFirst<O>(
+  query: SelectQueryBuilder<Database, "posts", O>,
+  direction: "forward" | "backward" = "forward",
+) {
   const backward = direction === "backward";
   return query.orderBy("publish_date", backward ? "asc" : "desc").orderBy("id", backward ? "desc" : "asc");
 }
@@ -208,15 +211,25 @@ export async function findPublicArticle(db: Db, slug: string, now: Date): Promis
   const newer = newerThan(row.publish_date, row.id);
   const older = olderThan(row.publish_date, row.id);
   const [previous, next, before, total] = await Promise.all([
-    newestFirst(publicPosts(db, now).select(["slug", "title"]).where(newer), "backward").limit(1).executeTakeFirst(),
-    newestFirst(publicPosts(db, now).select(["slug", "title"]).where(older)).limit(1).executeTakeFirst(),
+    newestFirst(publicPosts(db, now).select(["slug", "title"]).where(newer), "backward")
+      .limit(1)
+      .executeTakeFirst(),
+    newestFirst(publicPosts(db, now).select(["slug", "title"]).where(older))
+      .limit(1)
+      .executeTakeFirst(),
     publicPosts(db, now)
       .select((eb) => eb.fn.countAll<string | number>().as("count"))
       .where(newer)
       .executeTakeFirstOrThrow(),
     countPublicPosts(db, now),
   ]);
-  return { article: toArticle(row), previous: previous ?? null, next: next ?? null, index: Number(before.count), total };
+  return {
+    article: toArticle(row),
+    previous: previous ?? null,
+    next: next ?? null,
+    index: Number(before.count),
+    total,
+  };
 }
 
 /** The newest public posts with their HTML, for the RSS feed. */

@@ -25,7 +25,10 @@ export function article(seed, words = 1000) {
   while (count < words) {
     parts.push(`## Section ${section++}: ${sentence(4).slice(0, -1)}`);
     const paragraph = Array.from({ length: 5 }, () => sentence(14)).join(" ");
-    parts.push(paragraph, `- **${next()}**: ${sentence(8)}\n- [${next()}](/blog) ${sentence(6)}\n- \`${next()}\` ${sentence(6)}`);
+    parts.push(
+      paragraph,
+      `- **${next()}**: ${sentence(8)}\n- [${next()}](/blog) ${sentence(6)}\n- \`${next()}\` ${sentence(6)}`,
+    );
     count += 4 + 70 + 26;
   }
   return parts.join("\n\n");

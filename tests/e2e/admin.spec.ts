@@ -24,7 +24,10 @@ async function signIn(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
 }
 
-async function fillRequired(page: Page, { title, excerpt = "An excerpt.", content = "Body text." }: { title: string; excerpt?: string; content?: string }) {
+async function fillRequired(
+  page: Page,
+  { title, excerpt = "An excerpt.", content = "Body text." }: { title: string; excerpt?: string; content?: string },
+) {
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Excerpt").fill(excerpt);
   await page.getByLabel("Content").fill(content);
@@ -84,9 +87,11 @@ test("sign-in, then a new post: SPEC defaults, slug rule, required-fields alert,
   await page.getByLabel("Excerpt").fill("What the new admin can do.");
   await page.getByLabel("Category").fill("Testing");
   await page.getByLabel("Read Time").fill("2 min read");
-  await page.getByLabel("Content").fill(
-    "## Rendered Section\n\nSome **bold** words.\n\n<script>window.__xss = 1</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |",
-  );
+  await page
+    .getByLabel("Content")
+    .fill(
+      "## Rendered Section\n\nSome **bold** words.\n\n<script>window.__xss = 1</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+    );
 
   // Preview/Edit toggle: the rendered body from the public pipeline.
   await page.getByRole("button", { name: "Preview" }).click();
@@ -138,7 +143,9 @@ test("sign-in, then a new post: SPEC defaults, slug rule, required-fields alert,
   await expect(page.getByRole("heading", { level: 2, name: "Live Heading" })).toBeVisible();
 });
 
-test("editing an existing post loads its fields, and the slug follows a new title while it matched the old one", async ({ page }, testInfo) => {
+test("editing an existing post loads its fields, and the slug follows a new title while it matched the old one", async ({
+  page,
+}, testInfo) => {
   await signIn(page);
   const title = unique("Editable", testInfo.project.name);
   await page.getByRole("button", { name: "Create New Post" }).click();
@@ -192,7 +199,9 @@ test("a failing save alerts 'Error saving post: Failed to save post: {status} {b
   expect(malformed).toMatch(/^Error saving post: Failed to save post: 400 \{"error":"Slug may contain only/);
 });
 
-test("Ctrl/Cmd+S saves the open post; with no post open it alerts 'No post data to save'", async ({ page }, testInfo) => {
+test("Ctrl/Cmd+S saves the open post; with no post open it alerts 'No post data to save'", async ({
+  page,
+}, testInfo) => {
   await signIn(page);
   const message = await dialogFrom(page, () => page.keyboard.press("ControlOrMeta+s"));
   expect(message).toBe("No post data to save");
@@ -204,7 +213,9 @@ test("Ctrl/Cmd+S saves the open post; with no post open it alerts 'No post data 
   await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
 });
 
-test("delete asks 'Are you sure you want to delete this post?' first; cancel keeps the post, OK removes it", async ({ page }, testInfo) => {
+test("delete asks 'Are you sure you want to delete this post?' first; cancel keeps the post, OK removes it", async ({
+  page,
+}, testInfo) => {
   await signIn(page);
   const title = unique("To Be Deleted", testInfo.project.name);
   await page.getByRole("button", { name: "Create New Post" }).click();
@@ -315,7 +326,9 @@ test("an uploaded header image shows on the public article in a responsive size;
 
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
-  const saved = (await (await page.request.get("/api/admin/posts")).json()).find((p: { title: string }) => p.title === title);
+  const saved = (await (await page.request.get("/api/admin/posts")).json()).find(
+    (p: { title: string }) => p.title === title,
+  );
   expect(saved.headerImage).toBe(url);
 
   await page.goto(`/blog/${saved.slug}`);
@@ -324,7 +337,9 @@ test("an uploaded header image shows on the public article in a responsive size;
   const srcset = await image.getAttribute("srcset");
   for (const width of [320, 640, 960, 1280, 1600]) expect(srcset).toContain(`-${width}.webp ${width}w`);
   expect(await image.getAttribute("sizes")).toBeTruthy();
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
   const chosen = await image.evaluate((img: HTMLImageElement) => ({
     src: img.currentSrc,
     shown: img.getBoundingClientRect().width * window.devicePixelRatio,

@@ -21,7 +21,9 @@ async function cardTitles(page: Page) {
   return page.locator("main article h2").allTextContents();
 }
 
-test("the list shows cards with image, category, date, title, clamped excerpt, author and read time", async ({ page }, testInfo) => {
+test("the list shows cards with image, category, date, title, clamped excerpt, author and read time", async ({
+  page,
+}, testInfo) => {
   const errors = collectErrors(page);
   await page.goto("/blog");
   await expect(page.getByRole("heading", { level: 1, name: "Blog" })).toBeVisible();
@@ -44,7 +46,9 @@ test("the list shows cards with image, category, date, title, clamped excerpt, a
   expect(errors).toEqual([]);
 });
 
-test("a card opens the article in place; Previous/Next move by one and are disabled at the ends; Back returns", async ({ page }) => {
+test("a card opens the article in place; Previous/Next move by one and are disabled at the ends; Back returns", async ({
+  page,
+}) => {
   const errors = collectErrors(page);
   await page.goto("/blog");
   const titles = await cardTitles(page);
@@ -110,7 +114,11 @@ test("shows loading text while an article loads", async ({ page }) => {
   // reports what its status line says instead.
   await page.evaluate(() => {
     const status = document.querySelector('[role="status"]')!;
-    new MutationObserver(() => console.log(`status: ${status.textContent}`)).observe(status, { childList: true, subtree: true, characterData: true });
+    new MutationObserver(() => console.log(`status: ${status.textContent}`)).observe(status, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
   });
   const shown = page.waitForEvent("console", (message) => message.text() === "status: Loading article...");
   // The click waits for the page load it starts, which is held: let it run on.

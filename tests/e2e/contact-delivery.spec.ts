@@ -104,7 +104,13 @@ test("a throttled address is told so and keeps its text", async ({ page, playwri
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
   for (let i = 0; i < 5; i++) {
     const answer = await api.post("/api/contact", {
-      data: { name: `Burst ${i}`, email: "burst@example.com", preferredContact: "email", service: "media", message: "Hi" },
+      data: {
+        name: `Burst ${i}`,
+        email: "burst@example.com",
+        preferredContact: "email",
+        service: "media",
+        message: "Hi",
+      },
     });
     expect(answer.status()).toBe(201);
   }
@@ -135,7 +141,9 @@ test.describe("with e-mail notices", () => {
     await form.getByRole("button", { name: "Send Message" }).click();
     await expect(notice(page)).toContainText("Message Sent");
 
-    await expect.poll(() => smtp.mails.filter((m) => mailText(m.raw).includes(name)).length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => smtp.mails.filter((m) => mailText(m.raw).includes(name)).length, { timeout: 15_000 })
+      .toBe(1);
     const mail = mailText(smtp.mails.find((m) => mailText(m.raw).includes(name))!.raw);
     expect(mail).toContain(`Hello from ${name}. Please call after 3 pm.`);
     expect(mail).toContain("Preferred Contact Method: Text");

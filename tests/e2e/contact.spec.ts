@@ -53,7 +53,11 @@ test("fields and defaults: Phone, For Media, a humorous message from the list of
   await expect(form.getByLabel("Preferred Contact Method")).toHaveValue("phone");
   await expect(form.getByLabel("Preferred Contact Method").locator("option")).toHaveText(["Email", "Phone", "Text"]);
   await expect(form.getByLabel("Service Interest")).toHaveValue("media");
-  await expect(form.getByLabel("Service Interest").locator("option")).toHaveText(["For Media", "For Systems", "For Research"]);
+  await expect(form.getByLabel("Service Interest").locator("option")).toHaveText([
+    "For Media",
+    "For Systems",
+    "For Research",
+  ]);
   const message = await form.getByLabel("Message").inputValue();
   expect(humorousMessages).toContain(message);
   await expect(form.getByRole("button", { name: "Send Message" })).toBeVisible();

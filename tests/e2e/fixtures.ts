@@ -19,7 +19,8 @@ export const test = base.extend({
     const goto = page.goto.bind(page);
     page.goto = async (...args: Parameters<Page["goto"]>) => {
       const response = await goto(...args);
-      if (javaScriptEnabled !== false && response?.headers()["content-type"]?.startsWith("text/html")) await hydrated(page);
+      if (javaScriptEnabled !== false && response?.headers()["content-type"]?.startsWith("text/html"))
+        await hydrated(page);
       return response;
     };
     // Whatever a test does, the browser must not have refused a script or
@@ -38,7 +39,9 @@ export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
+  );
   expect(summary).toEqual([]);
 }
 

@@ -86,9 +86,14 @@ test.describe("splash and intro", () => {
 
   test("coming back to / from another page of the site does not show the splash again", async ({ page }) => {
     await page.goto("/about");
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /Ojai Technology Services/ }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: /Ojai Technology Services/ })
+      .click();
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Technology Solutions For People + By People" })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Technology Solutions For People + By People" }),
+    ).toBeVisible();
     await expect(page.getByTestId("splash")).toHaveCount(0);
     await expect(page.getByTestId("site-nav")).toHaveCSS("opacity", "1");
     await expect(page.locator(CONTENT)).toHaveCSS("opacity", "1");
@@ -124,7 +129,14 @@ test.describe("landing page", () => {
     await page.getByRole("button", { name: "Open menu" }).click();
     const menu = page.getByRole("dialog", { name: "Menu" });
     await expect(menu).toBeVisible();
-    await expect(menu.getByRole("listitem")).toHaveText(["HOME", "FOR MEDIA", "FOR SYSTEMS", "FOR RESEARCH", "BLOG", "CONTACT"]);
+    await expect(menu.getByRole("listitem")).toHaveText([
+      "HOME",
+      "FOR MEDIA",
+      "FOR SYSTEMS",
+      "FOR RESEARCH",
+      "BLOG",
+      "CONTACT",
+    ]);
     await expectNoAxeViolations(page);
 
     await menu.getByRole("link", { name: "FOR SYSTEMS" }).click();
@@ -193,7 +205,9 @@ test.describe("landing page", () => {
 
     const mediaSection = page.locator("#media");
     for (const pkg of media.packages) {
-      const card = mediaSection.getByRole("listitem").filter({ has: page.getByRole("heading", { name: pkg.name, exact: true }) });
+      const card = mediaSection
+        .getByRole("listitem")
+        .filter({ has: page.getByRole("heading", { name: pkg.name, exact: true }) });
       await expect(card).toContainText(pkg.price);
       for (const feature of pkg.features) await expect(card).toContainText(feature);
     }
@@ -207,9 +221,11 @@ test.describe("landing page", () => {
 
     const systemsSection = page.locator("#systems");
     await expect(systemsSection).toContainText("Tenant onboarding in under 30 minutes");
-    for (const platform of systems.platforms) await expect(systemsSection.getByRole("heading", { name: platform.name })).toBeVisible();
+    for (const platform of systems.platforms)
+      await expect(systemsSection.getByRole("heading", { name: platform.name })).toBeVisible();
     const researchSection = page.locator("#research");
-    for (const project of research.projects) await expect(researchSection.getByRole("heading", { name: project.name })).toBeVisible();
+    for (const project of research.projects)
+      await expect(researchSection.getByRole("heading", { name: project.name })).toBeVisible();
     await expect(researchSection.getByRole("heading", { level: 3 })).toHaveCount(4);
   });
 
@@ -223,7 +239,9 @@ test.describe("landing page", () => {
     }
   });
 
-  test("footer: services scroll to #services, company links, modal links, social icons, copyright", async ({ page }) => {
+  test("footer: services scroll to #services, company links, modal links, social icons, copyright", async ({
+    page,
+  }) => {
     await page.goto("/");
     const footer = page.locator("footer");
     const services = footer.getByRole("navigation", { name: "Services" }).getByRole("link");
@@ -260,11 +278,17 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false, reducedMotion: "reduce" });
 
   test("Latest Insights is in the page: the first article and its link, no loading text", async ({ page }) => {
-    const [first] = (await (await page.request.get("/api/posts?limit=1")).json()) as Array<{ slug: string; title: string }>;
+    const [first] = (await (await page.request.get("/api/posts?limit=1")).json()) as Array<{
+      slug: string;
+      title: string;
+    }>;
     await page.goto("/");
     const section = page.locator("#solutions");
     await expect(section.getByRole("link", { name: first!.title, exact: true })).toBeVisible();
-    await expect(section.getByRole("link", { name: first!.title, exact: true })).toHaveAttribute("href", `/blog/${first!.slug}`);
+    await expect(section.getByRole("link", { name: first!.title, exact: true })).toHaveAttribute(
+      "href",
+      `/blog/${first!.slug}`,
+    );
     await expect(section.getByText("Loading latest insights...")).toHaveCount(0);
   });
 });
@@ -293,7 +317,10 @@ test.describe("Latest Insights carousel", () => {
     await expect(counter).toHaveText(`1 of ${total} articles`);
     // Only the current slide can be reached.
     await expect(section.getByRole("group", { name: `1 of ${total}` })).not.toHaveAttribute("inert");
-    await expect(section.getByRole("group", { name: `2 of ${total}`, includeHidden: true })).toHaveAttribute("inert", "");
+    await expect(section.getByRole("group", { name: `2 of ${total}`, includeHidden: true })).toHaveAttribute(
+      "inert",
+      "",
+    );
     await expectNoAxeViolations(page);
   });
 
@@ -312,8 +339,18 @@ test.describe("Latest Insights carousel", () => {
     const counter = page.getByTestId("insights-counter");
     await expect(counter).toHaveText(`1 of ${total} articles`);
     const swipe = async (dx: number) => {
-      await viewport.dispatchEvent("pointerdown", { clientX: 200, clientY: 300, pointerType: "touch", isPrimary: true });
-      await viewport.dispatchEvent("pointerup", { clientX: 200 + dx, clientY: 302, pointerType: "touch", isPrimary: true });
+      await viewport.dispatchEvent("pointerdown", {
+        clientX: 200,
+        clientY: 300,
+        pointerType: "touch",
+        isPrimary: true,
+      });
+      await viewport.dispatchEvent("pointerup", {
+        clientX: 200 + dx,
+        clientY: 302,
+        pointerType: "touch",
+        isPrimary: true,
+      });
     };
     await swipe(-40);
     await expect(counter).toHaveText(`1 of ${total} articles`);
@@ -342,7 +379,10 @@ test.describe("Latest Insights carousel", () => {
         return original(url, target, features);
       };
     });
-    const posts = (await (await page.request.get("/api/posts?limit=5")).json()) as Array<{ slug: string; title: string }>;
+    const posts = (await (await page.request.get("/api/posts?limit=5")).json()) as Array<{
+      slug: string;
+      title: string;
+    }>;
     await page.goto("/#solutions");
     const slide = page.getByRole("group", { name: `1 of ${posts.length}` });
     const shareButton = slide.getByRole("button", { name: `Share "${posts[0]!.title}"` });

@@ -240,9 +240,14 @@ describe(`kill -9 during a stream of writes (${TEST_BACKEND})`, () => {
     after.cookie = sessionCookie;
     expect((await after.get("/api/auth/me")).status).toBe(200);
 
-    const stored = new Map((await listAll<{ id: string; slug: string }>(after, "/api/admin/posts")).map((p) => [p.slug, p]));
+    const stored = new Map(
+      (await listAll<{ id: string; slug: string }>(after, "/api/admin/posts")).map((p) => [p.slug, p]),
+    );
     const sent = new Map(posts.map((p) => [p.slug, p]));
-    expect([...stored.keys()].filter((slug) => !sent.has(slug)), "posts nobody sent").toEqual([]);
+    expect(
+      [...stored.keys()].filter((slug) => !sent.has(slug)),
+      "posts nobody sent",
+    ).toEqual([]);
     for (const record of posts) {
       const listed = stored.get(record.slug);
       if (!record.acked) {
@@ -257,17 +262,24 @@ describe(`kill -9 during a stream of writes (${TEST_BACKEND})`, () => {
       if (record.id) expect(listed!.id).toBe(record.id);
       const post = (await after.get(`/api/admin/posts/${listed!.id}`)).json as PostBody;
       const possible = [record.acked, record.unanswered].filter((b) => b !== undefined).map(pick);
-      expect(possible, `post ${record.slug} holds neither its acknowledged version nor the unanswered one`).toContainEqual(
-        pick(post),
-      );
+      expect(
+        possible,
+        `post ${record.slug} holds neither its acknowledged version nor the unanswered one`,
+      ).toContainEqual(pick(post));
     }
 
     const inbox = await listAll<{ id: string } & ContactBody & { phone: string | null }>(after, "/api/admin/messages");
     const byText = new Map<string, Array<(typeof inbox)[number]>>();
     for (const message of inbox) byText.set(message.message, [...(byText.get(message.message) ?? []), message]);
     const sentMessages = new Map(messages.map((m) => [m.body.message, m]));
-    expect(inbox.filter((m) => !sentMessages.has(m.message)), "messages nobody sent").toEqual([]);
-    expect([...byText.values()].filter((copies) => copies.length > 1), "messages stored twice").toEqual([]);
+    expect(
+      inbox.filter((m) => !sentMessages.has(m.message)),
+      "messages nobody sent",
+    ).toEqual([]);
+    expect(
+      [...byText.values()].filter((copies) => copies.length > 1),
+      "messages stored twice",
+    ).toEqual([]);
     for (const record of messages) {
       const found = byText.get(record.body.message)?.[0];
       if (!record.acked && !found) continue;

@@ -48,12 +48,23 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Every byte percent-encoded (a lone surrogate arrives as U+FFFD's bytes). */
-const percentEncode = (text: string) => [...Buffer.from(text.slice(0, 2000), "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+const percentEncode = (text: string) =>
+  [...Buffer.from(text.slice(0, 2000), "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
 
 /** A path segment or query value: any text, encoded, or malformed encodings. */
 const urlText = fc.oneof(
   { weight: 4, arbitrary: hostileText.map(percentEncode) },
-  fc.constantFrom("%ED%A0%80", "%FF%FE", "%", "%zz", "%00", "a%00b", "..%2F..%2Fetc%2Fpasswd", "%C0%80", "x".repeat(8000)),
+  fc.constantFrom(
+    "%ED%A0%80",
+    "%FF%FE",
+    "%",
+    "%zz",
+    "%00",
+    "a%00b",
+    "..%2F..%2Fetc%2Fpasswd",
+    "%C0%80",
+    "x".repeat(8000),
+  ),
 );
 
 /** An object with (some of) a route's own fields, each of any type. */
@@ -75,14 +86,32 @@ const jsonBody = (names: string[]) =>
 /** A form body: the route's fields with any text, or raw bytes. */
 const formBody = (names: string[]) =>
   fc.oneof(
-    { weight: 5, arbitrary: fc.record(Object.fromEntries(names.map((name) => [name, hostileText])) as Record<string, fc.Arbitrary<string>>, { requiredKeys: [] }).map((fields) => new URLSearchParams(fields as Record<string, string>).toString()) },
+    {
+      weight: 5,
+      arbitrary: fc
+        .record(Object.fromEntries(names.map((name) => [name, hostileText])) as Record<string, fc.Arbitrary<string>>, {
+          requiredKeys: [],
+        })
+        .map((fields) => new URLSearchParams(fields as Record<string, string>).toString()),
+    },
     fc.string({ unit: "binary" }),
   );
 
 // ------------------------------------------------------------ the routes
 
 const contactFields = ["name", "email", "phone", "preferredContact", "service", "message", "website", "elapsedMs"];
-const postFields = ["title", "slug", "excerpt", "content", "category", "author", "readTime", "published", "publishDate", "headerImage"];
+const postFields = [
+  "title",
+  "slug",
+  "excerpt",
+  "content",
+  "category",
+  "author",
+  "readTime",
+  "published",
+  "publishDate",
+  "headerImage",
+];
 
 // [method, path, body kind, the route's fields]
 const jsonRoutes: Array<[string, string, string[]]> = [
@@ -104,7 +133,10 @@ const formRoutes: Array<[string, string, string[]]> = [
 ];
 
 const pathOf = (path: string) =>
-  path.replace(":post", postId).replace(":message", messageId).replace(":other", "00000000-0000-4000-8000-000000000000");
+  path
+    .replace(":post", postId)
+    .replace(":message", messageId)
+    .replace(":other", "00000000-0000-4000-8000-000000000000");
 
 /** Every client address is new, so throttles answer 429 only where a test means them to. */
 let address = 0;
@@ -128,43 +160,67 @@ describe.each([
   ["signed out", false],
   ["signed in", true],
 ])("%s", (_label, signedIn) => {
-  it.each(jsonRoutes)("%s %s: arbitrary JSON never answers 5xx; a refusal carries a message", async (method, path, fields) => {
-    await fc.assert(
-      fc.asyncProperty(jsonBody(fields), async (body) => {
-        const answer = await send(method, path, body, "application/json", signedIn);
-        expect(answer.status, answer.text.slice(0, 300)).toBeLessThan(500);
-        if (answer.status >= 400 && answer.status !== 405) {
-          const parsed = JSON.parse(answer.text) as { error?: unknown };
-          expect(typeof parsed.error, answer.text.slice(0, 300)).toBe("string");
-          expect((parsed.error as string).length).toBeGreaterThan(0);
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it.each(jsonRoutes)(
+    "%s %s: arbitrary JSON never answers 5xx; a refusal carries a message",
+    async (method, path, fields) => {
+      await fc.assert(
+        fc.asyncProperty(jsonBody(fields), async (body) => {
+          const answer = await send(method, path, body, "application/json", signedIn);
+          expect(answer.status, answer.text.slice(0, 300)).toBeLessThan(500);
+          if (answer.status >= 400 && answer.status !== 405) {
+            const parsed = JSON.parse(answer.text) as { error?: unknown };
+            expect(typeof parsed.error, answer.text.slice(0, 300)).toBe("string");
+            expect((parsed.error as string).length).toBeGreaterThan(0);
+          }
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 
   it.each(formRoutes)("%s %s: arbitrary forms never answer 5xx", async (method, path, fields) => {
     await fc.assert(
-      fc.asyncProperty(formBody(fields), fc.constantFrom("application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"), async (body, type) => {
-        const answer = await send(method, path, body, type, signedIn);
-        expect(answer.status, answer.text.slice(0, 300)).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        formBody(fields),
+        fc.constantFrom("application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"),
+        async (body, type) => {
+          const answer = await send(method, path, body, type, signedIn);
+          expect(answer.status, answer.text.slice(0, 300)).toBeLessThan(500);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it("arbitrary paths and query strings on every public and API route never answer 5xx", async () => {
-    const bases = ["/blog/", "/api/posts/", "/api/admin/posts/", "/api/admin/messages/", "/images/", "/blog?article=", "/blog?page=", "/api/posts?limit=", "/api/posts?offset=", "/admin/setup?token=", "/"];
+    const bases = [
+      "/blog/",
+      "/api/posts/",
+      "/api/admin/posts/",
+      "/api/admin/messages/",
+      "/images/",
+      "/blog?article=",
+      "/blog?page=",
+      "/api/posts?limit=",
+      "/api/posts?offset=",
+      "/admin/setup?token=",
+      "/",
+    ];
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...bases), urlText, fc.constantFrom("GET", "HEAD", "DELETE"), async (base, text, method) => {
-        const answer = await fetch(server.url + base + text, {
-          method,
-          redirect: "manual",
-          headers: signedIn ? { Cookie: admin.cookie } : {},
-        });
-        await answer.arrayBuffer();
-        expect(answer.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...bases),
+        urlText,
+        fc.constantFrom("GET", "HEAD", "DELETE"),
+        async (base, text, method) => {
+          const answer = await fetch(server.url + base + text, {
+            method,
+            redirect: "manual",
+            headers: signedIn ? { Cookie: admin.cookie } : {},
+          });
+          await answer.arrayBuffer();
+          expect(answer.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: RUNS * 2 },
     );
   });

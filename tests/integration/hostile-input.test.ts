@@ -42,8 +42,18 @@ describe("attack 1: an e-mail that made the patterns backtrack", () => {
   });
 
   it.each(["/admin/login", "/admin/setup"])("the %s form answers at once", async (path) => {
-    const body = new URLSearchParams({ email: dots(12_000), password: "long-enough-password", confirm: "long-enough-password", token: "t" });
-    const answer = await fetch(server.url + path, { method: "POST", headers: { ...FORM, "X-Forwarded-For": "203.0.113.2" }, body, redirect: "manual" });
+    const body = new URLSearchParams({
+      email: dots(12_000),
+      password: "long-enough-password",
+      confirm: "long-enough-password",
+      token: "t",
+    });
+    const answer = await fetch(server.url + path, {
+      method: "POST",
+      headers: { ...FORM, "X-Forwarded-For": "203.0.113.2" },
+      body,
+      redirect: "manual",
+    });
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
   });
@@ -68,44 +78,64 @@ describe("attack 2 and bounded bodies: every route that reads a body stops at it
     ["PUT", "/api/admin/posts/:post", JSON_TYPE, true, 1024 * 1024],
     ["PATCH", "/api/admin/messages/:message", JSON_TYPE, true, 1024 * 1024],
     ["POST", "/api/admin/preview", JSON_TYPE, true, 1024 * 1024],
-    ["POST", "/api/admin/upload", { "Content-Type": "multipart/form-data; boundary=x" }, true, 10 * 1024 * 1024 + 64 * 1024],
+    [
+      "POST",
+      "/api/admin/upload",
+      { "Content-Type": "multipart/form-data; boundary=x" },
+      true,
+      10 * 1024 * 1024 + 64 * 1024,
+    ],
     ["POST", "/admin/login", FORM, false, 16 * 1024],
     ["POST", "/admin/setup", FORM, false, 16 * 1024],
     ["POST", "/admin/messages", FORM, true, 16 * 1024],
   ];
   const pathOf = (path: string) => path.replace(":post", postId).replace(":message", messageId);
 
-  it.each(routes)("%s %s: a chunked body many times the limit gets 413 early, and the connection closes", async (method, path, headers, signedIn, limit) => {
-    const total = Math.max(limit * 16, 32 * 1024 * 1024);
-    const outcome = await sendChunked(server.url, method, pathOf(path), { ...headers, ...(signedIn ? { Cookie: admin.cookie } : {}) }, total);
-    expect(outcome.status).toBe(413);
-    expect(outcome.connection).toBe("close");
-    // The answer came after the limit and what the sockets' buffers hold (a
-    // few MB on loopback), long before the whole body.
-    expect(outcome.written).toBeLessThan(total / 2);
-  });
+  it.each(routes)(
+    "%s %s: a chunked body many times the limit gets 413 early, and the connection closes",
+    async (method, path, headers, signedIn, limit) => {
+      const total = Math.max(limit * 16, 32 * 1024 * 1024);
+      const outcome = await sendChunked(
+        server.url,
+        method,
+        pathOf(path),
+        { ...headers, ...(signedIn ? { Cookie: admin.cookie } : {}) },
+        total,
+      );
+      expect(outcome.status).toBe(413);
+      expect(outcome.connection).toBe("close");
+      // The answer came after the limit and what the sockets' buffers hold (a
+      // few MB on loopback), long before the whole body.
+      expect(outcome.written).toBeLessThan(total / 2);
+    },
+  );
 
-  it.each(routes)("%s %s: a declared Content-Length over the limit gets 413 before any byte is read", async (method, path, headers, signedIn, limit) => {
-    const answer = await new Promise<number>((resolve, reject) => {
-      import("node:http").then(({ default: http }) => {
-        const request = http.request(`${server.url}${pathOf(path)}`, {
-          method,
-          headers: { ...headers, ...(signedIn ? { Cookie: admin.cookie } : {}), "Content-Length": String(limit + 1) },
-        });
-        request.on("response", (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        });
-        request.on("error", reject);
-        request.flushHeaders();
-      }, reject);
-    });
-    expect(answer).toBe(413);
-  });
+  it.each(routes)(
+    "%s %s: a declared Content-Length over the limit gets 413 before any byte is read",
+    async (method, path, headers, signedIn, limit) => {
+      const answer = await new Promise<number>((resolve, reject) => {
+        import("node:http").then(({ default: http }) => {
+          const request = http.request(`${server.url}${pathOf(path)}`, {
+            method,
+            headers: { ...headers, ...(signedIn ? { Cookie: admin.cookie } : {}), "Content-Length": String(limit + 1) },
+          });
+          request.on("response", (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.on("error", reject);
+          request.flushHeaders();
+        }, reject);
+      });
+      expect(answer).toBe(413);
+    },
+  );
 
   it("a client that keeps streaming after its 413 is cut off within seconds", async () => {
     const started = performance.now();
-    const outcome = await sendChunked(server.url, "POST", "/api/contact", JSON_TYPE, 2 * 1024 * 1024 * 1024, "a", { keepSending: 15_000 });
+    const outcome = await sendChunked(server.url, "POST", "/api/contact", JSON_TYPE, 2 * 1024 * 1024 * 1024, "a", {
+      keepSending: 15_000,
+    });
     expect(outcome.status).toBe(413);
     expect(outcome.cutOff).toBe(true);
     // The server drops the rest for 2 s (UNREAD_BODY_LINGER_MS), then closes.
@@ -162,21 +192,33 @@ describe("attack 4: text the database cannot store", () => {
   ])("a post whose %s holds NUL or a lone surrogate is a 400 naming it", async (field, body) => {
     const answer = await admin.post("/api/admin/posts", body);
     expect(answer.status).toBe(400);
-    expect(answer.json.error).toBe(`${field} contains a character that cannot be stored (a NUL character or an unpaired surrogate)`);
+    expect(answer.json.error).toBe(
+      `${field} contains a character that cannot be stored (a NUL character or an unpaired surrogate)`,
+    );
     const update = await admin.put(`/api/admin/posts/${postId}`, body);
     expect(update.status).toBe(400);
   });
 
-  it.each(["name", "email", "phone", "message"])("a contact message whose %s holds NUL is a 400 naming it", async (field) => {
-    const body = { name: "Ada", email: "ada@example.com", phone: "805", message: "Hi", preferredContact: "email", service: "media" };
-    const answer = await new ApiClient(server.url).post(
-      "/api/contact",
-      { ...body, [field]: `${body[field as keyof typeof body]}\u0000` },
-      { "X-Forwarded-For": "203.0.113.3" },
-    );
-    expect(answer.status).toBe(400);
-    expect(answer.json.error).toMatch(new RegExp(`^${field} contains a character that cannot be stored`));
-  });
+  it.each(["name", "email", "phone", "message"])(
+    "a contact message whose %s holds NUL is a 400 naming it",
+    async (field) => {
+      const body = {
+        name: "Ada",
+        email: "ada@example.com",
+        phone: "805",
+        message: "Hi",
+        preferredContact: "email",
+        service: "media",
+      };
+      const answer = await new ApiClient(server.url).post(
+        "/api/contact",
+        { ...body, [field]: `${body[field as keyof typeof body]}\u0000` },
+        { "X-Forwarded-For": "203.0.113.3" },
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.json.error).toMatch(new RegExp(`^${field} contains a character that cannot be stored`));
+    },
+  );
 
   it.each([
     ["GET", "/blog/%00"],
@@ -191,7 +233,11 @@ describe("attack 4: text the database cannot store", () => {
     ["DELETE", "/api/admin/messages/%00"],
     ["GET", "/images/%00"],
   ])("%s %s is a 404", async (method, path) => {
-    const answer = await admin.request(method, path, method === "PUT" || method === "PATCH" ? { ...post, read: true } : undefined);
+    const answer = await admin.request(
+      method,
+      path,
+      method === "PUT" || method === "PATCH" ? { ...post, read: true } : undefined,
+    );
     expect(answer.status).toBe(404);
   });
 

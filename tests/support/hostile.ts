@@ -23,7 +23,10 @@ export function sendChunked(
     let written = 0;
     let status: number | undefined;
     let stopAt = Infinity;
-    const request = http.request(`${baseUrl}${path}`, { method, headers: { ...headers, "Transfer-Encoding": "chunked" } });
+    const request = http.request(`${baseUrl}${path}`, {
+      method,
+      headers: { ...headers, "Transfer-Encoding": "chunked" },
+    });
     let connection: string | undefined;
     request.on("response", (response) => {
       status = response.statusCode ?? 0;
@@ -80,7 +83,13 @@ export async function startWatchedServer(): Promise<WatchedServer> {
   const server = await startServer();
   const admin = new ApiClient(server.url);
   await admin.signIn();
-  const post = await admin.post("/api/admin/posts", { title: "Kept", slug: "kept", excerpt: "e", content: "Body", published: true });
+  const post = await admin.post("/api/admin/posts", {
+    title: "Kept",
+    slug: "kept",
+    excerpt: "e",
+    content: "Body",
+    published: true,
+  });
   await new ApiClient(server.url).post(
     "/api/contact",
     { name: "Ada", email: "ada@example.com", message: "Hello", preferredContact: "email", service: "media" },
@@ -99,7 +108,13 @@ export async function startWatchedServer(): Promise<WatchedServer> {
       await settleEventLoopWatch();
       const stalls = eventLoopStalls(server, logsBefore);
       // Where a stall came from: the requests logged around it.
-      if (stalls.length > 0) console.error(server.logs.slice(logsBefore).map((line) => JSON.stringify(line)).join("\n"));
+      if (stalls.length > 0)
+        console.error(
+          server.logs
+            .slice(logsBefore)
+            .map((line) => JSON.stringify(line))
+            .join("\n"),
+        );
       await server.stop();
       expect(stalls).toEqual([]);
     },

@@ -36,7 +36,9 @@ export async function postAllAtOnce(
             let received = "";
             response.setEncoding("utf8");
             response.on("data", (chunk: string) => (received += chunk));
-            response.on("end", () => resolve({ status: response.statusCode ?? 0, text: received, headers: response.headers }));
+            response.on("end", () =>
+              resolve({ status: response.statusCode ?? 0, text: received, headers: response.headers }),
+            );
             response.on("error", reject);
           },
         );

@@ -90,7 +90,14 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     });
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening\n${stderr}\n${logs.slice(-5).map((l) => JSON.stringify(l)).join("\n")}`));
+      reject(
+        new Error(
+          `server exited with ${code} before listening\n${stderr}\n${logs
+            .slice(-5)
+            .map((l) => JSON.stringify(l))
+            .join("\n")}`,
+        ),
+      );
     });
   }).catch(async (error) => {
     await dropDatabase().catch(() => {});

@@ -61,5 +61,7 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
 
 /** Decodes a quoted-printable mail body well enough to search it for plain text. */
 export function mailText(raw: string): string {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

@@ -43,7 +43,11 @@ export async function savePost(draft: PostDraft): Promise<SavedPost> {
   });
   const body = await response.text();
   if (!response.ok) {
-    throw new ApiFailure(`Failed to save post: ${response.status} ${body}`, response.status, explain(body, response.status));
+    throw new ApiFailure(
+      `Failed to save post: ${response.status} ${body}`,
+      response.status,
+      explain(body, response.status),
+    );
   }
   return JSON.parse(body) as SavedPost;
 }

@@ -95,7 +95,10 @@ function PostPreview({ draft }: { draft: PostDraft }) {
       </h3>
       <p className="mt-2 text-neutral-700">By {draft.author}</p>
       {preview.error && (
-        <p role="alert" className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <p
+          role="alert"
+          className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
           {preview.error}
         </p>
       )}
@@ -157,7 +160,12 @@ function HeaderImageField({
       </label>
       {value && (
         <div className="flex flex-wrap items-center gap-3">
-          <PostImage src={value} sizes="160px" alt="Current header image" className="h-20 w-36 rounded-md border border-neutral-200 object-cover" />
+          <PostImage
+            src={value}
+            sizes="160px"
+            alt="Current header image"
+            className="h-20 w-36 rounded-md border border-neutral-200 object-cover"
+          />
           <button
             type="button"
             onClick={() => onChange(null)}
@@ -283,7 +291,9 @@ export function PostEditor({
           {error}
         </p>
       )}
-      {uploading && <p className="mt-4 text-sm text-neutral-700">Save is available when the image has finished uploading.</p>}
+      {uploading && (
+        <p className="mt-4 text-sm text-neutral-700">Save is available when the image has finished uploading.</p>
+      )}
 
       <div className="mt-6 grid gap-8 lg:grid-cols-2">
         <form

@@ -53,7 +53,11 @@ export function PostsTable({
   onDelete: (id: string) => void;
 }) {
   if (posts.length === 0) {
-    return <p className="mt-6 rounded-lg border border-dashed border-neutral-300 bg-white p-8 text-center text-neutral-700">No blog posts yet.</p>;
+    return (
+      <p className="mt-6 rounded-lg border border-dashed border-neutral-300 bg-white p-8 text-center text-neutral-700">
+        No blog posts yet.
+      </p>
+    );
   }
   const now = new Date().toISOString();
   return (
@@ -64,11 +68,21 @@ export function PostsTable({
         <caption className="sr-only">Blog posts, newest publish date first</caption>
         <thead role="rowgroup" className="bg-neutral-100 text-neutral-800 max-sm:sr-only">
           <tr role="row">
-            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">Title</th>
-            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">Category</th>
-            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">Date</th>
-            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">Status</th>
-            <th role="columnheader" scope="col" className="px-3 py-2 text-right font-semibold">Actions</th>
+            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
+              Title
+            </th>
+            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
+              Category
+            </th>
+            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
+              Date
+            </th>
+            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
+              Status
+            </th>
+            <th role="columnheader" scope="col" className="px-3 py-2 text-right font-semibold">
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody role="rowgroup" className="max-sm:block">
@@ -133,7 +147,14 @@ export function PostsTable({
                       disabled={busy}
                       onClick={() => onDelete(post.id)}
                     >
-                      {busy ? <span className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent" aria-hidden="true" /> : <TrashIcon />}
+                      {busy ? (
+                        <span
+                          className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+                          aria-hidden="true"
+                        />
+                      ) : (
+                        <TrashIcon />
+                      )}
                     </button>
                   </div>
                 </td>

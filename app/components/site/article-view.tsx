@@ -76,9 +76,23 @@ export function ArticleView({
 const navButton =
   "flex w-full flex-col gap-1 rounded-lg border border-neutral-300 px-4 py-3 text-left transition-colors enabled:hover:border-brand-700 enabled:hover:bg-brand-50 disabled:cursor-not-allowed disabled:text-neutral-500 sm:w-auto sm:min-w-56 sm:max-w-80";
 
-function ArticleNav({ previous, next, mode }: { previous: Neighbour | null; next: Neighbour | null; mode: ArticleNavMode }) {
+function ArticleNav({
+  previous,
+  next,
+  mode,
+}: {
+  previous: Neighbour | null;
+  next: Neighbour | null;
+  mode: ArticleNavMode;
+}) {
   const prevButton = (
-    <button type="submit" name={mode === "in-place" ? "article" : undefined} value={previous?.slug} disabled={!previous} className={navButton}>
+    <button
+      type="submit"
+      name={mode === "in-place" ? "article" : undefined}
+      value={previous?.slug}
+      disabled={!previous}
+      className={navButton}
+    >
       <span className="font-semibold">
         <span aria-hidden="true">← </span>Previous
       </span>
@@ -88,7 +102,13 @@ function ArticleNav({ previous, next, mode }: { previous: Neighbour | null; next
     </button>
   );
   const nextButton = (
-    <button type="submit" name={mode === "in-place" ? "article" : undefined} value={next?.slug} disabled={!next} className={`${navButton} sm:items-end sm:text-right`}>
+    <button
+      type="submit"
+      name={mode === "in-place" ? "article" : undefined}
+      value={next?.slug}
+      disabled={!next}
+      className={`${navButton} sm:items-end sm:text-right`}
+    >
       <span className="font-semibold">
         Next<span aria-hidden="true"> →</span>
       </span>

@@ -137,8 +137,7 @@ function ContactModal({
         return;
       }
       const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
-      const message =
-        response.status < 500 && typeof body?.error === "string" ? body.error : contactText.serverError;
+      const message = response.status < 500 && typeof body?.error === "string" ? body.error : contactText.serverError;
       notify({ title: message, tone: "error" });
     } catch {
       notify({ title: contactText.networkError, tone: "error" });
@@ -165,27 +164,51 @@ function ContactModal({
             event.preventDefault();
             target.focus();
           }}
-          className="fixed left-1/2 top-1/2 z-[70] max-h-[92dvh] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 text-neutral-900 shadow-xl">
+          className="fixed left-1/2 top-1/2 z-[70] max-h-[92dvh] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 text-neutral-900 shadow-xl"
+        >
           <Dialog.Title className="text-2xl font-bold">{contactText.title}</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-neutral-700">{contactText.description}</Dialog.Description>
           <Dialog.Close
             aria-label={contactText.close}
             className="absolute right-3 top-3 rounded p-2 text-neutral-700 hover:bg-neutral-100"
           >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="h-5 w-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
               <path d="M5 5l10 10M15 5L5 15" />
             </svg>
           </Dialog.Close>
 
-          <form noValidate onSubmit={(event) => void submit(event)} aria-busy={sending} className="mt-5 flex flex-col gap-4">
+          <form
+            noValidate
+            onSubmit={(event) => void submit(event)}
+            aria-busy={sending}
+            className="mt-5 flex flex-col gap-4"
+          >
             {/* Honeypot (PRODUCT §5): off screen and out of the tab order; people leave it empty. */}
             <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
               <label htmlFor={`${id}-website`}>{contactText.honeypotLabel}</label>
-              <input ref={honeypot} id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+              <input
+                ref={honeypot}
+                id={`${id}-website`}
+                name="website"
+                type="text"
+                tabIndex={-1}
+                autoComplete="off"
+                defaultValue=""
+              />
             </div>
             <div className="flex flex-col gap-1">
               <label htmlFor={`${id}-name`} className="text-sm font-medium">
-                {contactText.name} <span className="text-red-700" aria-hidden="true">*</span>
+                {contactText.name}{" "}
+                <span className="text-red-700" aria-hidden="true">
+                  *
+                </span>
               </label>
               <input
                 ref={nameRef}
@@ -199,7 +222,10 @@ function ContactModal({
             </div>
             <div className="flex flex-col gap-1">
               <label htmlFor={`${id}-email`} className="text-sm font-medium">
-                {contactText.email} <span className="text-red-700" aria-hidden="true">*</span>
+                {contactText.email}{" "}
+                <span className="text-red-700" aria-hidden="true">
+                  *
+                </span>
               </label>
               <input
                 ref={emailRef}
@@ -266,7 +292,10 @@ function ContactModal({
             </div>
             <div className="flex flex-col gap-1">
               <label htmlFor={`${id}-message`} className="text-sm font-medium">
-                {contactText.message} <span className="text-red-700" aria-hidden="true">*</span>
+                {contactText.message}{" "}
+                <span className="text-red-700" aria-hidden="true">
+                  *
+                </span>
               </label>
               <textarea
                 ref={messageRef}

@@ -42,7 +42,14 @@ export function Hero() {
         onClick={() => scrollToSection("media", { focus: true })}
         className="absolute bottom-6 left-1/2 -translate-x-1/2 rounded-full p-2 hover:bg-white/15 motion-safe:animate-bounce"
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8" fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="h-8 w-8"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="M6 9l6 6 6-6" />
         </svg>
       </button>

@@ -111,7 +111,14 @@ export function InsightsCarousel({ posts, siteUrl }: { posts: PostSummary[]; sit
         <div className="mt-6 flex items-center justify-between gap-4">
           <Tip label={insights.previous} side="top">
             <button type="button" aria-label={insights.previous} onClick={() => go(index - 1)} className={arrowClass}>
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="h-6 w-6"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
                 <path d="M15 6l-6 6 6 6" />
               </svg>
             </button>
@@ -121,7 +128,14 @@ export function InsightsCarousel({ posts, siteUrl }: { posts: PostSummary[]; sit
           </p>
           <Tip label={insights.next} side="top">
             <button type="button" aria-label={insights.next} onClick={() => go(index + 1)} className={arrowClass}>
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="h-6 w-6"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
                 <path d="M9 6l6 6-6 6" />
               </svg>
             </button>
@@ -156,7 +170,11 @@ function Slide({
   return (
     <article className="grid overflow-hidden rounded-xl bg-white text-neutral-900 md:grid-cols-2">
       {post.headerImage ? (
-        <PostImage src={post.headerImage} sizes="(min-width: 768px) 512px, 100vw" className="aspect-[16/9] h-full w-full object-cover" />
+        <PostImage
+          src={post.headerImage}
+          sizes="(min-width: 768px) 512px, 100vw"
+          className="aspect-[16/9] h-full w-full object-cover"
+        />
       ) : (
         <div aria-hidden="true" className="aspect-[16/9] h-full w-full bg-gradient-to-br from-brand-100 to-brand-600" />
       )}
@@ -238,7 +256,14 @@ function ShareMenu({
           onKeyDown={closeOnEscape}
           className="rounded-full border border-neutral-300 p-2 text-neutral-800 hover:bg-neutral-100"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="h-5 w-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
             <circle cx="18" cy="5" r="3" />
             <circle cx="6" cy="12" r="3" />
             <circle cx="18" cy="19" r="3" />

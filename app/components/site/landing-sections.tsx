@@ -81,7 +81,9 @@ export function SystemsSection() {
     <section id="systems" tabIndex={-1} aria-labelledby="systems-heading" className={`${sectionClass} bg-brand-50`}>
       <div className="mx-auto max-w-6xl">
         <SectionHeading id="systems-heading" title={systems.title} intro={systems.intro} />
-        <p className="mt-6 inline-block rounded-full bg-brand-800 px-4 py-2 font-semibold text-white">{systems.claim}</p>
+        <p className="mt-6 inline-block rounded-full bg-brand-800 px-4 py-2 font-semibold text-white">
+          {systems.claim}
+        </p>
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
           {systems.platforms.map((platform) => (
             <li key={platform.name} className="rounded-lg bg-white p-6 shadow-sm">
@@ -142,7 +144,14 @@ function SectionHeading({ id, title, intro }: { id: string; title: string; intro
 
 function CheckIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-1 h-4 w-4 shrink-0 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2.5">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      className="mt-1 h-4 w-4 shrink-0 text-brand-600"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.5"
+    >
       <path d="M4 10l4 4 8-8" />
     </svg>
   );

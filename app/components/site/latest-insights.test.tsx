@@ -5,7 +5,9 @@ import { LatestInsights } from "./latest-insights";
 import type { PostSummary } from "~/server/public-posts.server";
 
 function render(posts: PostSummary[] | undefined) {
-  const router = createMemoryRouter([{ path: "/", element: <LatestInsights posts={posts} siteUrl="https://example.org" /> }]);
+  const router = createMemoryRouter([
+    { path: "/", element: <LatestInsights posts={posts} siteUrl="https://example.org" /> },
+  ]);
   return renderToString(<RouterProvider router={router} />);
 }
 

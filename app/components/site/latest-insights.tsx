@@ -21,7 +21,11 @@ export function LatestInsights({ posts, siteUrl }: { posts: PostSummary[] | unde
       {posts ? (
         <Island name="insights" props={{ posts: posts.slice(0, insights.maxPosts), siteUrl }} />
       ) : (
-        <InsightsFrame><p className="mt-8 text-lg" role="status">{insights.loading}</p></InsightsFrame>
+        <InsightsFrame>
+          <p className="mt-8 text-lg" role="status">
+            {insights.loading}
+          </p>
+        </InsightsFrame>
       )}
     </section>
   );

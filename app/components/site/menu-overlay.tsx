@@ -48,7 +48,14 @@ export function MenuOverlay({
             aria-label={navigation.closeMenu}
             className="absolute right-4 top-3 rounded-md p-2 hover:bg-white/15"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-7 w-7"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
               <path d="M6 6l12 12M18 6L6 18" />
             </svg>
           </Dialog.Close>

@@ -48,12 +48,19 @@ export function PageStatus() {
     };
     const onSubmit = (event: SubmitEvent) => {
       const form = event.target;
-      if (event.defaultPrevented || !(form instanceof HTMLFormElement) || !form.hasAttribute(TRANSITION_ATTRIBUTES.loading)) return;
+      if (
+        event.defaultPrevented ||
+        !(form instanceof HTMLFormElement) ||
+        !form.hasAttribute(TRANSITION_ATTRIBUTES.loading)
+      )
+        return;
       begin(form);
       if (form.method !== "get") return;
       // The browser would append an empty "?" for a form with no fields (Previous/Next on /blog/{slug}).
       const target = new URL(form.action);
-      target.search = new URLSearchParams(new FormData(form, event.submitter) as unknown as Record<string, string>).toString();
+      target.search = new URLSearchParams(
+        new FormData(form, event.submitter) as unknown as Record<string, string>,
+      ).toString();
       event.preventDefault();
       window.location.assign(target.href);
     };

@@ -97,7 +97,14 @@ function MenuButton() {
           onTouchStart={preload}
           className="rounded-md p-2 hover:bg-white/15"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="h-7 w-7"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
             <path d="M4 7h16M4 12h16M4 17h16" />
           </svg>
         </button>

@@ -44,7 +44,14 @@ export function NotifyProvider({ children }: { children: React.ReactNode }) {
             aria-label="Dismiss notification"
             className="absolute right-2 top-2 rounded p-1 text-neutral-700 hover:bg-neutral-200"
           >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="h-4 w-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
               <path d="M5 5l10 10M15 5L5 15" />
             </svg>
           </Toast.Close>

@@ -21,7 +21,9 @@ export async function action({ request, params }: Route.ActionArgs) {
     return message ? Response.json(message) : jsonError(404, "Message not found");
   }
   if (request.method === "DELETE") {
-    return (await deleteMessage(getDb(), params.id)) ? new Response(null, { status: 204 }) : jsonError(404, "Message not found");
+    return (await deleteMessage(getDb(), params.id))
+      ? new Response(null, { status: 204 })
+      : jsonError(404, "Message not found");
   }
   return methodNotAllowed(["PATCH", "DELETE"]);
 }

@@ -30,9 +30,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       }
     }
     case "DELETE":
-      return (await deletePost(db, params.id))
-        ? new Response(null, { status: 204 })
-        : jsonError(404, "Post not found");
+      return (await deletePost(db, params.id)) ? new Response(null, { status: 204 }) : jsonError(404, "Post not found");
     default:
       return methodNotAllowed(["GET", "PUT", "DELETE"]);
   }

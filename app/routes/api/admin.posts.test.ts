@@ -34,7 +34,11 @@ describe("without a session", () => {
     ["GET", "/api/admin/messages"],
     ["GET", "/api/admin/anything/else"],
   ])("%s %s answers 401", async (method, path) => {
-    const { status, json } = await new ApiClient(server.url).request(method, path, method === "GET" ? undefined : valid);
+    const { status, json } = await new ApiClient(server.url).request(
+      method,
+      path,
+      method === "GET" ? undefined : valid,
+    );
     expect(status).toBe(401);
     expect(json).toEqual({ error: "Authentication required" });
   });
@@ -77,15 +81,18 @@ describe("create", () => {
     expect(listed.json.find((p: { id: string }) => p.id === json.id)).toEqual(json);
   });
 
-  it.each(["title", "slug", "excerpt", "content"])("answers 400 with SPEC §5's message when %s is empty or missing", async (field) => {
-    const empty = await admin.post("/api/admin/posts", { ...valid, slug: "x-" + field, [field]: "  " });
-    expect(empty.status).toBe(400);
-    expect(empty.json).toEqual({ error: REQUIRED });
-    const { [field]: _omitted, ...rest } = { ...valid, slug: "y-" + field } as Record<string, unknown>;
-    const missing = await admin.post("/api/admin/posts", rest);
-    expect(missing.status).toBe(400);
-    expect(missing.json).toEqual({ error: REQUIRED });
-  });
+  it.each(["title", "slug", "excerpt", "content"])(
+    "answers 400 with SPEC §5's message when %s is empty or missing",
+    async (field) => {
+      const empty = await admin.post("/api/admin/posts", { ...valid, slug: "x-" + field, [field]: "  " });
+      expect(empty.status).toBe(400);
+      expect(empty.json).toEqual({ error: REQUIRED });
+      const { [field]: _omitted, ...rest } = { ...valid, slug: "y-" + field } as Record<string, unknown>;
+      const missing = await admin.post("/api/admin/posts", rest);
+      expect(missing.status).toBe(400);
+      expect(missing.json).toEqual({ error: REQUIRED });
+    },
+  );
 
   it.each(["Upper-Case", "with space", "double--hyphen", "-leading", "trailing-", "ünïcode", "under_score"])(
     "answers 400 for the malformed slug %j",
@@ -111,7 +118,11 @@ describe("create", () => {
     expect(badDate.json.error).toMatch(/publishDate/);
     const badFlag = await admin.post("/api/admin/posts", { ...valid, slug: "bad-flag", published: "yes" });
     expect(badFlag.status).toBe(400);
-    const badImage = await admin.post("/api/admin/posts", { ...valid, slug: "bad-image", headerImage: "javascript:alert(1)" });
+    const badImage = await admin.post("/api/admin/posts", {
+      ...valid,
+      slug: "bad-image",
+      headerImage: "javascript:alert(1)",
+    });
     expect(badImage.status).toBe(400);
   });
 
@@ -189,7 +200,8 @@ describe("rendered body", () => {
       ...valid,
       slug: "xss-check",
       publishDate: "2026-01-01T00:00:00.000Z",
-      content: 'Hello <script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>\n\n## Safe heading',
+      content:
+        "Hello <script>alert(1)</script> [x](javascript:alert(1)) <img src=x onerror=alert(1)>\n\n## Safe heading",
     });
     const page = await fetch(`${server.url}/blog/xss-check`);
     expect(page.status).toBe(200);

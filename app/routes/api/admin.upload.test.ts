@@ -22,7 +22,8 @@ async function upload(
 ) {
   const form = new FormData();
   form.append("note", "hello");
-  if (file !== null) form.append(field, new Blob([typeof file === "string" ? file : new Uint8Array(file)], { type }), name);
+  if (file !== null)
+    form.append(field, new Blob([typeof file === "string" ? file : new Uint8Array(file)], { type }), name);
   const response = await fetch(`${server.url}/api/admin/upload`, {
     method: "POST",
     body: form,
@@ -132,13 +133,19 @@ describe("POST /api/admin/upload", () => {
     }
   });
 
-  it.each(["jpeg", "png", "webp", "gif", "avif"] as const)("accepts a real %s image (checked by content)", async (format) => {
-    const { status, json } = await upload(await photo(500, 300, format), { name: `x.${format}`, type: `image/${format}` });
-    expect(status).toBe(201);
-    // Never wider than the original: 320 and the image's own 500.
-    expect(json.variants.map((v: { width: number }) => v.width)).toEqual([320, 500]);
-    expect(json.url).toMatch(/-500\.webp$/);
-  });
+  it.each(["jpeg", "png", "webp", "gif", "avif"] as const)(
+    "accepts a real %s image (checked by content)",
+    async (format) => {
+      const { status, json } = await upload(await photo(500, 300, format), {
+        name: `x.${format}`,
+        type: `image/${format}`,
+      });
+      expect(status).toBe(201);
+      // Never wider than the original: 320 and the image's own 500.
+      expect(json.variants.map((v: { width: number }) => v.width)).toEqual([320, 500]);
+      expect(json.url).toMatch(/-500\.webp$/);
+    },
+  );
 
   it("judges by content, not by name or declared type: a JPEG named .gif with no type is accepted", async () => {
     const { status } = await upload(await photo(100, 80), { name: "misnamed.gif", type: "" });
@@ -155,9 +162,24 @@ describe("POST /api/admin/upload", () => {
   });
 
   it.each([
-    ["a text file named .png with type image/png", Buffer.from("this is not an image, only words\n".repeat(20)), "notes.png", "image/png"],
-    ["an SVG (scripts can hide in it)", Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "logo.svg", "image/svg+xml"],
-    ["an HTML page named .jpg", Buffer.from("<!doctype html><script>alert(1)</script>".padEnd(200)), "x.jpg", "image/jpeg"],
+    [
+      "a text file named .png with type image/png",
+      Buffer.from("this is not an image, only words\n".repeat(20)),
+      "notes.png",
+      "image/png",
+    ],
+    [
+      "an SVG (scripts can hide in it)",
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      "logo.svg",
+      "image/svg+xml",
+    ],
+    [
+      "an HTML page named .jpg",
+      Buffer.from("<!doctype html><script>alert(1)</script>".padEnd(200)),
+      "x.jpg",
+      "image/jpeg",
+    ],
     ["a PDF", Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\n".padEnd(200)), "doc.png", "image/png"],
   ])("answers 415 for %s", async (_label, bytes, name, type) => {
     const { status, json } = await upload(bytes, { name, type });

@@ -28,7 +28,11 @@ function serverWithDatabase(): { server: TestServer; database: Connection } {
 }
 
 /** `npm run admin -- ARGS` against the server's database, with `input` on standard input. */
-function runAdminCli(server: TestServer, args: string[], input: string): Promise<{ code: number | null; output: string }> {
+function runAdminCli(
+  server: TestServer,
+  args: string[],
+  input: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, "build/server/cli.js"), ...args], {
       cwd: ROOT,
@@ -78,8 +82,16 @@ describe("sign-in, session and sign-out", () => {
   it("gives the same 401 answer for an unknown e-mail and a wrong password", async () => {
     const client = new ApiClient(server.url);
     const headers = { "X-Forwarded-For": "203.0.113.50" };
-    const unknown = await client.post("/api/auth/login", { email: "nobody@example.com", password: "whatever12" }, headers);
-    const wrong = await client.post("/api/auth/login", { email: TEST_ADMIN.email, password: "wrong-password" }, headers);
+    const unknown = await client.post(
+      "/api/auth/login",
+      { email: "nobody@example.com", password: "whatever12" },
+      headers,
+    );
+    const wrong = await client.post(
+      "/api/auth/login",
+      { email: TEST_ADMIN.email, password: "wrong-password" },
+      headers,
+    );
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(unknown.json).toEqual(wrong.json);
@@ -149,7 +161,9 @@ describe("sign-in throttling", () => {
   it("40 wrong passwords at once for one account: 5 are checked (401), 35 get 429", async () => {
     const email = "parallel-account@example.com";
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => attempt(new ApiClient(server.url), email, "wrong-password", `198.18.0.${i + 1}`)),
+      Array.from({ length: 40 }, (_, i) =>
+        attempt(new ApiClient(server.url), email, "wrong-password", `198.18.0.${i + 1}`),
+      ),
     );
     expect(tally(answers)).toEqual({ 401: 5, 429: 35 });
     for (const refused of answers.filter((a) => a.status === 429)) {
@@ -196,7 +210,9 @@ describe("a sign-in lock is a backoff, not a wall", () => {
     new ApiClient(running.server.url).post("/api/auth/login", { email, password }, { "X-Forwarded-For": address });
 
   async function lockTheAccount() {
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt("wrong-password", `198.18.3.${i + 1}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => attempt("wrong-password", `198.18.3.${i + 1}`)),
+    );
     expect(tally(answers)).toEqual({ 401: 5, 429: 3 });
     expect((await attempt(TEST_ADMIN.password, "198.18.3.100")).status).toBe(429);
   }
@@ -254,10 +270,17 @@ describe("passwords stored with older parameters", () => {
     const salt = randomBytes(16);
     const key = scryptSync(TEST_ADMIN.password, salt, 64, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
     const legacy = ["scrypt", 2 ** 15, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
-    await running.database.db.updateTable("admin_users").set({ password_hash: legacy }).where("email", "=", TEST_ADMIN.email).execute();
+    await running.database.db
+      .updateTable("admin_users")
+      .set({ password_hash: legacy })
+      .where("email", "=", TEST_ADMIN.email)
+      .execute();
 
     // A failed attempt changes nothing.
-    expect((await new ApiClient(running.server.url).post("/api/auth/login", { ...TEST_ADMIN, password: "wrong-password" })).status).toBe(401);
+    expect(
+      (await new ApiClient(running.server.url).post("/api/auth/login", { ...TEST_ADMIN, password: "wrong-password" }))
+        .status,
+    ).toBe(401);
     expect(await storedHash()).toBe(legacy);
 
     await new ApiClient(running.server.url).signIn();
@@ -383,12 +406,20 @@ describe("first administrator", () => {
     expect((await fetch(`${server.url}/admin/setup?token=wrong`)).status).toBe(403);
     expect((await fetch(`${server.url}/admin/setup?token=${token}`)).status).toBe(200);
 
-    const wrong = await client.post("/api/auth/setup", { token: "wrong", email: "x@example.com", password: "long-enough-1" });
+    const wrong = await client.post("/api/auth/setup", {
+      token: "wrong",
+      email: "x@example.com",
+      password: "long-enough-1",
+    });
     expect(wrong.status).toBe(403);
     const short = await client.post("/api/auth/setup", { token, email: "x@example.com", password: "short" });
     expect(short.status).toBe(400);
 
-    const created = await client.post("/api/auth/setup", { token, email: "first@example.com", password: "long-enough-1" });
+    const created = await client.post("/api/auth/setup", {
+      token,
+      email: "first@example.com",
+      password: "long-enough-1",
+    });
     expect(created.status).toBe(201);
     expect((await client.get("/api/auth/me")).json).toEqual({ user: { email: "first@example.com" } });
 

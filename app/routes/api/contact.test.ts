@@ -64,7 +64,9 @@ describe("POST /api/contact", () => {
 
   it("answers a clear 400 for a bad e-mail, an unknown option or a body that is not JSON", async () => {
     const sender = visitor();
-    expect((await sender.send({ ...message, email: "nobody" })).json).toEqual({ error: "Error: Please enter a valid email address." });
+    expect((await sender.send({ ...message, email: "nobody" })).json).toEqual({
+      error: "Error: Please enter a valid email address.",
+    });
     const option = await sender.send({ ...message, preferredContact: "pigeon" });
     expect(option.status).toBe(400);
     expect(option.json.error).toContain("preferredContact must be one of email, phone, text");
@@ -115,7 +117,9 @@ describe("POST /api/contact", () => {
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([...Array<number>(5).fill(201), ...Array<number>(15).fill(429)]);
     for (const refused of answers.filter((a) => a.status === 429)) {
-      expect(JSON.parse(refused.text)).toEqual({ error: "Error: Too many messages from your address. Please try again later." });
+      expect(JSON.parse(refused.text)).toEqual({
+        error: "Error: Too many messages from your address. Please try again later.",
+      });
       expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     }
     const list = (await admin.get("/api/admin/messages")).json as Array<{ name: string }>;
@@ -171,7 +175,10 @@ describe("admin messages API", () => {
     expect(read.status).toBe(200);
     expect(read.json).toMatchObject({ id: target.id, read: true });
     expect(read.json.readAt).toBeTruthy();
-    expect((await admin.request("PATCH", `/api/admin/messages/${target.id}`, { read: false })).json).toMatchObject({ read: false, readAt: null });
+    expect((await admin.request("PATCH", `/api/admin/messages/${target.id}`, { read: false })).json).toMatchObject({
+      read: false,
+      readAt: null,
+    });
     expect((await admin.request("PATCH", `/api/admin/messages/${target.id}`, { read: "yes" })).status).toBe(400);
     expect((await admin.delete(`/api/admin/messages/${target.id}`)).status).toBe(204);
     expect((await admin.delete(`/api/admin/messages/${target.id}`)).status).toBe(404);

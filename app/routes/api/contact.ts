@@ -1,5 +1,10 @@
 import { parseContactInput } from "~/lib/contact-input";
-import { CONTACT_THROTTLED_MESSAGE, contactThrottle, scheduleNoticeSweep, storeContactMessage } from "~/server/contact.server";
+import {
+  CONTACT_THROTTLED_MESSAGE,
+  contactThrottle,
+  scheduleNoticeSweep,
+  storeContactMessage,
+} from "~/server/contact.server";
 import { getDb } from "~/server/db/index.server";
 import { BODY_LIMITS, jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import { getLogger } from "~/server/logger.server";

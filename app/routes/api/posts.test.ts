@@ -31,8 +31,19 @@ describe("GET /api/posts", () => {
     expect(json.map((p: { slug: string }) => p.slug)).toEqual(["newest", "middle", "oldest"]);
     expect(Object.keys(json[0]).sort()).toEqual(
       [
-        "author", "category", "content", "createdAt", "excerpt", "headerImage", "id", "publishDate",
-        "published", "readTime", "slug", "title", "updatedAt",
+        "author",
+        "category",
+        "content",
+        "createdAt",
+        "excerpt",
+        "headerImage",
+        "id",
+        "publishDate",
+        "published",
+        "readTime",
+        "slug",
+        "title",
+        "updatedAt",
       ].sort(),
     );
     expect(json[0]).toMatchObject({ published: true, headerImage: null, readTime: "5 min read" });

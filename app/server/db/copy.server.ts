@@ -4,7 +4,14 @@ import type { Connection } from "./db.server";
  * The tables a site's data lives in, in an order that satisfies foreign keys
  * (a referenced table before the tables that reference it).
  */
-export const COPIED_TABLES = ["admin_users", "sessions", "images", "image_variants", "posts", "contact_messages"] as const;
+export const COPIED_TABLES = [
+  "admin_users",
+  "sessions",
+  "images",
+  "image_variants",
+  "posts",
+  "contact_messages",
+] as const;
 
 /**
  * Tables deliberately not copied: short-lived state (sign-in throttling
@@ -30,7 +37,8 @@ export class CopyError extends Error {
 export async function copyDatabase(from: Connection, to: Connection): Promise<Record<string, number>> {
   const sourceTables = new Set((await from.db.introspection.getTables()).map((t) => t.name));
   const unknown = [...sourceTables].filter(
-    (name) => !(COPIED_TABLES as readonly string[]).includes(name) && !(SKIPPED_TABLES as readonly string[]).includes(name),
+    (name) =>
+      !(COPIED_TABLES as readonly string[]).includes(name) && !(SKIPPED_TABLES as readonly string[]).includes(name),
   );
   if (unknown.length > 0) {
     throw new CopyError(`The source has tables this version does not know how to copy: ${unknown.join(", ")}`);

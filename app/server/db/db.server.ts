@@ -25,8 +25,7 @@ export type Db = Kysely<Database>;
 
 /** A connected database: the Kysely handle plus the raw client some libraries need. */
 export type Connection =
-  | { kind: "sqlite"; db: Db; sqlite: SqliteDatabase.Database }
-  | { kind: "postgres"; db: Db; pool: pg.Pool };
+  { kind: "sqlite"; db: Db; sqlite: SqliteDatabase.Database } | { kind: "postgres"; db: Db; pool: pg.Pool };
 
 export function connect(target: DatabaseTarget): Connection {
   if (target.kind === "postgres") {

@@ -8,7 +8,6 @@ function binaryType(db: Kysely<any>) {
   return db.getExecutor().adapter instanceof PostgresAdapter ? sql`bytea` : sql`blob`;
 }
 
-
 /**
  * Migrations, written once with Kysely's schema builder in types both SQLite
  * and PostgreSQL understand. Append only: never edit a migration that shipped.
@@ -33,11 +32,7 @@ export const migrations: Record<string, Migration> = {
         .addColumn("created_at", "varchar(30)", (c) => c.notNull())
         .addColumn("updated_at", "varchar(30)", (c) => c.notNull())
         .execute();
-      await db.schema
-        .createIndex("posts_public_idx")
-        .on("posts")
-        .columns(["published", "publish_date"])
-        .execute();
+      await db.schema.createIndex("posts_public_idx").on("posts").columns(["published", "publish_date"]).execute();
 
       await db.schema
         .createTable("admin_users")
@@ -51,18 +46,12 @@ export const migrations: Record<string, Migration> = {
       await db.schema
         .createTable("sessions")
         .addColumn("id", "varchar(64)", (c) => c.primaryKey())
-        .addColumn("user_id", "varchar(36)", (c) =>
-          c.notNull().references("admin_users.id").onDelete("cascade"),
-        )
+        .addColumn("user_id", "varchar(36)", (c) => c.notNull().references("admin_users.id").onDelete("cascade"))
         .addColumn("created_at", "varchar(30)", (c) => c.notNull())
         .addColumn("expires_at", "varchar(30)", (c) => c.notNull())
         .execute();
       await db.schema.createIndex("sessions_user_idx").on("sessions").column("user_id").execute();
-      await db.schema
-        .createIndex("sessions_expires_idx")
-        .on("sessions")
-        .column("expires_at")
-        .execute();
+      await db.schema.createIndex("sessions_expires_idx").on("sessions").column("expires_at").execute();
 
       await db.schema
         .createTable("setup_tokens")
