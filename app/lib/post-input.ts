@@ -12,11 +12,9 @@ export { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE };
 export const MAX_POST_TEXT = 50_000;
 
 const text = (field: string) =>
-  z
-    .string({ error: `${field} must be text` })
-    .max(MAX_POST_TEXT, {
-      error: `${field} is too long (${MAX_POST_TEXT.toLocaleString("en-US")} characters at most)`,
-    });
+  z.string({ error: `${field} must be text` }).max(MAX_POST_TEXT, {
+    error: `${field} is too long (${MAX_POST_TEXT.toLocaleString("en-US")} characters at most)`,
+  });
 
 /**
  * A post as the admin editor sends it (POST and PUT bodies). Required fields
