@@ -39,7 +39,11 @@ const summary = [];
 // freeze the server): a finding fails the run like a failed test. The type
 // information it reads includes the route types React Router generates.
 console.log("\n=== Lint ===\n");
-if (run(bin("react-router"), ["typegen"]) === 0 && run(bin("eslint"), [".", "--max-warnings", "0"]) === 0) {
+if (
+  run(bin("react-router"), ["typegen"]) === 0 &&
+  run(bin("eslint"), [".", "--max-warnings", "0"]) === 0 &&
+  run(bin("prettier"), ["--check", "."]) === 0
+) {
   passed += 1;
   summary.push("lint: clean");
 } else {
