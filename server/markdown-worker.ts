@@ -2,7 +2,7 @@
  * The markdown pipeline in a worker thread (app/server/markdown.server.ts):
  * built as build/server/markdown-worker.js beside the server's entry.
  */
-import { renderMarkdown } from "~/lib/markdown";
+import { renderMarkdown } from "~/server/markdown-pipeline.server";
 
 export default function render(markdown: string): string {
   return renderMarkdown(markdown);

@@ -1,15 +1,14 @@
-import { EMAIL_MAX_LENGTH, isValidEmail } from "./email";
+import { EMAIL_MAX_LENGTH } from "./email";
 import { contactText, type preferredContactOptions, type serviceOptions } from "~/content/contact";
 
 /**
  * The contact form's rules that the browser needs too. Kept free of zod so the
  * public pages' JavaScript does not carry a validation library (the server's
- * parsing is in contact-input.ts). PRODUCT §3 POST /api/contact.
+ * parsing is in app/server/contact-input.server.ts). PRODUCT §3 POST /api/contact.
  */
 export const CONTACT_REQUIRED_MESSAGE = contactText.requiredError;
 export const CONTACT_INVALID_EMAIL_MESSAGE = "Error: Please enter a valid email address.";
 export const CONTACT_LIMITS = { name: 200, email: EMAIL_MAX_LENGTH, phone: 50, message: 5000 };
-export { isValidEmail };
 
 /** A form sent sooner than this after opening it was not typed by a person (PRODUCT §5 spam defence). */
 export const MIN_FILL_TIME_MS = 3000;

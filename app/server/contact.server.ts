@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
-import type { ContactInput } from "~/lib/contact-input";
+import type { ContactInput } from "~/lib/contact-rules";
 import type { Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { getConnection } from "./db/index.server";

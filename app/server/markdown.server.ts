@@ -1,5 +1,5 @@
 import Piscina from "piscina";
-import { renderMarkdown } from "~/lib/markdown";
+import { renderMarkdown } from "./markdown-pipeline.server";
 
 /**
  * Markdown is rendered at save and for the admin preview (ADR 004), and some

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PostInput } from "~/lib/post-input";
+import type { PostInput } from "./post-input.server";
 import { getConfig } from "./config.server";
 import { changingContent } from "./content-version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";

@@ -10,7 +10,8 @@ import {
   type ServiceInterest,
 } from "~/content/contact";
 import { useNotify } from "~/components/ui/notify";
-import { isValidEmail, MIN_FILL_TIME_MS } from "~/lib/contact-rules";
+import { MIN_FILL_TIME_MS } from "~/lib/contact-rules";
+import { isValidEmail } from "~/lib/email";
 import { contactModalState } from "./contact-store";
 
 export interface ContactForm {

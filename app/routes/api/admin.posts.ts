@@ -1,4 +1,4 @@
-import { parsePostInput } from "~/lib/post-input";
+import { parsePostInput } from "~/server/post-input.server";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";

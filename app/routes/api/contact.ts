@@ -1,4 +1,4 @@
-import { parseContactInput } from "~/lib/contact-input";
+import { parseContactInput } from "~/server/contact-input.server";
 import {
   CONTACT_THROTTLED_MESSAGE,
   contactThrottle,

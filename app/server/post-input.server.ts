@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "./post-rules";
-import { isWellFormedSlug } from "./slug";
-
-export { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE };
+import { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
+import { isWellFormedSlug } from "~/lib/slug";
 
 /**
  * The longest text a post field takes: 50,000 characters (about 7,500

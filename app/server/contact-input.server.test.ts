@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseContactInput } from "./contact-input";
+import { parseContactInput } from "./contact-input.server";
 
 const valid = { name: "Ada", email: "ada@example.com", preferredContact: "email", service: "systems", message: "Hi" };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parsePostInput, REQUIRED_FIELDS_MESSAGE } from "./post-input";
+import { REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
+import { parsePostInput } from "./post-input.server";
 
 const valid = { title: "T", slug: "t", excerpt: "E", content: "C" };
 

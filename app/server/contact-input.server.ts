@@ -5,13 +5,10 @@ import {
   CONTACT_INVALID_EMAIL_MESSAGE,
   CONTACT_LIMITS,
   CONTACT_REQUIRED_MESSAGE,
-  isValidEmail,
   MIN_FILL_TIME_MS,
   type ContactInput,
-} from "./contact-rules";
-
-export { CONTACT_INVALID_EMAIL_MESSAGE, CONTACT_LIMITS, CONTACT_REQUIRED_MESSAGE, isValidEmail, MIN_FILL_TIME_MS };
-export type { ContactInput };
+} from "~/lib/contact-rules";
+import { isValidEmail } from "~/lib/email";
 
 const optionalText = z
   .string()

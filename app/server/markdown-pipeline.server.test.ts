@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown";
+import { renderMarkdown } from "./markdown-pipeline.server";
 
 describe("renderMarkdown", () => {
   it("renders GFM: headings, emphasis, tables, task lists, strikethrough, autolinks, footnotes", () => {

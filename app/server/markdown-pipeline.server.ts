@@ -22,8 +22,8 @@ import { visit } from "unist-util-visit";
  *   prefix so an article cannot clobber the page's own DOM;
  * - nothing runs after sanitising that could reintroduce markup.
  *
- * This module must stay out of the public pages' browser JavaScript: it is
- * imported by *.server.ts modules and by the admin chunk only.
+ * Server-only (`*.server.ts`): React Router's build refuses it in any browser
+ * bundle; it runs in the markdown worker (markdown.server.ts).
  */
 
 /** Allowed by GitHub's schema but never produced from markdown, or a risk if raw HTML were ever let in. */
