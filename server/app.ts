@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import onHeaders from "on-headers";
 import { pinoHttp } from "pino-http";
-import { cacheKeyOf, isOpenEndedKey } from "./cache-key";
+import { cacheKeyOf, isOpenEndedKey, pathOf } from "./cache-key";
 import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import "~/context";
@@ -28,12 +28,6 @@ function refuseUnknownMethods(req: Request, res: Response, next: NextFunction) {
   if (KNOWN_METHODS.includes(req.method)) return next();
   res.set("Allow", KNOWN_METHODS.join(", "));
   res.status(405).json({ error: "Method not allowed" });
-}
-
-/** The path of a request URL, without its query. */
-function pathOf(url: string): string {
-  const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
 }
 
 /** Parses TRUST_PROXY the way Express's "trust proxy" setting expects it. */

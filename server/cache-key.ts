@@ -19,8 +19,7 @@ import { parsePageParams } from "~/server/http.server";
  *   or 404, which is never stored anyway.
  */
 export function cacheKeyOf(url: string): string | undefined {
-  const query = url.indexOf("?");
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = pathOf(url);
   switch (path) {
     case "/":
     case "/home":
@@ -46,6 +45,12 @@ export function cacheKeyOf(url: string): string | undefined {
     return undefined;
   }
   return PLAIN_PATH.test(path) ? LANDING_KEY : undefined;
+}
+
+/** The path of a request URL, without its query. */
+export function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** The one entry of every path that only the catch-all route answers; no URL is spelled so. */

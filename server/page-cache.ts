@@ -244,8 +244,6 @@ export function pageCache({
       return ended;
     }) as Response["end"];
 
-    const renderedAt = version;
-    const cacheKeyOfAnswer = key;
     const store = () => {
       const cacheControl = String(res.getHeader("cache-control") ?? "");
       if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) return;
@@ -258,13 +256,13 @@ export function pageCache({
       // The route's own ETag when it set one (its clients already hold it).
       const etag =
         (res.getHeader("etag") as string | undefined) ??
-        `W/"${createHash("sha1").update(renderedAt).update("\0").update(body).digest("base64url")}"`;
+        `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
       // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
       const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
         if (!read) return;
         const entry: Entry = {
-          version: renderedAt,
+          version,
           expiresAt: read.expiresAt,
           headers,
           body,
@@ -272,17 +270,16 @@ export function pageCache({
           varies,
           encoded: {},
         };
-        entries.set(cacheKeyOfAnswer, entry);
-        if (openEnded(cacheKeyOfAnswer)) openEndedKeys.set(cacheKeyOfAnswer, true);
+        entries.set(key, entry);
+        if (openEnded(key)) openEndedKeys.set(key, true);
         logger?.debug(
-          { cache: { key: cacheKeyOfAnswer, entries: entries.size, bytes: entries.calculatedSize } },
+          { cache: { key: key, entries: entries.size, bytes: entries.calculatedSize } },
           "page cache stored",
         );
         // Until its compressed copies are ready, the full stack compresses it.
         encodingsOf(body, varies).then(
           (encoded) => {
-            if (entries.peek(cacheKeyOfAnswer) === entry && encoded.br)
-              entries.set(cacheKeyOfAnswer, { ...entry, encoded });
+            if (entries.peek(key) === entry && encoded.br) entries.set(key, { ...entry, encoded });
           },
           () => {},
         );
