@@ -3,6 +3,7 @@
  * follow SPEC §8; each failure also carries the server's own explanation
  * (`detail`) so the editor can say in plain words what went wrong.
  */
+import type { Post } from "~/server/public-posts.server";
 import type { PostDraft } from "./post-draft";
 
 export class ApiFailure extends Error {
@@ -26,11 +27,8 @@ function explain(body: string, status: number): string {
   return body.trim() || `the server answered ${status}`;
 }
 
-export interface SavedPost extends Omit<PostDraft, "id"> {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A saved post, as the API answers it. */
+export type SavedPost = Post;
 
 /** POST when the post has no id, PUT otherwise. Throws "Failed to save post: {status} {body}". */
 export async function savePost(draft: PostDraft): Promise<SavedPost> {

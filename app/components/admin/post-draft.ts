@@ -1,25 +1,13 @@
 import { DEFAULT_READ_TIME, REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
+import type { Post } from "~/server/public-posts.server";
 
 /** SPEC §5 and §8 texts the admin screen shows (window.alert / window.confirm). */
 export const NO_POST_MESSAGE = "No post data to save";
 export const DELETE_CONFIRMATION = "Are you sure you want to delete this post?";
 export const LEAVE_CONFIRMATION = "You have unsaved changes. Leave this page and lose them?";
 
-/** What the editor holds: every post field the API takes (SPEC §3). */
-export interface PostDraft {
-  id?: string;
-  title: string;
-  slug: string;
-  excerpt: string;
-  content: string;
-  category: string;
-  author: string;
-  /** ISO 8601 date-time. */
-  publishDate: string;
-  readTime: string;
-  published: boolean;
-  headerImage: string | null;
-}
+/** What the editor holds: every post field the API takes (SPEC §3); no id until it is first saved. */
+export type PostDraft = Omit<Post, "id" | "createdAt" | "updatedAt"> & { id?: string };
 
 /** SPEC §3: new-post defaults. */
 export function newPostDraft(author: string, now = new Date()): PostDraft {
