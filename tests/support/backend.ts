@@ -27,15 +27,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () => dropPostgresDatabase(name),
   };
 }
 
@@ -51,4 +43,15 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
     return Promise.resolve();
   };
   return { url: path.join(dir, "site.db"), drop };
+}
+
+/** Drops a test database, sessions and all. */
+export async function dropPostgresDatabase(name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
 }
