@@ -44,7 +44,7 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   // Public pages carry no nonce, so their HTML is the same for every visitor
-  // and is compressed once by the page cache (ADR 020).
+  // and is compressed once by the page cache (ADR 024).
   const nonce = hydratesAsIslands(routerContext) ? undefined : loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
     let failed = false;

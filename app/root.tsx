@@ -47,7 +47,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         {/* Public pages carry no nonce, so their cached HTML is the same for
-            every visitor and is compressed once (ADR 020): their scripts are
+            every visitor and is compressed once (ADR 024): their scripts are
             files of this site ('self'), and this one inline script is allowed
             by its hash in the Content-Security-Policy. */}
         {intro && <script dangerouslySetInnerHTML={{ __html: SKIP_INTRO_SCRIPT }} />}

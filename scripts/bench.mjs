@@ -6,8 +6,10 @@
 // on a new SQLite database, adds the posts through the admin API (so they go
 // through the same markdown pipeline as an administrator's), then for each
 // route runs autocannon: 10 connections, a warm-up, then the measured run.
-// It samples the server's resident memory every 100 ms. A script, not a test:
-// the machines are shared and noisy, so run it a few times and quote medians.
+// It samples the server's resident memory every 100 ms, and reports the CPU
+// time the server spent per request (user + system, from /proc): on a shared,
+// noisy machine that figure moves far less than req/s. A script, not a test:
+// run it a few times and quote medians.
 //
 // Options: --duration S (default 20)  --warmup S (default 5)
 //          --sets 20,10000             --connections N (default 10)
@@ -18,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { assertBuilt, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
+import { assertBuilt, cpuSecondsOf, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
 import { seedPosts } from "./lib/posts.mjs";
 
 const { values: opts } = parseArgs({
@@ -53,7 +55,9 @@ async function measure(url, route, pid) {
   await autocannon({ url: target, connections, duration: warmup, headers });
   let peak = memoryOf(pid);
   const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid))), 100);
+  const cpuBefore = cpuSecondsOf(pid);
   const result = await autocannon({ url: target, connections, duration, headers });
+  const cpuSeconds = cpuSecondsOf(pid) - cpuBefore;
   clearInterval(sampler);
   return {
     route,
@@ -62,6 +66,7 @@ async function measure(url, route, pid) {
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     peakRssMb: Math.round((peak / 1024 / 1024) * 10) / 10,
+    cpuUsPerRequest: Math.round((cpuSeconds * 1e7) / Math.max(1, result.requests.total)) / 10,
   };
 }
 
@@ -96,7 +101,7 @@ for (const count of sets) {
       const row = await measure(site.url, route, site.pid);
       rows.push(row);
       console.log(
-        `  ${route.padEnd(34)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(3)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  errors ${row.errors}  peak RSS ${row.peakRssMb} MB`,
+        `  ${route.padEnd(34)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(3)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  errors ${row.errors}  peak RSS ${row.peakRssMb} MB  CPU ${row.cpuUsPerRequest} µs/req`,
       );
     }
     results.sets.push({ posts: count, routes: rows });
@@ -107,13 +112,13 @@ for (const count of sets) {
 }
 
 // Summary table, and the ratio of the largest set to the smallest per route.
-console.log("\n| posts | route | req/s | p50 ms | p99 ms | errors | peak RSS MB |");
-console.log("|---:|---|---:|---:|---:|---:|---:|");
+console.log("\n| posts | route | req/s | p50 ms | p99 ms | errors | peak RSS MB | server CPU µs/req |");
+console.log("|---:|---|---:|---:|---:|---:|---:|---:|");
 for (const set of results.sets) {
   for (const r of set.routes) {
     const route = r.route.startsWith("/blog/") ? "/blog/{slug}" : r.route;
     console.log(
-      `| ${set.posts} | ${route} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.peakRssMb} |`,
+      `| ${set.posts} | ${route} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.peakRssMb} | ${r.cpuUsPerRequest} |`,
     );
   }
 }

@@ -8,16 +8,17 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import onHeaders from "on-headers";
 import { pinoHttp } from "pino-http";
-import { cacheKeyOf, isOpenEndedKey, pathOf } from "./cache-key";
-import { COMPRESSION_THRESHOLD, pageCache } from "./page-cache";
+import { securityHeadersFrom } from "./security-headers";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import "~/context";
 import { sessionCookieName } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
-import { contentVersionReader, nextScheduledChange } from "~/server/content-version.server";
 import { getConnection, getDb } from "~/server/db/index.server";
 import { BODY_LIMITS } from "~/server/http.server";
 import { getLogger } from "~/server/logger.server";
+import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/cache.server";
+import { cacheKeyOf, isOpenEndedKey, pathOf } from "~/server/page-cache/key.server";
+import { contentVersionReader, nextScheduledChange } from "~/server/page-cache/version.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** The methods the site answers; anything else (TRACE, CONNECT, made-up ones) is a 405 before any route runs. */
@@ -65,14 +66,26 @@ function scriptHashSource(script: string): string {
 }
 
 /**
- * Inline scripts of public pages, allowed by hash (ADR 020): those pages carry
+ * Inline scripts of public pages, allowed by hash (ADR 024): those pages carry
  * no nonce, so the HTML cached for them is the same for every visitor.
  */
 const PUBLIC_INLINE_SCRIPTS = [SKIP_INTRO_SCRIPT].map(scriptHashSource);
 
-/** A CSP nonce: 16 random bytes, base64. */
+/**
+ * A CSP nonce: 16 random bytes, base64, each answer its own. The bytes come
+ * from the system's random source 4 KiB at a time (one call for 256 nonces,
+ * as Node does for randomUUID) and are never used twice.
+ */
+const NONCE_BYTES = 16;
+let nonceBytes = Buffer.alloc(0);
+let nonceOffset = 0;
 function cspNonce(): string {
-  return randomBytes(16).toString("base64");
+  if (nonceOffset + NONCE_BYTES > nonceBytes.length) {
+    nonceBytes = randomBytes(256 * NONCE_BYTES);
+    nonceOffset = 0;
+  }
+  nonceOffset += NONCE_BYTES;
+  return nonceBytes.toString("base64", nonceOffset - NONCE_BYTES, nonceOffset);
 }
 
 /**
@@ -151,59 +164,6 @@ function dropUnreadBody(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-/**
- * The headers a middleware sets on an answer, found by running it once
- * against a stand-in response whose CSP nonce is a placeholder; the fast path
- * (ADR 019) then sends helmet's own headers with each answer's nonce in place
- * of the placeholder. Helmet's headers depend on its configuration only, not
- * on the request.
- */
-export function headersSetBy(middleware: Middleware): (nonce: string) => string[] {
-  const placeholder = `nonce-placeholder-${randomBytes(12).toString("hex")}`;
-  const headers = new Map<string, [string, string]>();
-  const collector = {
-    locals: { cspNonce: placeholder },
-    setHeader(name: string, value: unknown) {
-      headers.set(name.toLowerCase(), [name, Array.isArray(value) ? value.join(", ") : String(value)]);
-      return collector;
-    },
-    getHeader: (name: string) => headers.get(name.toLowerCase())?.[1],
-    removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
-  };
-  let finished = false;
-  middleware(
-    { method: "GET", url: "/", headers: {} } as IncomingMessage,
-    collector as unknown as ServerResponse,
-    (error) => {
-      if (error)
-        throw error instanceof Error ? error : new Error("the security headers middleware failed", { cause: error });
-      finished = true;
-    },
-  );
-  if (!finished) throw new Error("the security headers middleware did not finish at once");
-  const fixed = [...headers.values()].flat();
-  const withNonce = fixed.flatMap((value, i) => (i % 2 === 1 && value.includes(placeholder) ? [i] : []));
-  const pieces = withNonce.map((i) => fixed[i]!.split(placeholder));
-  return (nonce) => {
-    const out = fixed.slice();
-    for (let n = 0; n < withNonce.length; n++) out[withNonce[n]!] = pieces[n]!.join(nonce);
-    return out;
-  };
-}
-
-/** Access-log rules shared by pino-http and the fast path: which requests, at which level, in which shape. */
-const accessLog = {
-  logged: (url: string | undefined) => !(url?.startsWith("/assets/") ?? false),
-  level: (statusCode: number, error?: unknown) =>
-    error || statusCode >= 500 ? "error" : statusCode >= 400 ? "warn" : "info",
-  serializers: {
-    req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
-    res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-  },
-};
-
 interface AppOptions {
   /** Absolute path of build/client, for production static files. */
   clientDir?: string;
@@ -221,19 +181,25 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(config.trustProxy));
 
-  app.use(
-    pinoHttp({
-      logger: log,
-      autoLogging: { ignore: (req) => !accessLog.logged(req.url) },
-      customLogLevel: (_req, res, error) => accessLog.level(res.statusCode, error),
-      serializers: accessLog.serializers,
-    }),
-  );
-
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = cspNonce();
-    next();
+  // Every answer is logged and carries the security headers, a cache hit as
+  // much as a page Express renders: these run on the bare request first.
+  const logRequests = pinoHttp({
+    logger: log,
+    // The serializers below get the request and response as they are (not
+    // pino's standard shapes, which copy every header only to be narrowed).
+    wrapSerializers: false,
+    autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") ?? false },
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+    serializers: {
+      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
   });
+  const setNonce = (_req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    Object.assign(res, { locals: { cspNonce: cspNonce() } });
+    next();
+  };
 
   const secure = config.siteUrl.startsWith("https:");
   const securityHeaders = helmet({
@@ -261,9 +227,10 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
-  app.use(securityHeaders);
 
-  app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
+  // The request checks. Each refuses only a request with a body or a method
+  // other than GET and HEAD, which the cache never answers; a check that could
+  // refuse a bodiless GET belongs in `everyAnswer` below, so hits get it too.
   app.use(dropUnreadBody);
   app.use(refuseUnknownMethods);
   app.use(refuseCrossOriginWrites(config.siteUrl));
@@ -279,13 +246,9 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
           .map((entry) => `/${entry.name}`)
       : [],
   );
-  if (clientDir) {
-    // Hashed build assets never change: cache them for a year.
-    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    const serveRootFile = express.static(clientDir, { maxAge: "1h", index: false });
-    app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
-  }
 
+  // Public answers are rendered once per content change (ADR 024): a hit is
+  // answered before Express (handle, below); a miss is kept as the app writes it.
   const cache = development
     ? undefined
     : pageCache({
@@ -297,7 +260,17 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
         logger: log,
         sessionCookie: sessionCookieName(config.secureCookies),
       });
-  if (cache) app.use(cache.middleware);
+
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
+
+  if (clientDir) {
+    // Hashed build assets never change: cache them for a year.
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    const serveRootFile = express.static(clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
+  }
+
+  if (cache) app.use(cache.fillOnMiss);
 
   app.all(
     "/{*splat}",
@@ -326,29 +299,30 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     next(error);
   });
 
-  // Cache hits are answered before Express runs (ADR 019); everything else is Express's.
-  const handle = cache
-    ? cache.fastPath({
-        nonce: cspNonce,
-        securityHeaders: headersSetBy(securityHeaders),
-        answered(req, res, startedAt) {
-          if (!accessLog.logged(req.url)) return;
-          log[accessLog.level(res.statusCode)](
-            {
-              req: accessLog.serializers.req(req),
-              res: accessLog.serializers.res(res),
-              responseTime: Date.now() - startedAt,
-            },
-            "request completed", // pino-http's message for a finished answer
-          );
-        },
-        fallback: (req, res) => {
-          app(req, res);
-        },
-      })
-    : (req: IncomingMessage, res: ServerResponse) => {
-        app(req, res);
-      };
-
-  return { app, handle };
+  // Express is a Node request listener: it takes the bare request and response.
+  const expressApp = app as unknown as (
+    req: IncomingMessage,
+    res: ServerResponse,
+    next?: (error?: unknown) => void,
+  ) => void;
+  // What every answer gets, a cache hit included, in this order.
+  const everyAnswer = [logRequests, setNonce, securityHeadersFrom(securityHeaders)];
+  /** The server's request handler: what every answer gets, then a cache hit or Express. */
+  return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) {
+    const toExpress = () => expressApp(req, res, next);
+    let step = 0;
+    const nextStep = (error?: unknown) => {
+      if (error) {
+        log.error({ err: error }, "request failed before it reached the app");
+        res.statusCode = 500;
+        res.end();
+        return;
+      }
+      const middleware = everyAnswer[step++];
+      if (middleware) middleware(req, res, nextStep);
+      else if (cache) cache.answerHits(req, res, toExpress);
+      else toExpress();
+    };
+    nextStep();
+  };
 }

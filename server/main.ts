@@ -31,8 +31,8 @@ async function main() {
   startContactNotices(getDb);
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
-  const { handle } = createApp({ build, clientDir });
-  const server = http.createServer(handle);
+  const app = createApp({ build, clientDir });
+  const server = http.createServer(app);
   watchEventLoop(log);
   server.listen(config.port, config.host, () => {
     const address = server.address();

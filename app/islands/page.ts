@@ -14,7 +14,7 @@ export const landingPage: PageHandle = { islands: true, intro: true };
 
 /**
  * Whether a page whose matched routes have these handles hydrates as islands.
- * The server entry (no CSP nonce, ADR 020) and the root layout (no React
+ * The server entry (no CSP nonce, ADR 024) and the root layout (no React
  * Router client, ADR 018) decide with this one test, so they always agree.
  */
 export function isIslandsPage(handles: readonly unknown[]): boolean {

@@ -194,6 +194,6 @@ export function parsePageParams(url: URL): PageParams | Response {
  * Cache-Control of public answers (pages, feeds, the public API): browsers and
  * proxies may keep them but must revalidate (ETag, 304) every time, so an edit
  * or a scheduled post shows at once. "public" also lets the server's own page
- * cache keep them (server/page-cache.ts).
+ * cache keep them (app/server/page-cache/cache.server.ts).
  */
 export const PUBLIC_CACHE_CONTROL = "public, no-cache";

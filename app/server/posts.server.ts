@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PostInput } from "./post-input.server";
 import { getConfig } from "./config.server";
-import { changingContent } from "./content-version.server";
+import { changingContent } from "./page-cache/version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { renderMarkdownSafely } from "./markdown.server";

@@ -44,6 +44,20 @@ export function memoryOf(pid, field = "VmRSS") {
   }
 }
 
+/** The CPU time a process has used so far (user + system), in seconds; 0 once it is gone. */
+export function cpuSecondsOf(pid) {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat, after the command name in parentheses.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every common build. */
+const CLOCK_TICKS = 100;
+
 /**
  * @param {Record<string, string>} env  added to a production environment (DATABASE_URL at least)
  * @returns {Promise<{ url: string, pid: number, logFile: string,

@@ -24,7 +24,7 @@ export const test = base.extend({
       return response;
     };
     // Whatever a test does, the browser must not have refused a script or
-    // style of ours under the Content-Security-Policy (ADR 020).
+    // style of ours under the Content-Security-Policy (ADR 024).
     const refused: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error" && /Content Security Policy/i.test(message.text())) refused.push(message.text());

@@ -122,7 +122,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   };
 }
 
-/** What the page cache reports at debug level each time it stores an entry (server/page-cache.ts). */
+/** What the page cache reports at debug level each time it stores an entry (app/server/page-cache/cache.server.ts). */
 export interface CacheStored {
   key: string;
   /** Entries in the cache, this one included. */

@@ -1,6 +1,6 @@
 /**
  * The landing page's one inline script, kept apart from the Splash component
- * so the server can hash it for the Content-Security-Policy (ADR 020) without
+ * so the server can hash it for the Content-Security-Policy (ADR 024) without
  * loading React.
  */
 

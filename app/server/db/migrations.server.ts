@@ -110,7 +110,7 @@ export const migrations: Record<string, Migration> = {
   },
   // A counter bumped by every write that changes public pages, so each app
   // process can tell with one cheap read whether its cached pages are current
-  // (see server/page-cache.ts and ADR 017).
+  // (see app/server/page-cache/ and ADR 024).
   "005_content_version": {
     async up(db: Kysely<any>) {
       await db.schema

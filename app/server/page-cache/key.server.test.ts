@@ -3,8 +3,8 @@ import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { cacheStored, cacheStoredLines, startServer, type TestServer } from "../tests/support/server";
-import { cacheKeyOf, isOpenEndedKey, LANDING_KEY, ROUTED_FIRST_SEGMENTS } from "./cache-key";
+import { cacheStored, cacheStoredLines, startServer, type TestServer } from "../../../tests/support/server";
+import { cacheKeyOf, isOpenEndedKey, LANDING_KEY, ROUTED_FIRST_SEGMENTS } from "./key.server";
 
 const SLUG = "tenant-onboarding-in-under-30-minutes";
 const IMAGE = `/images/${"ab".repeat(32)}-640.webp`;
@@ -202,9 +202,8 @@ function get(base: string, path: string, headers: Record<string, string> = {}, a
 }
 
 /**
- * Requests `path` until it is a fast-path hit as a browser asks for it: the
- * entry is stored and its compressed copies, if it gets any, are made (until
- * then the full stack compresses it, chunked, without a Content-Length).
+ * Requests `path` until it is a hit as a browser asks for it (a hit waits for
+ * the entry's compressed copies, if it gets any, so it has a Content-Length).
  */
 async function warm(base: string, path: string) {
   for (let i = 0; i < 100; i++) {
@@ -359,7 +358,7 @@ describe("canonical cache keys on the built server", () => {
     const probe = await get(server.url, "/api/posts?offset=100002");
     const after = await cacheStored(server, "/api/posts?limit=100&offset=100002");
     expect(after.entries).toBe(before.entries + 1);
-    // The probe's entry: its body and the 512 bytes each entry is counted for (server/page-cache.ts).
+    // The probe's entry: its body and the 512 bytes each entry is counted for (app/server/page-cache/cache.server.ts).
     expect(after.bytes).toBe(before.bytes + Buffer.byteLength(probe.body) + 512);
   });
 

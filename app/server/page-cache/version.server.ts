@@ -1,12 +1,12 @@
 import type { Transaction } from "kysely";
-import type { Connection, Db } from "./db/db.server";
-import type { Database } from "./db/schema.server";
+import type { Connection, Db } from "../db/db.server";
+import type { Database } from "../db/schema.server";
 
 /**
  * The version of everything public pages show. Every write that changes a
  * public page bumps it in the same transaction; a cached page is served only
  * while the version it was rendered at is still the current one, whichever
- * process made the change (ADR 017).
+ * process made the change (ADR 024).
  */
 const READ_VERSION = "select version from content_version where id = 1";
 

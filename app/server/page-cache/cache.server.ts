@@ -1,0 +1,312 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import type { NextFunction, Request, Response } from "express";
+import { LRUCache } from "lru-cache";
+import Negotiator from "negotiator";
+
+/**
+ * A cache of whole public answers (pages, feeds, the public API) in front of
+ * React Router, so a popular article is rendered once per change instead of
+ * once per visit (ADR 024).
+ *
+ Two steps (server/app.ts):
+ *
+ * - `answerHits` runs on the bare request, once the access log and the
+ *   security headers that every answer gets are in place and before Express:
+ *   it answers a GET or HEAD without a body from an entry that is still
+ *   current, in the entry's own compressed copy where the client accepts one.
+ *   It is the only place a hit is answered; anything else goes on to Express.
+ * - `fillOnMiss` runs in Express after compression(), just before React
+ *   Router: it keeps a copy of the answer the app writes (before compression)
+ *   for a GET that `answerHits` saw miss, and stores it as the answer ends.
+ *
+ * Correct with several processes: every entry remembers the content version
+ * it was rendered at (version.server.ts: one cheap read per request, bumped by
+ * every write of public content in any process) and the next scheduled
+ * publication, and is used only while both still hold.
+ *
+ * Opt-in: only a 200 answer to a GET whose route set a `Cache-Control`
+ * containing "public" and no cookie is stored, and requests that carry a
+ * session cookie always go to the app. Entries are keyed by `cacheKey`, which
+ * names the answer rather than the URL's spelling (key.server.ts). Public
+ * pages carry no CSP nonce, so a body is the same for every visitor and gets
+ * its compressed copies once.
+ */
+
+export interface PageCacheOptions {
+  /** The current content version. */
+  readVersion: () => Promise<string>;
+  /** When public content next changes by itself (ms since epoch), if ever. */
+  nextScheduledChange: () => Promise<number | undefined>;
+  /** Total size of the stored bodies and their compressed copies. */
+  maxBytes?: number;
+  /** Cookie whose presence means "do not use or fill the cache". */
+  sessionCookie?: string;
+  /**
+   * The entry's key for a request URL (path and query as sent), or undefined
+   * for a request the cache neither answers nor fills: the same answer must
+   * get the same key however it is spelled (key.server.ts).
+   */
+  cacheKey: (url: string) => string | undefined;
+  /** Keys of answers visitors can vary without end (key.server.ts isOpenEndedKey): at most `maxOpenEnded` are kept. */
+  openEnded?: (key: string) => boolean;
+  /** How many open-ended entries are kept; the oldest stored goes first. */
+  maxOpenEnded?: number;
+  /** Where each stored entry is reported at debug level, with the cache's entry count and bytes. */
+  logger?: { debug(fields: object, message: string): void };
+}
+
+type Encoding = "br" | "gzip";
+type Copies = Partial<Record<Encoding, Buffer>>;
+
+interface Entry {
+  version: string;
+  /** Do not use at or after this moment (ms since epoch). */
+  expiresAt: number | undefined;
+  headers: Array<[string, string]>;
+  body: Buffer;
+  etag: string;
+  /** compression() varies this answer on Accept-Encoding (a compressible type without no-transform). */
+  varies: boolean;
+  /** Compressed copies of the body, made once on the thread pool after it is stored. */
+  copies: Promise<Copies>;
+  /** Their size once made, counted in the cache's bytes. */
+  copiesBytes: number;
+}
+
+/** compression() leaves bodies under this many bytes alone; server/app.ts passes it to compression(). */
+export const COMPRESSION_THRESHOLD = 1024;
+/** compression()'s own settings: zlib's default gzip level, brotli quality 4. */
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+/**
+ * The encodings a hit can be sent in, and compression()'s preference among
+ * them, for the negotiator compression() itself uses. (compression() can also
+ * deflate; a client that prefers deflate gets gzip or, accepting neither,
+ * the body as it is.)
+ */
+const ENCODINGS = ["br", "gzip", "identity"];
+const PREFERRED_ENCODINGS = ["br", "gzip"];
+
+/**
+ * Headers of a stored answer that are replayed; the rest are the request's
+ * own (the security headers, the access log's). Vary is compression()'s.
+ */
+const REPLAYED_HEADERS = [
+  "content-type",
+  "cache-control",
+  "x-total-count",
+  "link",
+  "last-modified",
+  "content-language",
+  "x-robots-tag",
+  "Vary",
+];
+
+/**
+ * If-None-Match against the entry's ETag, weak comparison (RFC 9110 13.1.2).
+ * Not Express's `req.fresh`: it answers 200 to any request that also says
+ * `Cache-Control: no-cache`, which fetch() adds to every conditional request;
+ * the site is the origin of the answer, and the origin's validator matched.
+ */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
+}
+
+/** Compressed copies of a body, when compression() would compress it. A failure leaves it uncompressed. */
+async function copiesOf(body: Buffer, varies: boolean): Promise<Copies> {
+  if (!varies || body.length < COMPRESSION_THRESHOLD) return {};
+  try {
+    const [br, gz] = await Promise.all([brotli(body, BROTLI_OPTIONS), gzip(body)]);
+    return { br, gzip: gz };
+  } catch {
+    return {};
+  }
+}
+
+export function pageCache({
+  readVersion,
+  nextScheduledChange,
+  maxBytes = 64 * 1024 * 1024,
+  sessionCookie = "session",
+  cacheKey,
+  openEnded = () => false,
+  maxOpenEnded = 256,
+  logger,
+}: PageCacheOptions) {
+  const entries = new LRUCache<string, Entry>({
+    maxSize: maxBytes,
+    sizeCalculation: (entry) => entry.body.length + entry.copiesBytes + 512,
+  });
+  // The open-ended entries in the order they were stored: past the cap, the oldest leaves the cache.
+  const openEndedKeys = new LRUCache<string, true>({
+    max: maxOpenEnded,
+    dispose: (_value, key, reason) => {
+      if (reason === "evict") entries.delete(key);
+    },
+  });
+  const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=`);
+  /** The key and version of each GET that `answerHits` could not answer, for `fillOnMiss`. */
+  const misses = new WeakMap<IncomingMessage, { key: string; version: string }>();
+
+  /** The entry for `key` if it is current at `version`. */
+  function current(key: string, version: string): Entry | undefined {
+    const cached = entries.get(key);
+    if (cached && cached.version === version && (cached.expiresAt === undefined || Date.now() < cached.expiresAt)) {
+      return cached;
+    }
+    return undefined;
+  }
+
+  /** A hit: the stored headers and body, 304 when the client holds it, compressed as the client accepts. */
+  async function send(req: IncomingMessage, res: ServerResponse, entry: Entry) {
+    res.setHeader("ETag", entry.etag);
+    res.setHeader("X-Cache", "hit");
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    if (etagMatches(req.headers["if-none-match"], entry.etag)) {
+      res.writeHead(304).end();
+      return;
+    }
+    let body = entry.body;
+    if (req.method === "GET" && entry.varies && body.length >= COMPRESSION_THRESHOLD) {
+      const encoding = new Negotiator(req).encoding(ENCODINGS, PREFERRED_ENCODINGS);
+      const copy = encoding === "br" || encoding === "gzip" ? (await entry.copies)[encoding] : undefined;
+      if (copy) {
+        body = copy;
+        res.setHeader("Content-Encoding", encoding!);
+      }
+    }
+    res.setHeader("Content-Length", body.length);
+    res.writeHead(200);
+    if (req.method === "HEAD") res.end();
+    else res.end(body);
+  }
+
+  /**
+   * Answers a GET or HEAD without a body from a current entry, or hands the
+   * request to `next`. A request with a body is left to Express, whose checks
+   * refuse one too large; a failed version read leaves the request to the app.
+   */
+  function answerHits(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    const { method, headers } = req;
+    if ((method !== "GET" && method !== "HEAD") || cookiePattern.test(headers.cookie ?? "")) return next();
+    const key = cacheKey(req.url ?? "");
+    const hasBody =
+      (headers["content-length"] !== undefined && headers["content-length"] !== "0") ||
+      headers["transfer-encoding"] !== undefined;
+    if (key === undefined || hasBody) {
+      if (method === "GET") res.setHeader("X-Cache", "miss");
+      return next();
+    }
+    void readVersion().then(
+      (version) => {
+        const entry = current(key, version);
+        if (entry) return send(req, res, entry);
+        if (method === "GET") {
+          res.setHeader("X-Cache", "miss");
+          misses.set(req, { key, version });
+        }
+        next();
+      },
+      () => next(),
+    );
+  }
+
+  /**
+   * Keeps a copy of what the app writes for a GET that missed, and stores it
+   * as the answer ends if it may be shared. The next scheduled publication is
+   * read before the app renders, like the version: a post that comes due
+   * meanwhile is either in the answer or ends its entry.
+   */
+  function fillOnMiss(req: Request, res: Response, next: NextFunction) {
+    const miss = misses.get(req);
+    if (!miss) return next();
+    const { key, version } = miss;
+    // Settled long before the render is, as a rule; "pending" until then.
+    let scheduled: { expiresAt: number | undefined } | undefined | "pending" = "pending";
+    const scheduledRead = nextScheduledChange().then(
+      (expiresAt) => (scheduled = { expiresAt }),
+      () => (scheduled = undefined),
+    );
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === "function" || tooLarge) return;
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+          : typeof chunk === "string"
+            ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+            : undefined;
+      if (!buffer) return;
+      size += buffer.length;
+      if (size > maxBytes / 16) tooLarge = true;
+      else chunks.push(Buffer.from(buffer));
+    };
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as Response["write"];
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      const ended = end(chunk, ...rest);
+      // Stored as the answer ends, before its last bytes can reach the client:
+      // whoever asks next, the same client included, finds the entry.
+      store();
+      return ended;
+    }) as Response["end"];
+
+    const store = () => {
+      const cacheControl = String(res.getHeader("cache-control") ?? "");
+      if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) return;
+      const body = Buffer.concat(chunks);
+      const headers: Array<[string, string]> = [];
+      for (const name of REPLAYED_HEADERS) {
+        const value = res.getHeader(name);
+        if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
+      }
+      // The route's own ETag when it set one (its clients already hold it).
+      const etag =
+        (res.getHeader("etag") as string | undefined) ??
+        `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
+      // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
+      const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
+      const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
+        if (!read) return;
+        const copies = copiesOf(body, varies);
+        const entry: Entry = {
+          version,
+          expiresAt: read.expiresAt,
+          headers,
+          body,
+          etag,
+          varies,
+          copies,
+          copiesBytes: 0,
+        };
+        entries.set(key, entry);
+        if (openEnded(key)) openEndedKeys.set(key, true);
+        logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
+        // Hits that want a copy wait for it; once made, it counts in the cache's size.
+        void copies.then((made) => {
+          const copiesBytes = (made.br?.length ?? 0) + (made.gzip?.length ?? 0);
+          if (copiesBytes > 0 && entries.peek(key) === entry) entries.set(key, { ...entry, copiesBytes });
+        });
+      };
+      if (scheduled === "pending") void scheduledRead.then(keepEntry);
+      else keepEntry(scheduled);
+    };
+    next();
+  }
+
+  return { answerHits, fillOnMiss };
+}
