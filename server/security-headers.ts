@@ -1,9 +1,80 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
+import helmet from "helmet";
+import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: (error?: unknown) => void) => void;
 type WithNonce = http.ServerResponse & { locals: { cspNonce: string } };
+
+/** A CSP source allowing one inline script by its content: 'sha256-<base64>'. */
+function scriptHashSource(script: string): string {
+  return `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
+}
+
+/**
+ * Inline scripts of public pages, allowed by hash (ADR 024): those pages carry
+ * no nonce, so the HTML cached for them is the same for every visitor.
+ */
+const PUBLIC_INLINE_SCRIPTS = [SKIP_INTRO_SCRIPT].map(scriptHashSource);
+
+/**
+ * A CSP nonce: 16 random bytes, base64, each answer its own. The bytes come
+ * from the system's random source 4 KiB at a time (one call for 256 nonces,
+ * as Node does for randomUUID) and are never used twice.
+ */
+const NONCE_BYTES = 16;
+let nonceBytes = Buffer.alloc(0);
+let nonceOffset = 0;
+function cspNonce(): string {
+  if (nonceOffset + NONCE_BYTES > nonceBytes.length) {
+    nonceBytes = randomBytes(256 * NONCE_BYTES);
+    nonceOffset = 0;
+  }
+  nonceOffset += NONCE_BYTES;
+  return nonceBytes.toString("base64", nonceOffset - NONCE_BYTES, nonceOffset);
+}
+
+/** Gives the answer its CSP nonce (`res.locals.cspNonce`), read by the headers and by admin pages' scripts. */
+export function setNonce(_req: http.IncomingMessage, res: http.ServerResponse, next: () => void) {
+  Object.assign(res, { locals: { cspNonce: cspNonce() } });
+  next();
+}
+
+/**
+ * The site's security headers (helmet): a strict CSP with the answer's nonce
+ * and the public pages' script hashes, HSTS and upgrade-insecure-requests on
+ * an https SITE_URL. In development Vite serves scripts and HMR: no CSP.
+ */
+export function securityHeaders({ secure, development }: { secure: boolean; development: boolean }) {
+  return securityHeadersFrom(
+    helmet({
+      contentSecurityPolicy: development
+        ? false
+        : {
+            useDefaults: true,
+            directives: {
+              defaultSrc: ["'self'"],
+              scriptSrc: [
+                "'self'",
+                ...PUBLIC_INLINE_SCRIPTS,
+                (_req, res) => `'nonce-${(res as WithNonce).locals.cspNonce}'`,
+              ],
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", "data:", "https:"],
+              connectSrc: ["'self'"],
+              fontSrc: ["'self'", "data:"],
+              frameAncestors: ["'none'"],
+              formAction: ["'self'"],
+              upgradeInsecureRequests: secure ? [] : null,
+            },
+          },
+      strictTransportSecurity: secure,
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    }),
+  );
+}
 
 /**
  * Every answer's security headers, as `middleware` (helmet) sets them, with
