@@ -1,15 +1,31 @@
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
-import { buildSitemap, cacheableText } from "~/server/feeds.server";
-import { listPublicUrls } from "~/server/public-posts.server";
+import { buildSitemap, buildSitemapIndex, cacheableText, parseSitemapFile, sitemapLayout } from "~/server/feeds.server";
+import { countPublicPosts, lastPublicChange, listPublicUrls } from "~/server/public-posts.server";
 import type { Route } from "./+types/sitemap.xml";
 
+const XML = "application/xml; charset=utf-8";
+
+/**
+ * /sitemap.xml: every public URL, or past SITEMAP_URLS_PER_FILE of them a
+ * sitemap index of /sitemap.xml?page=N, each file bounded.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const { company, siteUrl } = getConfig();
-  const posts = await listPublicUrls(getDb(), new Date());
-  return cacheableText(
-    request,
-    buildSitemap({ siteUrl, companyName: company.name }, posts),
-    "application/xml; charset=utf-8",
-  );
+  const site = { siteUrl, companyName: company.name };
+  const db = getDb();
+  const now = new Date();
+  const page = new URL(request.url).searchParams.get("page");
+  const layout = sitemapLayout(await countPublicPosts(db, now));
+  if (page === null && layout.files > 1) return cacheableText(request, buildSitemapIndex(site, layout.files), XML);
+  const n = page === null ? 1 : parseSitemapFile(page);
+  if (n === undefined || n > layout.files) {
+    return new Response("No such sitemap file", { status: 404, headers: { "Content-Type": "text/plain" } });
+  }
+  const { pages, posts } = layout.file(n);
+  const [urls, lastChange] = await Promise.all([
+    posts.limit > 0 ? listPublicUrls(db, { ...posts, now }) : [],
+    pages.from <= 2 && pages.to > 2 ? lastPublicChange(db, now) : undefined,
+  ]);
+  return cacheableText(request, buildSitemap(site, { pages, posts: urls, lastChange }), XML);
 }

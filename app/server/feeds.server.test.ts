@@ -2,7 +2,17 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { serializeJsonLd } from "~/lib/article-seo";
 import type { Article } from "./public-posts.server";
-import { absoluteLinks, buildRss, buildSitemap, escapeXml } from "./feeds.server";
+import { BLOG_PAGE_SIZE } from "~/lib/blog-pages";
+import {
+  absoluteLinks,
+  buildRss,
+  buildSitemap,
+  buildSitemapIndex,
+  escapeXml,
+  parseSitemapFile,
+  SITEMAP_URLS_PER_FILE,
+  sitemapLayout,
+} from "./feeds.server";
 
 const site = { siteUrl: "https://site.test", companyName: "Acme & Sons" };
 const article = (overrides: Partial<Article>): Article => ({
@@ -53,10 +63,51 @@ describe("feeds", () => {
 
   it("links every list page in the sitemap", () => {
     const posts = Array.from({ length: 25 }, (_, i) => ({ slug: `p${i}`, lastModified: "2026-01-01T00:00:00.000Z" }));
-    const xml = buildSitemap(site, posts);
+    const layout = sitemapLayout(posts.length);
+    expect(layout.files).toBe(1);
+    const xml = buildSitemap(site, { pages: layout.file(1).pages, posts, lastChange: "2026-01-01T00:00:00.000Z" });
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).toContain("<loc>https://site.test/blog?page=3</loc>");
     expect(xml).not.toContain("page=4");
+    expect(xml).toContain("<loc>https://site.test/blog</loc><lastmod>2026-01-01T00:00:00.000Z</lastmod>");
+  });
+
+  it("splits the URLs into files of SITEMAP_URLS_PER_FILE, every URL in exactly one", () => {
+    for (const postCount of [0, SITEMAP_URLS_PER_FILE - 3, SITEMAP_URLS_PER_FILE, 123_456]) {
+      const layout = sitemapLayout(postCount);
+      const pageUrls = 2 + Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
+      expect(layout.files).toBe(Math.ceil((pageUrls + postCount) / SITEMAP_URLS_PER_FILE));
+      let pagesSeen = 0;
+      let postsSeen = 0;
+      for (let n = 1; n <= layout.files; n++) {
+        const { pages, posts } = layout.file(n);
+        expect(pages.from).toBe(Math.min(pagesSeen, pageUrls));
+        expect(posts.offset).toBe(postsSeen);
+        const size = pages.to - pages.from + posts.limit;
+        expect(size).toBeLessThanOrEqual(SITEMAP_URLS_PER_FILE);
+        if (n < layout.files) expect(size).toBe(SITEMAP_URLS_PER_FILE);
+        pagesSeen = pages.to;
+        postsSeen += posts.limit;
+      }
+      expect([pagesSeen, postsSeen]).toEqual([pageUrls, postCount]);
+    }
+  });
+
+  it("indexes its files in a valid sitemap index", () => {
+    const xml = buildSitemapIndex(site, 3);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const index = new XMLParser().parse(xml).sitemapindex;
+    expect((index.sitemap as Array<{ loc: string }>).map((s) => s.loc)).toEqual([
+      "https://site.test/sitemap.xml?page=1",
+      "https://site.test/sitemap.xml?page=2",
+      "https://site.test/sitemap.xml?page=3",
+    ]);
+  });
+
+  it("names a sitemap file only by its plain number", () => {
+    expect(["1", "2", "999999"].map(parseSitemapFile)).toEqual([1, 2, 999999]);
+    for (const bad of ["", "0", "01", "-1", "1.0", "1e3", " 1", "1000000", "x"])
+      expect(parseSitemapFile(bad)).toBeUndefined();
   });
 
   it("makes only site-relative links absolute", () => {

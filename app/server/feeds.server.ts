@@ -76,22 +76,78 @@ export function buildRss(site: Site, articles: Article[]): string {
     .join("\n");
 }
 
-/** Sitemap of the public pages, the blog's list pages and every public post. */
-export function buildSitemap(site: Site, posts: PostUrl[]): string {
-  const pages = Math.max(1, Math.ceil(posts.length / BLOG_PAGE_SIZE));
+/**
+ * URLs per sitemap file. sitemaps.org allows 50,000; at 10,000 a file is about
+ * 1 MB, which the page cache keeps (an entry is at most 1/16 of its 64 MiB).
+ * A site with more URLs gets a sitemap index at /sitemap.xml whose files are
+ * /sitemap.xml?page=1, 2, ... (ADR 027).
+ */
+export const SITEMAP_URLS_PER_FILE = 10_000;
+
+/**
+ * The site's URLs in sitemap order, the home page, About and the blog's list
+ * pages first, then every public post newest first, and how they split into
+ * files of SITEMAP_URLS_PER_FILE.
+ */
+export function sitemapLayout(postCount: number) {
+  const listPages = Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
+  const pageUrls = 2 + listPages;
+  const files = Math.ceil((pageUrls + postCount) / SITEMAP_URLS_PER_FILE);
+  /** The URLs of file `file` (1-based): which page URLs (by position) and which posts (offset, limit, newest first). */
+  const file = (n: number) => {
+    const start = (n - 1) * SITEMAP_URLS_PER_FILE;
+    const end = Math.min(start + SITEMAP_URLS_PER_FILE, pageUrls + postCount);
+    const postStart = Math.max(start, pageUrls);
+    return {
+      pages: { from: Math.min(start, pageUrls), to: Math.min(end, pageUrls) },
+      posts: { offset: postStart - pageUrls, limit: Math.max(0, end - postStart) },
+    };
+  };
+  return { files, file };
+}
+
+/** A `?page=` of /sitemap.xml: digits, 1 or more, no leading zero; anything else names no file. */
+export function parseSitemapFile(value: string): number | undefined {
+  return /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * One sitemap file: the page URLs at positions [pages.from, pages.to) (0 the
+ * home page, 1 About, then /blog's list pages, the first of them last
+ * modified at `lastChange`) and `posts`.
+ */
+export function buildSitemap(
+  site: Site,
+  { pages, posts, lastChange }: { pages: { from: number; to: number }; posts: PostUrl[]; lastChange?: string },
+): string {
   const url = (loc: string, lastmod?: string) =>
     `  <url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ""}</url>`;
-  const newest = posts.reduce((latest, p) => (p.lastModified > latest ? p.lastModified : latest), "");
+  const pageUrl = (position: number) =>
+    position === 0
+      ? url(`${site.siteUrl}/`)
+      : position === 1
+        ? url(`${site.siteUrl}/about`)
+        : url(`${site.siteUrl}${blogPageHref(position - 1)}`, position === 2 ? lastChange : undefined);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    url(`${site.siteUrl}/`),
-    url(`${site.siteUrl}/about`),
-    ...Array.from({ length: pages }, (_, i) =>
-      url(`${site.siteUrl}${blogPageHref(i + 1)}`, i === 0 && newest ? newest : undefined),
-    ),
+    ...Array.from({ length: pages.to - pages.from }, (_, i) => pageUrl(pages.from + i)),
     ...posts.map((p) => url(articleUrl(site.siteUrl, p.slug), p.lastModified)),
     "</urlset>",
+    "",
+  ].join("\n");
+}
+
+/** A sitemap index naming the site's `files` sitemap files. */
+export function buildSitemapIndex(site: Site, files: number): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...Array.from(
+      { length: files },
+      (_, i) => `  <sitemap><loc>${escapeXml(`${site.siteUrl}/sitemap.xml?page=${i + 1}`)}</loc></sitemap>`,
+    ),
+    "</sitemapindex>",
     "",
   ].join("\n");
 }

@@ -238,12 +238,25 @@ export async function listFeedArticles(db: Db, { limit, now }: { limit: number; 
   return rows.map(toArticle);
 }
 
-/** Every public post's address and last change, for the sitemap. */
-export async function listPublicUrls(db: Db, now: Date): Promise<PostUrl[]> {
-  const rows = await newestFirst(publicPosts(db, now).select(["slug", "publish_date", "updated_at"])).execute();
-  // A scheduled post edited before its moment was "modified" when it went public.
-  return rows.map((row) => ({
-    slug: row.slug,
-    lastModified: row.updated_at > row.publish_date ? row.updated_at : row.publish_date,
-  }));
+/** Public posts' addresses and last changes, newest first, one sitemap file's worth at a time. */
+export async function listPublicUrls(db: Db, { limit, offset, now }: Page): Promise<PostUrl[]> {
+  const rows = await newestFirst(publicPosts(db, now).select(["slug", "publish_date", "updated_at"]))
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((row) => ({ slug: row.slug, lastModified: lastModified(row) }));
+}
+
+/** A scheduled post edited before its moment was "modified" when it went public. */
+const lastModified = (row: { publish_date: string; updated_at: string }) =>
+  row.updated_at > row.publish_date ? row.updated_at : row.publish_date;
+
+/** The latest `lastModified` of any public post (the blog's list changed then), or undefined with none. */
+export async function lastPublicChange(db: Db, now: Date): Promise<string | undefined> {
+  const row = await publicPosts(db, now)
+    .select((eb) => [eb.fn.max("publish_date").as("publish_date"), eb.fn.max("updated_at").as("updated_at")])
+    .executeTakeFirst();
+  return row?.publish_date && row.updated_at
+    ? lastModified({ publish_date: String(row.publish_date), updated_at: String(row.updated_at) })
+    : undefined;
 }

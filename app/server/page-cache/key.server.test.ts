@@ -16,7 +16,6 @@ describe("cacheKeyOf", () => {
       "/home",
       "/about",
       "/rss.xml",
-      "/sitemap.xml",
       "/robots.txt",
       `/blog/${SLUG}`,
       `/api/posts/${SLUG}`,
@@ -52,6 +51,15 @@ describe("cacheKeyOf", () => {
     ]) {
       expect(cacheKeyOf(url)).toBeUndefined();
     }
+  });
+
+  it("keeps /sitemap.xml's page, the file of a sitemap index, as the route reads it", () => {
+    for (const url of ["/sitemap.xml", "/sitemap.xml?", "/sitemap.xml?utm_source=x&limit=5"])
+      expect(cacheKeyOf(url)).toBe("/sitemap.xml");
+    expect(cacheKeyOf("/sitemap.xml?page=2&utm_source=x")).toBe("/sitemap.xml?page=2");
+    // Refused with 404: no key.
+    for (const url of ["/sitemap.xml?page=", "/sitemap.xml?page=0", "/sitemap.xml?page=02", "/sitemap.xml?page=x"])
+      expect(cacheKeyOf(url)).toBeUndefined();
   });
 
   it("keeps /blog's article, or else its page, as the route reads them", () => {

@@ -1,6 +1,7 @@
 import { parseBlogPage } from "~/lib/blog-pages";
 import { parseImageVariantPath } from "~/lib/images";
 import { isWellFormedSlug } from "~/lib/slug";
+import { parseSitemapFile } from "~/server/feeds.server";
 import { parsePageParams } from "~/server/http.server";
 
 /**
@@ -25,9 +26,10 @@ export function cacheKeyOf(url: string): string | undefined {
     case "/home":
     case "/about":
     case "/rss.xml":
-    case "/sitemap.xml":
     case "/robots.txt":
       return path;
+    case "/sitemap.xml":
+      return sitemapKey(searchParams(url));
     case "/blog":
       return blogKey(searchParams(url));
     case "/api/posts": {
@@ -100,6 +102,14 @@ function blogKey(params: URLSearchParams): string | undefined {
   const page = parseBlogPage(params.get("page"));
   if (page === undefined) return undefined;
   return page === 1 ? "/blog" : `/blog?page=${page}`;
+}
+
+/** /sitemap.xml reads `page` (a file of a sitemap index); a value that names no file gets 404. */
+function sitemapKey(params: URLSearchParams): string | undefined {
+  const page = params.get("page");
+  if (page === null) return "/sitemap.xml";
+  const file = parseSitemapFile(page);
+  return file === undefined ? undefined : `/sitemap.xml?page=${file}`;
 }
 
 /**
