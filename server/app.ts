@@ -62,17 +62,19 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
 
   // Public answers are rendered once per content change (ADR 024): a hit is
   // answered before Express (handle, below); a miss is kept as the app writes it.
-  const cache = development
-    ? undefined
-    : pageCache({
-        readVersion: contentVersionReader(getConnection()),
-        nextScheduledChange: () => nextScheduledChange(getDb()),
-        // A file at the top of build/client is express.static's, whatever its name.
-        cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
-        openEnded: isOpenEndedKey,
-        logger: log,
-        sessionCookie: sessionCookieName(config.secureCookies),
-      });
+  const cache =
+    development || config.pageCacheBytes === 0
+      ? undefined
+      : pageCache({
+          maxBytes: config.pageCacheBytes,
+          readVersion: contentVersionReader(getConnection()),
+          nextScheduledChange: () => nextScheduledChange(getDb()),
+          // A file at the top of build/client is express.static's, whatever its name.
+          cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
+          openEnded: isOpenEndedKey,
+          logger: log,
+          sessionCookie: sessionCookieName(config.secureCookies),
+        });
 
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
 

@@ -14,6 +14,7 @@ describe("parseConfig", () => {
       seedSamplePosts: true,
       smtp: undefined,
       logLevel: "info",
+      pageCacheBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -30,6 +31,7 @@ describe("parseConfig", () => {
         SMTP_URL: "smtp://127.0.0.1:2525",
         CONTACT_NOTIFY_TO: "team@example.com",
         LOG_LEVEL: "debug",
+        PAGE_CACHE_MB: "0",
       },
       "/srv",
     );
@@ -43,6 +45,7 @@ describe("parseConfig", () => {
       seedSamplePosts: false,
       smtp: { url: "smtp://127.0.0.1:2525", notifyTo: "team@example.com" },
       logLevel: "debug",
+      pageCacheBytes: 0,
     });
   });
 
@@ -60,6 +63,9 @@ describe("parseConfig", () => {
     ["DATABASE_URL", { DATABASE_URL: "mysql://x" }],
     ["SEED_SAMPLE_POSTS", { SEED_SAMPLE_POSTS: "maybe" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
+    ["PAGE_CACHE_MB", { PAGE_CACHE_MB: "-1" }],
+    ["PAGE_CACHE_MB", { PAGE_CACHE_MB: "1.5" }],
+    ["PAGE_CACHE_MB", { PAGE_CACHE_MB: "lots" }],
     ["ADMIN_EMAIL", { ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "long-enough-pw" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "short" }],

@@ -53,6 +53,12 @@ const envSchema = z
       })
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
+    PAGE_CACHE_MB: z.coerce
+      .number({ error: "must be a whole number of megabytes from 0 to 1024" })
+      .int({ error: "must be a whole number of megabytes from 0 to 1024" })
+      .min(0, { error: "must be a whole number of megabytes from 0 to 1024" })
+      .max(1024, { error: "must be a whole number of megabytes from 0 to 1024" })
+      .default(64),
     COMPANY_NAME: z.string().trim().min(1).default("Ojai Technology Services"),
     CONTACT_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
     CONTACT_PHONE: optionalString,
@@ -80,6 +86,8 @@ export interface Config {
   smtp: { url: string; notifyTo: string | undefined } | undefined;
   logLevel: string;
   trustProxy: string;
+  /** The page cache's size in bytes (its bodies and their compressed copies); 0 turns it off. */
+  pageCacheBytes: number;
   company: { name: string; email: string; phone: string };
 }
 
@@ -113,6 +121,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, notifyTo: e.CONTACT_NOTIFY_TO } : undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     company: {
       name: e.COMPANY_NAME,
       email: e.CONTACT_EMAIL ?? "hello@example.com",

@@ -329,3 +329,19 @@ describe("cache hits (ADR 024)", () => {
     }
   });
 });
+
+describe("PAGE_CACHE_MB=0", () => {
+  let uncached: TestServer | undefined;
+  afterAll(() => uncached?.stop());
+
+  it("turns the page cache off: every request is rendered, none stored", async () => {
+    uncached = await startServer({ PAGE_CACHE_MB: "0", SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "debug" });
+    for (const path of ["/", "/blog", "/api/posts?limit=5", "/api/posts?limit=5"]) {
+      const response = await fetch(uncached.url + path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-cache")).toBeNull();
+      await response.arrayBuffer();
+    }
+    expect(cacheStoredLines(uncached)).toHaveLength(0);
+  });
+});
