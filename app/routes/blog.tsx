@@ -34,9 +34,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
   const slug = params.get("article");
   if (slug !== null) {
-    const found = await findPublicArticle(db, slug, now);
+    const [found, total] = await Promise.all([findPublicArticle(db, slug, now), countPublicPosts(db, now)]);
     if (!found) throw notFound();
-    const { article, previous, next, index, total } = found;
+    const { article, previous, next, index } = found;
     return {
       view: "article" as const,
       article,

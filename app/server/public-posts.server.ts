@@ -66,7 +66,6 @@ export interface ArticleInList {
   next: Neighbour | null;
   /** 0-based index in the public list, newest first. */
   index: number;
-  total: number;
 }
 
 /** A public post's address in the sitemap and when it last changed. */
@@ -155,11 +154,15 @@ export function newestFirst<O>(
   return query.orderBy("publish_date", backward ? "asc" : "desc").orderBy("id", backward ? "desc" : "asc");
 }
 
-/** Posts before and after (date, id) in `newestFirst` order. */
+/**
+ * Posts before and after (date, id) in `newestFirst` order. Each also bounds
+ * publish_date on its own, so the database reads the index from that date on
+ * (posts_order_idx) rather than filtering every row.
+ */
 const newerThan = (date: string, id: string) => (eb: ExpressionBuilder<Database, "posts">) =>
-  eb.or([eb("publish_date", ">", date), eb.and([eb("publish_date", "=", date), eb("id", "<", id)])]);
+  eb.and([eb("publish_date", ">=", date), eb.or([eb("publish_date", ">", date), eb("id", "<", id)])]);
 const olderThan = (date: string, id: string) => (eb: ExpressionBuilder<Database, "posts">) =>
-  eb.or([eb("publish_date", "<", date), eb.and([eb("publish_date", "=", date), eb("id", ">", id)])]);
+  eb.and([eb("publish_date", "<=", date), eb.or([eb("publish_date", "<", date), eb("id", ">", id)])]);
 
 /** Public: published, and publishDate has come (scheduled posts wait). */
 function publicPosts(db: Db, now: Date) {
@@ -201,8 +204,8 @@ export async function findPublicPost(db: Db, slug: string, now: Date): Promise<P
 
 /**
  * A public article with its place in the list: the neighbours Previous/Next
- * lead to, its index (to find its page) and the total. Undefined for an
- * unknown, draft or scheduled slug.
+ * lead to and its index (to find its page). Undefined for an unknown, draft
+ * or scheduled slug.
  */
 export async function findPublicArticle(db: Db, slug: string, now: Date): Promise<ArticleInList | undefined> {
   if (!isWellFormedSlug(slug)) return undefined;
@@ -210,25 +213,25 @@ export async function findPublicArticle(db: Db, slug: string, now: Date): Promis
   if (!row) return undefined;
   const newer = newerThan(row.publish_date, row.id);
   const older = olderThan(row.publish_date, row.id);
-  const [previous, next, before, total] = await Promise.all([
+  // Posts older than a public article are public: `older` is their one upper
+  // bound on publish_date (given two, SQLite read the index from the later).
+  const [previous, next, before] = await Promise.all([
     newestFirst(publicPosts(db, now).select(["slug", "title"]).where(newer), "backward")
       .limit(1)
       .executeTakeFirst(),
-    newestFirst(publicPosts(db, now).select(["slug", "title"]).where(older))
+    newestFirst(db.selectFrom("posts").where("published", "=", 1).select(["slug", "title"]).where(older))
       .limit(1)
       .executeTakeFirst(),
     publicPosts(db, now)
       .select((eb) => eb.fn.countAll<string | number>().as("count"))
       .where(newer)
       .executeTakeFirstOrThrow(),
-    countPublicPosts(db, now),
   ]);
   return {
     article: toArticle(row),
     previous: previous ?? null,
     next: next ?? null,
     index: Number(before.count),
-    total,
   };
 }
 

@@ -165,4 +165,17 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable("sessions").dropColumn("last_seen_at").execute();
     },
   },
+  // The public list's order is (publish_date desc, id asc): with id in the
+  // index, a neighbour of an article is one index step away and the count of
+  // newer posts reads the index alone. It replaces (published, publish_date).
+  "007_posts_order_index": {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex("posts_order_idx").on("posts").columns(["published", "publish_date", "id"]).execute();
+      await db.schema.dropIndex("posts_public_idx").execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.createIndex("posts_public_idx").on("posts").columns(["published", "publish_date"]).execute();
+      await db.schema.dropIndex("posts_order_idx").execute();
+    },
+  },
 };

@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
+import { countPublicPosts, findPublicArticle, listPublicSummaries } from "./public-posts.server";
+
+/**
+ * An article's neighbours and index agree with the list's order, ties of
+ * publish date included (posts of one moment are ordered by id), on the
+ * backend under test.
+ */
+
+let database: FreshDatabase;
+const now = new Date();
+const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  // Three moments, five posts at the middle one; a draft and a scheduled post at the same moment as others.
+  const dates = [at(1), at(5), at(5), at(5), at(5), at(5), at(9)];
+  const rows = dates.map((date, i) => ({ date, published: 1, slug: `post-${i}` }));
+  rows.push({ date: at(5), published: 0, slug: "draft" }, { date: at(-5), published: 1, slug: "scheduled" });
+  await database.connection.db
+    .insertInto("posts")
+    .values(
+      rows.map(({ date, published, slug }) => ({
+        id: randomUUID(),
+        title: slug,
+        slug,
+        excerpt: "e",
+        content: "c",
+        content_html: "<p>c</p>",
+        category: "",
+        author: "a",
+        publish_date: date,
+        read_time: "1 min read",
+        published,
+        header_image: null,
+        created_at: date,
+        updated_at: date,
+      })),
+    )
+    .execute();
+});
+afterAll(() => database?.cleanup());
+
+describe("findPublicArticle", () => {
+  it("gives each article the neighbours and index of its place in the list", async () => {
+    const db = database.connection.db;
+    const list = (await listPublicSummaries(db, { limit: 100, offset: 0, now })).map((post) => post.slug);
+    expect(list).toHaveLength(7);
+    expect(await countPublicPosts(db, now)).toBe(7);
+    for (const [index, slug] of list.entries()) {
+      const found = await findPublicArticle(db, slug, now);
+      expect(found?.index, slug).toBe(index);
+      expect(found?.previous?.slug ?? null, slug).toBe(list[index - 1] ?? null);
+      expect(found?.next?.slug ?? null, slug).toBe(list[index + 1] ?? null);
+    }
+    expect(await findPublicArticle(db, "draft", now)).toBeUndefined();
+    expect(await findPublicArticle(db, "scheduled", now)).toBeUndefined();
+  });
+});
