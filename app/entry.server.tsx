@@ -48,6 +48,15 @@ export default function handleRequest(
   const nonce = hydratesAsIslands(routerContext) ? undefined : loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
     let failed = false;
+    // A render that has not finished by then is given up. The timer is
+    // cleared as soon as the page is whole: until it fires it keeps the whole
+    // render (tree, loader data, request) alive, 6 s of renders at a time.
+    let deadline: NodeJS.Timeout | undefined;
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      clearTimeout(deadline);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -64,8 +73,10 @@ export default function handleRequest(
             }),
           );
           pipe(body);
+          settle();
         },
         onShellError(error: unknown) {
+          settle();
           reject(error instanceof Error ? error : new Error("the page could not be rendered", { cause: error }));
         },
         onError(error: unknown) {
@@ -74,6 +85,6 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    if (!settled) deadline = setTimeout(abort, streamTimeout + 1000);
   });
 }
