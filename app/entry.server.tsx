@@ -1,10 +1,9 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { renderToPipeableStream } from "react-dom/server";
 import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from "react-router";
 import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
 import { getLogger } from "./server/logger.server";
+import { renderWhole } from "./server/render-whole.server";
 
 export const streamTimeout = 5_000;
 
@@ -36,7 +35,7 @@ function hydratesAsIslands(context: EntryContext): boolean {
  * have no Suspense boundary: React would send a large one after the page,
  * hidden, with inline scripts that a public page could not run (no nonce).
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -46,45 +45,20 @@ export default function handleRequest(
   // Public pages carry no nonce, so their HTML is the same for every visitor
   // and is compressed once by the page cache (ADR 024).
   const nonce = hydratesAsIslands(routerContext) ? undefined : loadContext.cspNonce;
-  return new Promise<Response>((resolve, reject) => {
-    let failed = false;
-    // A render that has not finished by then is given up. The timer is
-    // cleared as soon as the page is whole: until it fires it keeps the whole
-    // render (tree, loader data, request) alive, 6 s of renders at a time.
-    let deadline: NodeJS.Timeout | undefined;
-    let settled = false;
-    const settle = () => {
-      settled = true;
-      clearTimeout(deadline);
-    };
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        onAllReady() {
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: failed ? 500 : responseStatusCode,
-            }),
-          );
-          pipe(body);
-          settle();
-        },
-        onShellError(error: unknown) {
-          settle();
-          reject(error instanceof Error ? error : new Error("the page could not be rendered", { cause: error }));
-        },
-        onError(error: unknown) {
-          failed = true;
-          getLogger().error({ err: error, req: { url: new URL(request.url).pathname } }, "render error");
-        },
-      },
-    );
-    if (!settled) deadline = setTimeout(abort, streamTimeout + 1000);
+  const { body, failed } = await renderWhole(
+    <NonceProvider value={nonce}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </NonceProvider>,
+    {
+      nonce,
+      deadlineMs: streamTimeout + 1000,
+      onError: (error) =>
+        getLogger().error({ err: error, req: { url: new URL(request.url).pathname } }, "render error"),
+    },
+  );
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(createReadableStreamFromReadable(body), {
+    headers: responseHeaders,
+    status: failed ? 500 : responseStatusCode,
   });
 }

@@ -1,0 +1,57 @@
+import type { PassThrough } from "node:stream";
+import { Suspense, use } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderWhole } from "./render-whole.server";
+
+const text = async (body: PassThrough) => {
+  let html = "";
+  for await (const chunk of body) html += String(chunk);
+  return html;
+};
+
+const never = new Promise<string>(() => {});
+function Pending() {
+  return <p>{use(never)}</p>;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("renderWhole", () => {
+  it("answers the whole page and leaves no timer behind", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const onError = vi.fn();
+    const { body, failed } = await renderWhole(
+      <main>
+        <h1>Title</h1>
+      </main>,
+      { deadlineMs: 6_000, onError },
+    );
+    // The deadline's timer would keep this render alive until it fired.
+    expect(vi.getTimerCount()).toBe(0);
+    expect(await text(body)).toBe("<main><h1>Title</h1></main>");
+    expect(failed).toBe(false);
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it("aborts a render that is not whole by its deadline, and says it failed", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    // React says on stderr that an aborted render still had a task; that is the abort.
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const onError = vi.fn();
+    const rendered = renderWhole(
+      <Suspense fallback={<p>Loading</p>}>
+        <Pending />
+      </Suspense>,
+      { deadlineMs: 6_000, onError },
+    );
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(6_000);
+    const { body, failed } = await rendered;
+    expect(failed).toBe(true);
+    expect(onError).toHaveBeenCalledOnce();
+    expect(await text(body)).toContain("Loading");
+  });
+});
