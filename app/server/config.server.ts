@@ -16,6 +16,12 @@ const absoluteHttpUrl = z
   .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
   .transform((value) => new URL(value).origin);
 
+/** A whole number in [min, max]; every refusal says "must be {what}". */
+const wholeNumber = (min: number, max: number, what: string) => {
+  const error = `must be ${what}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
 const optionalString = z
   .string()
   .trim()
@@ -24,12 +30,7 @@ const optionalString = z
 
 const envSchema = z
   .object({
-    PORT: z.coerce
-      .number({ error: "must be a whole number from 0 to 65535" })
-      .int({ error: "must be a whole number from 0 to 65535" })
-      .min(0, { error: "must be a whole number from 0 to 65535" })
-      .max(65535, { error: "must be a whole number from 0 to 65535" })
-      .default(3000),
+    PORT: wholeNumber(0, 65535, "a whole number from 0 to 65535").default(3000),
     HOST: z.string().trim().min(1, { error: "must not be empty" }).default("0.0.0.0"),
     DATABASE_URL: optionalString.refine(
       (value) =>
@@ -53,12 +54,7 @@ const envSchema = z
       })
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
-    PAGE_CACHE_MB: z.coerce
-      .number({ error: "must be a whole number of megabytes from 0 to 1024" })
-      .int({ error: "must be a whole number of megabytes from 0 to 1024" })
-      .min(0, { error: "must be a whole number of megabytes from 0 to 1024" })
-      .max(1024, { error: "must be a whole number of megabytes from 0 to 1024" })
-      .default(64),
+    PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(64),
     COMPANY_NAME: z.string().trim().min(1).default("Ojai Technology Services"),
     CONTACT_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
     CONTACT_PHONE: optionalString,

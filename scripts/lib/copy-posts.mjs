@@ -4,23 +4,6 @@
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 
-const COLUMNS = [
-  "id",
-  "title",
-  "slug",
-  "excerpt",
-  "content",
-  "content_html",
-  "category",
-  "author",
-  "publish_date",
-  "read_time",
-  "published",
-  "header_image",
-  "created_at",
-  "updated_at",
-];
-
 /**
  * Adds posts bench-post-{from+1} ... bench-post-{total} to the SQLite database
  * `file`, each a copy of one already there, one minute apart and older than
@@ -30,11 +13,12 @@ const COLUMNS = [
 export function copyPosts(file, from, total) {
   const db = new Database(file);
   try {
-    const sources = db.prepare(`select ${COLUMNS.join(", ")} from posts`).all();
+    const sources = db.prepare("select * from posts").all();
     if (sources.length === 0) throw new Error("copyPosts needs posts to copy");
+    const columns = Object.keys(sources[0]);
     const oldest = Date.parse(db.prepare("select min(publish_date) from posts").pluck().get());
     const insert = db.prepare(
-      `insert into posts (${COLUMNS.join(", ")}) values (${COLUMNS.map((c) => `@${c}`).join(", ")})`,
+      `insert into posts (${columns.join(", ")}) values (${columns.map((c) => `@${c}`).join(", ")})`,
     );
     const slugs = [];
     db.transaction(() => {
