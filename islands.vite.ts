@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
+import { hmrRuntimeUrl, readClientManifest, type ManifestChunk } from "./react-router-internals.vite.ts";
 
 /**
  * Public pages hydrate as islands (ADR 018): React Router renders them on the
@@ -11,7 +11,8 @@ import type { Plugin } from "vite";
  * and tells the server build its file names through `virtual:islands-assets`:
  * the entry and the chunks it imports (preloaded), and the tooltip chunk that
  * hover-capable screens preload. The menu and the contact modal load when
- * first wanted.
+ * first wanted. What it needs from React Router beyond its documented
+ * options lives in react-router-internals.vite.ts.
  */
 export const ISLANDS_ENTRY = "app/islands/hydrate-islands.tsx";
 /** Loaded before hydrating where a pointer can hover (components/ui/tip.tsx). */
@@ -29,12 +30,6 @@ export interface IslandAssets {
   hoverPreload: string[];
   /** In development only: React Refresh's runtime, which the transformed modules expect. */
   devPreamble?: string;
-}
-
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  isEntry?: boolean;
 }
 
 function staticImports(manifest: Record<string, ManifestChunk>, key: string, seen = new Set<string>()): Set<string> {
@@ -87,14 +82,11 @@ export function islandsPlugin(): Plugin {
           entry: `${base}${ISLANDS_ENTRY}`,
           preload: [],
           hoverPreload: [],
-          devPreamble: `${base}@id/__x00__virtual:react-router/inject-hmr-runtime`,
+          devPreamble: hmrRuntimeUrl(base),
         };
         return `export default ${JSON.stringify(assets)};`;
       }
-      // The server build runs after the client build, whose Vite manifest is
-      // still on disk at this point (React Router removes it at the end).
-      const manifestPath = path.resolve(root, clientOutDir, ".vite/manifest.json");
-      const manifest = JSON.parse(fs.readFileSync(manifestPath, "utf8")) as Record<string, ManifestChunk>;
+      const manifest = readClientManifest(path.resolve(root, clientOutDir));
       const chunk = manifest[ISLANDS_ENTRY];
       if (!chunk) throw new Error(`${ISLANDS_ENTRY} is missing from the client build`);
       const url = (key: string) => `${base}${manifest[key]!.file}`;

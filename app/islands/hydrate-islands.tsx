@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { loadContactModal, SITE_LAYER_ID } from "~/components/site/contact-store";
-import { HOVER_MEDIA, loadTooltips, TooltipProvider } from "~/components/ui/tip";
+import { HOVER_MEDIA, loadTooltips, Tooltips, type TooltipImplementation } from "~/components/ui/tip";
 import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from "./island";
 import { islands, type IslandName } from "./registry";
 
@@ -22,10 +22,23 @@ function Hydrated() {
   return null;
 }
 
-async function hydrateIslands() {
-  if (window.matchMedia(HOVER_MEDIA).matches) {
-    await loadTooltips().catch((error: unknown) => console.warn("Tooltips could not be loaded", error));
+/**
+ * Radix's tooltip where a pointer can hover, loaded before hydrating: each
+ * island then hydrates with the tooltips it keeps for the life of the page,
+ * and no control is re-rendered into another tree later (ADR 025).
+ */
+async function tooltipsForThisScreen(): Promise<TooltipImplementation | null> {
+  if (!window.matchMedia(HOVER_MEDIA).matches) return null;
+  try {
+    return await loadTooltips();
+  } catch (error) {
+    console.warn("Tooltips could not be loaded", error);
+    return null;
   }
+}
+
+async function hydrateIslands() {
+  const tooltips = await tooltipsForThisScreen();
   const containers = [...document.querySelectorAll<HTMLElement>(`[${ISLAND_ATTRIBUTE}]`)];
   pending = containers.length;
   for (const container of containers) {
@@ -40,9 +53,9 @@ async function hydrateIslands() {
     hydrateRoot(
       container,
       <>
-        <TooltipProvider>
+        <Tooltips implementation={tooltips}>
           <Component {...props} />
-        </TooltipProvider>
+        </Tooltips>
         <Hydrated />
       </>,
     );

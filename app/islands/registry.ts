@@ -1,5 +1,6 @@
 import { ContactButton } from "~/components/site/contact-button";
 import { Hero } from "~/components/site/hero";
+import { InfoModal } from "~/components/site/info-modal";
 import { InsightsCarousel } from "~/components/site/insights-carousel";
 import { Splash } from "~/components/site/intro";
 import { PageStatus } from "~/components/site/page-status";
@@ -19,6 +20,7 @@ export const islands = {
   hero: Hero,
   insights: InsightsCarousel,
   "contact-button": ContactButton,
+  "info-modal": InfoModal,
   "page-status": PageStatus,
 };
 

@@ -1,5 +1,5 @@
 import { type Page } from "@playwright/test";
-import { media, research, systems } from "../../app/content/landing";
+import { infoModals, media, research, systems } from "../../app/content/landing";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const CONTENT = "main#main";
@@ -237,6 +237,55 @@ test.describe("landing page", () => {
       await trigger.click({ force: true });
       await expect(page.getByRole("dialog")).toHaveCount(0);
     }
+  });
+
+  test("info modals, were they enabled, list their points, close on Escape or the backdrop, lock scrolling and hand over to the contact modal", async ({
+    page,
+  }) => {
+    // The page as it would be with INFO_MODALS_ENABLED: the islands' props say
+    // so, and the server's buttons are not disabled.
+    await page.route(/\/$/, async (route) => {
+      if (route.request().resourceType() !== "document") return route.fallback();
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      delete headers["content-encoding"];
+      delete headers["content-length"];
+      delete headers.etag;
+      const body = (await response.text())
+        .replaceAll("&quot;enabled&quot;:false", "&quot;enabled&quot;:true")
+        .replaceAll(/ disabled=""(?= data-testid="info-trigger-)/g, "");
+      await route.fulfill({ response, headers, body });
+    });
+    await page.goto("/");
+    for (const content of infoModals) {
+      const trigger = page.getByTestId(`info-trigger-${content.id}`);
+      await expect(trigger).toBeEnabled();
+      await trigger.click();
+      const dialog = page.getByRole("dialog", { name: content.title });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole("listitem")).toHaveText(content.items);
+      await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).overflow)).toBe("hidden");
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+      await expect(trigger).toBeFocused();
+      await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe("hidden");
+    }
+
+    const trigger = page.getByTestId("info-trigger-systems");
+    await trigger.click();
+    const dialog = page.getByRole("dialog", { name: "For Systems" });
+    await expect(dialog).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.mouse.click(5, 5); // the backdrop
+    await expect(dialog).toBeHidden();
+
+    await trigger.click();
+    await dialog.getByRole("button", { name: infoModals[1]!.cta }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("dialog", { name: "Get Started" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog", { name: "Get Started" })).toBeHidden();
+    await expect(trigger).toBeFocused();
   });
 
   test("footer: services scroll to #services, company links, modal links, social icons, copyright", async ({

@@ -1,5 +1,5 @@
 import { formatDate } from "~/lib/dates";
-import { followLink } from "~/lib/page-transition";
+import { ARTICLE_TITLE_ID, followLink } from "~/lib/page-transition";
 import type { Article, Neighbour } from "~/server/public-posts.server";
 import { PostImage } from "./post-image";
 
@@ -42,7 +42,7 @@ export function ArticleView({
           <span aria-hidden="true">←</span> Back to articles
         </a>
       </p>
-      <article className="mt-6" aria-labelledby="article-title">
+      <article className="mt-6" aria-labelledby={ARTICLE_TITLE_ID}>
         {article.headerImage && (
           <PostImage
             src={article.headerImage}
@@ -59,7 +59,7 @@ export function ArticleView({
           <span>{article.readTime}</span>
         </p>
         <h1
-          id="article-title"
+          id={ARTICLE_TITLE_ID}
           tabIndex={-1}
           className="mt-3 text-3xl font-bold leading-tight focus:outline-none sm:text-4xl"
         >

@@ -1,8 +1,5 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { useState } from "react";
 import { infoModals, media, research, systems, type InfoModalContent } from "~/content/landing";
 import { Island } from "~/islands/island";
-import { openContact } from "./contact-store";
 
 const sectionClass = "scroll-mt-16 px-4 py-20 outline-none";
 
@@ -163,39 +160,7 @@ function CheckIcon() {
  */
 export const INFO_MODALS_ENABLED = false;
 
+/** An info modal's trigger: an island (components/site/info-modal.tsx), like every interactive part. */
 function InfoModal({ content }: { content: InfoModalContent }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger
-        disabled={!INFO_MODALS_ENABLED}
-        data-testid={`info-trigger-${content.id}`}
-        className="rounded-md border border-neutral-400 px-4 py-2 font-medium text-neutral-800 disabled:cursor-not-allowed disabled:opacity-60"
-      >
-        {content.trigger}
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-[70] bg-black/60" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-[70] max-h-[90dvh] w-[calc(100%-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl">
-          <Dialog.Title className="text-2xl font-bold">{content.title}</Dialog.Title>
-          <Dialog.Description className="mt-2 text-neutral-800">{content.description}</Dialog.Description>
-          <ul className="mt-4 list-disc space-y-1 pl-5">
-            {content.items.map((item) => (
-              <li key={item}>{item}</li>
-            ))}
-          </ul>
-          <button
-            type="button"
-            className="mt-6 rounded-md bg-brand-700 px-4 py-2 font-semibold text-white"
-            onClick={() => {
-              setOpen(false);
-              openContact();
-            }}
-          >
-            {content.cta}
-          </button>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
+  return <Island name="info-modal" props={{ content, enabled: INFO_MODALS_ENABLED }} />;
 }

@@ -1,17 +1,30 @@
 import { useEffect, useState } from "react";
-import { isPlainClick, TRANSITION_ATTRIBUTES, type FocusAfter } from "~/lib/page-transition";
-
-/** Session storage key: where focus goes when the next page arrives. */
-const FOCUS_KEY = "ojai:focus-after";
+import {
+  focusTargetId,
+  handOverFocus,
+  isPlainClick,
+  parseFocusAfter,
+  takeFocusHandover,
+  TRANSITION_ATTRIBUTES,
+  type FocusAfter,
+} from "~/lib/page-transition";
 
 function focusOnArrival(target: FocusAfter) {
-  const element =
-    target === "article"
-      ? document.getElementById("article-title")
-      : document.querySelector<HTMLElement>(`#post-${CSS.escape(target.slice("card:".length))} h2 a`);
+  const holder = document.getElementById(focusTargetId(target));
+  // The article's title takes focus itself; a card, through its link.
+  const element = target === "article" ? holder : holder?.querySelector<HTMLElement>("a[href]");
   if (!element) return;
   element.focus({ preventScroll: target === "article" });
   if (target !== "article") element.scrollIntoView({ block: "center" });
+}
+
+/** Session storage, where the browser allows it: the focus handover is a nicety, never a failure. */
+function withSessionStorage<T>(act: (storage: Storage) => T): T | null {
+  try {
+    return act(window.sessionStorage);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -19,31 +32,31 @@ function focusOnArrival(target: FocusAfter) {
  * or form with transition attributes (lib/page-transition.ts) shows its
  * loading text here while the browser fetches the next page, and on arrival
  * focus goes where it said: the new article's title after a card, Previous or
- * Next; the card of the article just read after 'Back to articles'.
+ * Next; the card of the article just read after 'Back to articles'. Focus
+ * crosses the page load through lib/page-transition.ts's handover.
  */
 export function PageStatus() {
   const [status, setStatus] = useState("");
 
   useEffect(() => {
-    const target = sessionStorage.getItem(FOCUS_KEY) as FocusAfter | null;
-    sessionStorage.removeItem(FOCUS_KEY);
+    const target = withSessionStorage((storage) => takeFocusHandover(storage, new URL(window.location.href)));
     if (target) focusOnArrival(target);
 
-    const begin = (element: HTMLElement) => {
-      const focus = element.getAttribute(TRANSITION_ATTRIBUTES.focus);
-      if (focus) sessionStorage.setItem(FOCUS_KEY, focus);
-      else sessionStorage.removeItem(FOCUS_KEY);
+    const begin = (element: HTMLElement, to: URL) => {
+      const focus = parseFocusAfter(element.getAttribute(TRANSITION_ATTRIBUTES.focus));
+      withSessionStorage((storage) => handOverFocus(storage, to, focus));
       setStatus(element.getAttribute(TRANSITION_ATTRIBUTES.loading) ?? "");
     };
     const onClick = (event: MouseEvent) => {
       if (!isPlainClick(event) || !(event.target instanceof Element)) return;
       const link = event.target.closest<HTMLAnchorElement>(`a[${TRANSITION_ATTRIBUTES.loading}]`);
       if (!link) return;
-      begin(link);
-      const href = link.getAttribute(TRANSITION_ATTRIBUTES.href);
-      if (href) {
+      const follow = link.getAttribute(TRANSITION_ATTRIBUTES.href);
+      const to = new URL(follow ?? link.href, window.location.href);
+      begin(link, to);
+      if (follow) {
         event.preventDefault();
-        window.location.assign(href);
+        window.location.assign(to.href);
       }
     };
     const onSubmit = (event: SubmitEvent) => {
@@ -54,15 +67,18 @@ export function PageStatus() {
         !form.hasAttribute(TRANSITION_ATTRIBUTES.loading)
       )
         return;
-      begin(form);
-      if (form.method !== "get") return;
+      const to = new URL(form.action);
+      if (form.method !== "get") {
+        begin(form, to);
+        return;
+      }
       // The browser would append an empty "?" for a form with no fields (Previous/Next on /blog/{slug}).
-      const target = new URL(form.action);
-      target.search = new URLSearchParams(
+      to.search = new URLSearchParams(
         new FormData(form, event.submitter) as unknown as Record<string, string>,
       ).toString();
+      begin(form, to);
       event.preventDefault();
-      window.location.assign(target.href);
+      window.location.assign(to.href);
     };
     // Back to a page kept in the browser's cache: nothing is loading any more.
     const onPageShow = (event: PageTransitionEvent) => {

@@ -1,4 +1,4 @@
-import { followLink } from "~/lib/page-transition";
+import { followLink, postCardId } from "~/lib/page-transition";
 import { formatDate } from "~/lib/dates";
 import type { PostSummary } from "~/server/public-posts.server";
 import { PostImage } from "./post-image";
@@ -21,7 +21,7 @@ export function PostCard({
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article
-      id={`post-${post.slug}`}
+      id={postCardId(post.slug)}
       className="relative flex flex-col overflow-hidden rounded-lg border border-neutral-200 bg-white shadow-sm transition-shadow focus-within:shadow-md hover:shadow-md"
     >
       {post.headerImage ? (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { navigation } from "~/content/navigation";
 import { Tip } from "~/components/ui/tip";
+import { loadOnce } from "~/lib/load-once";
 import { Logo } from "./logo";
 
 /** The bar turns from transparent green to black past this much scroll (SPEC §9). */
@@ -56,15 +57,8 @@ export function SiteHeader({
   );
 }
 
-let menuModule: Promise<typeof import("./menu-overlay")> | null = null;
 /** The menu's code, loaded on first intent (pointer, focus, touch) or click. */
-function loadMenu() {
-  menuModule ??= import("./menu-overlay").catch((error: unknown) => {
-    menuModule = null;
-    throw error;
-  });
-  return menuModule;
-}
+const loadMenu = loadOnce(() => import("./menu-overlay"));
 
 function MenuButton() {
   const [open, setOpen] = useState(false);

@@ -1,4 +1,4 @@
-import { cloneElement, type ComponentType, type ReactElement } from "react";
+import { createContext, use, type ComponentType, type ReactElement, type ReactNode } from "react";
 
 /** SPEC §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. */
 export const TOOLTIP_DELAY_MS = 700;
@@ -12,35 +12,51 @@ export interface TipProps {
   side?: "top" | "bottom" | "left" | "right";
 }
 
-interface TooltipImplementation {
-  Provider: ComponentType<{ children: React.ReactNode }>;
+/** What tip-radix.tsx exports: Radix's tooltip behind `Tip`, and the provider its delays need. */
+export interface TooltipImplementation {
+  TooltipProvider: ComponentType<{ children: ReactNode }>;
   Tip: ComponentType<TipProps>;
 }
 
 /**
- * Radix's tooltip, once loaded. Tooltips follow a hovering pointer, so only
- * screens that have one load it (ADR 018), and they load it before
- * hydrating: every render, on the server and in the browser, then sees the
- * same implementation for the life of the page.
+ * Tooltips follow a hovering pointer, so only screens that have one load
+ * Radix's tooltip (ADR 018, ADR 025). app/islands/hydrate-islands.tsx loads
+ * it there before hydrating and hands it to every island through this
+ * context; the server and touch screens have none.
  */
-let implementation: TooltipImplementation | null = null;
+const TooltipContext = createContext<TooltipImplementation | null>(null);
 
-export async function loadTooltips(): Promise<void> {
-  implementation ??= await import("./tip-radix");
+export function loadTooltips(): Promise<TooltipImplementation> {
+  return import("./tip-radix");
 }
 
-/** Shares the tooltip delays (and the skip between triggers) across one hydrated part of the page. */
-export function TooltipProvider({ children }: { children: React.ReactNode }) {
-  if (implementation) return <implementation.Provider>{children}</implementation.Provider>;
-  return <>{children}</>;
+/**
+ * Gives an island's tree its tooltips, and one provider for their delays
+ * (the skip between triggers is shared within the island). Without an
+ * implementation, its children render alone.
+ */
+export function Tooltips({
+  implementation,
+  children,
+}: {
+  implementation: TooltipImplementation | null;
+  children: ReactNode;
+}) {
+  if (!implementation) return children;
+  return (
+    <TooltipContext value={implementation}>
+      <implementation.TooltipProvider>{children}</implementation.TooltipProvider>
+    </TooltipContext>
+  );
 }
 
 /**
  * A tooltip naming an icon-only control; the control keeps its own
- * aria-label. Without the tooltip code (the server, touch screens) the
- * control renders as Radix's closed trigger does, so hydration matches.
+ * aria-label. The control's markup is its own everywhere: with tooltips,
+ * Radix adds behaviour and a portal, no attribute (tip-radix.tsx), so the
+ * server's HTML hydrates as is on every screen.
  */
 export function Tip(props: TipProps) {
-  if (implementation) return <implementation.Tip {...props} />;
-  return cloneElement(props.children, { "data-state": "closed" });
+  const implementation = use(TooltipContext);
+  return implementation ? <implementation.Tip {...props} /> : props.children;
 }

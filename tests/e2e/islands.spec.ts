@@ -1,0 +1,59 @@
+import { type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+/**
+ * The public pages hydrate only their islands (ADR 018). Two seams checked in
+ * the built pages: a control that needs JavaScript is inside an island (or
+ * works without it), and hydration keeps the server's controls in place.
+ */
+
+async function publicPages(page: Page) {
+  const [first] = (await (await page.request.get("/api/posts?limit=1")).json()) as Array<{ slug: string }>;
+  // The newest article: its Previous button is disabled (SPEC §2).
+  return ["/", "/blog", `/blog/${first!.slug}`, "/about"];
+}
+
+test("no dead buttons: every button is in an island or in a form that works without JavaScript", async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "the pages' markup is the same on every screen");
+  for (const path of await publicPages(page)) {
+    await page.goto(path);
+    const dead = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("button, [role=button]")]
+        .filter((control) => {
+          if (control.closest("[data-island]")) return false;
+          const form = control instanceof HTMLButtonElement ? control.form : control.closest("form");
+          if (form?.hasAttribute("action")) return false;
+          // Previous/Next at the ends of the list: a disabled submit button
+          // in a GET form (SPEC §2), inert by design, not by accident.
+          return !(control instanceof HTMLButtonElement && control.disabled && form);
+        })
+        .map((control) => control.outerHTML.slice(0, 160)),
+    );
+    expect(dead, `buttons on ${path} that no script or form serves`).toEqual([]);
+  }
+});
+
+test("hydration keeps the server's controls: no island replaces its buttons or links", async ({ page }) => {
+  // Records every button or link removed from the page, from its first byte.
+  await page.addInitScript(() => {
+    const removed: string[] = [];
+    (window as unknown as { removedControls: string[] }).removedControls = removed;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.removedNodes) {
+          if (!(node instanceof Element)) continue;
+          const controls = node.matches("button, a") ? [node] : [...node.querySelectorAll("button, a")];
+          removed.push(...controls.map((control) => control.outerHTML.slice(0, 120)));
+        }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  for (const path of await publicPages(page)) {
+    await page.goto(path);
+    // Anything that re-renders just after hydration (a late switch of implementation) has happened by now.
+    await page.waitForTimeout(300);
+    const removed = await page.evaluate(() => (window as unknown as { removedControls: string[] }).removedControls);
+    expect(removed, `controls replaced on ${path}`).toEqual([]);
+  }
+});
