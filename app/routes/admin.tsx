@@ -373,7 +373,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
                   autoComplete="off"
                   spellCheck={false}
                   onChange={(event) => setFilter(event.target.value)}
-                  className="w-full rounded-md border border-neutral-400 bg-white px-3 py-2 text-base text-neutral-900 focus:border-brand-600"
+                  className="h-11 w-full rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
                 />
               </div>
               <div className="flex flex-col gap-1">
@@ -384,7 +384,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
                   id={`${filterId}-sort`}
                   value={sort}
                   onChange={(event) => showList({ q: filter.trim(), sort: event.target.value as PostSort })}
-                  className="rounded-md border border-neutral-400 bg-white px-3 py-2 text-base text-neutral-900 focus:border-brand-600"
+                  className="h-11 rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
                 >
                   {POST_SORTS.map((value) => (
                     <option key={value} value={value}>

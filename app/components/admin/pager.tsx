@@ -36,7 +36,8 @@ export function Pager({
           <span aria-hidden="true">←&nbsp;</span>Previous
         </span>
       )}
-      <ol className="flex flex-wrap gap-1">
+      {/* Narrow screens: Previous and Next on one line, the numbers below. */}
+      <ol className="flex flex-wrap gap-1 max-sm:order-last max-sm:w-full max-sm:justify-center">
         {pageWindow(page, pages).map((n, i) =>
           n === null ? (
             <li key={`gap-${i}`} aria-hidden="true" className="inline-flex min-h-10 items-center px-1 text-neutral-600">
