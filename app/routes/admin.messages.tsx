@@ -1,17 +1,32 @@
-import { Form, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { Pager } from "~/components/admin/pager";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
+import { adminListHref, countOf, pageCount } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { requireAdminPage } from "~/server/auth.server";
-import { deleteMessage, listContactMessages, setMessageRead } from "~/server/contact.server";
+import { countUnreadMessages, deleteMessage, listContactMessages, setMessageRead } from "~/server/contact.server";
 import { getDb } from "~/server/db/index.server";
-import { readFormBody } from "~/server/http.server";
+import { jsonError, readFormBody } from "~/server/http.server";
+import { parseMessageScreenQuery } from "~/server/list-query.server";
 import type { Route } from "./+types/admin.messages";
 
+/** /admin/messages?page=: one page of the inbox, newest first (ADR 026). */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdminPage(request);
-  return { admin: { email: admin.email }, messages: await listContactMessages(getDb()) };
+  const query = parseMessageScreenQuery(new URL(request.url));
+  if (!query.ok) throw jsonError(400, query.message);
+  const db = getDb();
+  const [{ messages, total }, unread] = await Promise.all([
+    listContactMessages(db, query.value),
+    countUnreadMessages(db),
+  ]);
+  const { page } = query.value;
+  // Past the end (the last messages were deleted, an old link): the last page.
+  const pages = pageCount(total);
+  if (page > pages) throw redirect(adminListHref("/admin/messages", { page: pages }));
+  return { admin: { email: admin.email }, messages, total, unread, page, pages };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -37,18 +52,26 @@ const noticeLabel = {
 } as const;
 
 export default function AdminMessages({ loaderData }: Route.ComponentProps) {
-  const { admin, messages } = loaderData;
+  const { admin, messages, total, unread, page, pages } = loaderData;
   const navigation = useNavigation();
   const busyId = navigation.formData?.get("id");
-  const unread = messages.filter((m) => !m.read).length;
+  // Another page on its way (not the refresh after marking or deleting a message).
+  const loading =
+    navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/messages";
   return (
     <AdminShell email={admin.email}>
       <div className="mx-auto max-w-4xl">
         <h1 className="text-3xl font-bold">Messages</h1>
-        <p className="mt-1 text-neutral-700">
-          {messages.length === 0 ? "No messages yet." : `${messages.length} in all, ${unread} unread.`}
+        <p aria-live="polite" aria-atomic="true" className="mt-1 text-neutral-700">
+          {loading
+            ? "Loading messages..."
+            : total === 0
+              ? "No messages yet."
+              : `${countOf(total, "message")} in all, ${unread.toLocaleString("en-US")} unread${
+                  pages > 1 ? `; page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""
+                }.`}
         </p>
-        <ul className="mt-6 flex flex-col gap-4">
+        <ul aria-busy={loading} className={`mt-6 flex flex-col gap-4 ${loading ? "opacity-60" : ""}`}>
           {messages.map((message) => (
             <li key={message.id}>
               <article
@@ -127,6 +150,12 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+        <Pager
+          page={page}
+          pages={pages}
+          hrefFor={(n) => adminListHref("/admin/messages", { page: n })}
+          label="Pages of messages"
+        />
       </div>
     </AdminShell>
   );

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
-import { Link, useBlocker, useRevalidator } from "react-router";
+import { useCallback, useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import { Link, redirect, useBlocker, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
-import { ApiFailure, deletePost, savePost } from "~/components/admin/admin-api";
+import { ApiFailure, deletePost, fetchPost, savePost } from "~/components/admin/admin-api";
+import { Pager } from "~/components/admin/pager";
 import { PostEditor } from "~/components/admin/post-editor";
 import {
   DELETE_CONFIRMATION,
@@ -13,20 +14,44 @@ import {
   type PostDraft,
   sameDraft,
 } from "~/components/admin/post-draft";
-import { PostsTable } from "~/components/admin/posts-table";
+import { PostsTable, type RowBusy } from "~/components/admin/posts-table";
+import {
+  adminListHref,
+  countOf,
+  MAX_TITLE_FILTER,
+  pageCount,
+  POST_SORT_LABELS,
+  POST_SORTS,
+  type PostSort,
+} from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
 import { requireAdminPage } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
-import { listAllPosts } from "~/server/posts.server";
+import { jsonError } from "~/server/http.server";
+import { parsePostScreenQuery } from "~/server/list-query.server";
+import { listAdminPosts } from "~/server/posts.server";
 import type { Route } from "./+types/admin";
 
+/** /admin?q=&sort=&page=: one page of the posts list (ADR 026). */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdminPage(request);
+  const query = parsePostScreenQuery(new URL(request.url));
+  if (!query.ok) throw jsonError(400, query.message);
+  const { page, q = "", sort } = query.value;
+  const { posts, total } = await listAdminPosts(getDb(), query.value);
+  // Past the end (the last posts were deleted, an old link): the last page.
+  const pages = pageCount(total);
+  if (page > pages) throw redirect(adminListHref("/admin", { page: pages, q, sort }));
   return {
     admin: { email: admin.email },
     author: getConfig().company.name,
-    posts: await listAllPosts(getDb()),
+    posts,
+    total,
+    page,
+    pages,
+    q,
+    sort,
   };
 }
 
@@ -51,20 +76,54 @@ function describeSaved(post: { title: string; slug: string; published: boolean; 
   };
 }
 
+/** Typing in the title filter waits this long for a pause before the list is asked for. */
+const FILTER_DELAY_MS = 300;
+
 export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
-  const { admin, author, posts } = loaderData;
+  const { admin, author, posts, total, page, pages, q, sort } = loaderData;
   const revalidator = useRevalidator();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const listLoading = navigation.state === "loading" && navigation.location.pathname === "/admin";
   const [editor, setEditor] = useState<EditorState | null>(null);
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [saveError, setSaveError] = useState<string>();
   const [notice, setNotice] = useState<Notice>();
   const [discarded, setDiscarded] = useState<EditorState | null>(null);
-  const [deletingId, setDeletingId] = useState<string>();
+  const [busy, setBusy] = useState<RowBusy>();
   const [deletedIds, setDeletedIds] = useState<ReadonlySet<string>>(new Set());
   const createButton = useRef<HTMLButtonElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const openings = useRef(0);
+  const filterId = useId();
+
+  // The filter box keeps what was typed; the list follows it a moment after
+  // typing stops. `applied` is the filter last asked for: when the address
+  // changes otherwise (Back, a link), the box shows the address's filter.
+  const [filter, setFilter] = useState(q);
+  const [applied, setApplied] = useState(q);
+  const [shownQ, setShownQ] = useState(q);
+  if (q !== shownQ) {
+    setShownQ(q);
+    if (q !== applied) {
+      setApplied(q);
+      setFilter(q);
+    }
+  }
+  const showList = useCallback(
+    (view: { q: string; sort: PostSort }) => {
+      setApplied(view.q);
+      void navigate(adminListHref("/admin", view), { replace: true, preventScrollReset: true });
+    },
+    [navigate],
+  );
+  useEffect(() => {
+    const wanted = filter.trim();
+    if (wanted === applied) return;
+    const timer = setTimeout(() => showList({ q: wanted, sort }), FILTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [filter, applied, sort, showList]);
 
   const dirty = editor !== null && !sameDraft(editor.initial, editor.draft);
 
@@ -129,9 +188,37 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     }
   }, [editor, saving, uploading, revalidator]);
 
+  // The list leaves the markdown out: the editor opens the post as stored now.
+  const latestOpening = useRef<string>(undefined);
+  async function edit(id: string) {
+    latestOpening.current = id;
+    setBusy({ id, action: "opening" });
+    setNotice(undefined);
+    try {
+      const post = await fetchPost(id);
+      if (latestOpening.current === id) open(draftFromPost(post));
+    } catch (error) {
+      if (latestOpening.current !== id) return;
+      console.error("Failed to fetch post", error);
+      const gone = error instanceof ApiFailure && error.status === 404;
+      const detail = error instanceof ApiFailure ? error.detail : "the server could not be reached";
+      setNotice({
+        kind: "error",
+        text: gone ? "This post no longer exists; the list was refreshed." : `The post could not be opened: ${detail}.`,
+      });
+      requestAnimationFrame(() => noticeRef.current?.focus());
+      if (gone) await revalidator.revalidate();
+    } finally {
+      if (latestOpening.current === id) {
+        latestOpening.current = undefined;
+        setBusy(undefined);
+      }
+    }
+  }
+
   async function remove(id: string) {
     if (!window.confirm(DELETE_CONFIRMATION)) return;
-    setDeletingId(id);
+    setBusy({ id, action: "deleting" });
     setNotice(undefined);
     try {
       await deletePost(id);
@@ -143,7 +230,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
       const detail = error instanceof ApiFailure ? error.detail : "the server could not be reached";
       setNotice({ kind: "error", text: `Failed to delete post: ${detail}.` });
     } finally {
-      setDeletingId(undefined);
+      setBusy(undefined);
       requestAnimationFrame(() => noticeRef.current?.focus());
     }
   }
@@ -263,14 +350,94 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
               )}
             </div>
           </div>
+          {(total > 0 || q) && (
+            <form
+              role="search"
+              aria-label="Posts"
+              className="mt-6 flex flex-wrap items-end gap-4"
+              onSubmit={(event) => {
+                // Enter asks at once, without waiting for the pause.
+                event.preventDefault();
+                showList({ q: filter.trim(), sort });
+              }}
+            >
+              <div className="flex min-w-0 flex-1 flex-col gap-1 sm:max-w-sm">
+                <label htmlFor={`${filterId}-q`} className="text-sm font-semibold text-neutral-800">
+                  Filter by title
+                </label>
+                <input
+                  id={`${filterId}-q`}
+                  type="search"
+                  value={filter}
+                  maxLength={MAX_TITLE_FILTER}
+                  autoComplete="off"
+                  spellCheck={false}
+                  onChange={(event) => setFilter(event.target.value)}
+                  className="h-11 w-full rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
+                />
+              </div>
+              <div className="flex flex-col gap-1">
+                <label htmlFor={`${filterId}-sort`} className="text-sm font-semibold text-neutral-800">
+                  Sort
+                </label>
+                <select
+                  id={`${filterId}-sort`}
+                  value={sort}
+                  onChange={(event) => showList({ q: filter.trim(), sort: event.target.value as PostSort })}
+                  className="h-11 rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
+                >
+                  {POST_SORTS.map((value) => (
+                    <option key={value} value={value}>
+                      {POST_SORT_LABELS[value]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </form>
+          )}
+          {/* Not a status role: the notices above are the page's one status. */}
+          <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-5 text-sm text-neutral-700">
+            {listLoading
+              ? "Loading posts..."
+              : (total > 0 || q) &&
+                `${q ? `${countOf(total, "post")} ${total === 1 ? "matches" : "match"} “${q}”` : countOf(total, "post")}${
+                  pages > 1 ? `, page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""
+                }`}
+          </p>
           <PostsTable
             posts={visiblePosts}
-            busyId={deletingId}
-            onEdit={(id) => {
-              const post = visiblePosts.find((p) => p.id === id);
-              if (post) open(draftFromPost(post));
-            }}
+            sort={sort}
+            busy={busy}
+            loading={listLoading}
+            empty={
+              q ? (
+                <p>
+                  {`No posts match “${q}”.`}{" "}
+                  <button
+                    type="button"
+                    className="font-medium text-brand-800 underline underline-offset-2"
+                    onClick={() => {
+                      setFilter("");
+                      showList({ q: "", sort });
+                    }}
+                  >
+                    Clear the filter
+                  </button>
+                </p>
+              ) : total > 0 ? (
+                <p>No posts on this page.</p>
+              ) : (
+                <p>No blog posts yet.</p>
+              )
+            }
+            onEdit={(id) => void edit(id)}
             onDelete={(id) => void remove(id)}
+          />
+          <Pager
+            page={page}
+            pages={pages}
+            hrefFor={(n) => adminListHref("/admin", { page: n, q, sort })}
+            label="Pages of posts"
           />
         </>
       )}

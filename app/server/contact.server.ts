@@ -6,6 +6,7 @@ import type { Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { getConnection } from "./db/index.server";
 import type { ContactMessagesTable } from "./db/schema.server";
+import type { PageQuery } from "./list-query.server";
 import { getLogger } from "./logger.server";
 import { getMailer, noticeRecipient, type Mailer } from "./mail.server";
 import { createThrottle, type Throttle } from "./throttle.server";
@@ -85,14 +86,39 @@ export async function storeContactMessage(
   return toMessage(row);
 }
 
-export async function listContactMessages(db: Db): Promise<ContactMessage[]> {
-  const rows = await db
+export interface MessageListPage {
+  messages: ContactMessage[];
+  /** Messages on every page. */
+  total: number;
+}
+
+/** One page of the inbox, newest first, and the number of messages in it. ADR 026. */
+export async function listContactMessages(db: Db, { limit, offset }: PageQuery): Promise<MessageListPage> {
+  const [rows, counted] = await Promise.all([
+    db
+      .selectFrom("contact_messages")
+      .selectAll()
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom("contact_messages")
+      .select((eb) => eb.fn.countAll<string | number>().as("count"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { messages: rows.map(toMessage), total: Number(counted.count) };
+}
+
+/** Messages not yet marked read, on every page (a partial index keeps this cheap: migration 007). */
+export async function countUnreadMessages(db: Db): Promise<number> {
+  const row = await db
     .selectFrom("contact_messages")
-    .selectAll()
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .execute();
-  return rows.map(toMessage);
+    .select((eb) => eb.fn.countAll<string | number>().as("count"))
+    .where("read_at", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** Marks a message read or unread; undefined when there is no such message. */

@@ -1,11 +1,23 @@
 import { randomUUID } from "node:crypto";
+import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
+import type { PostSort } from "~/lib/admin-lists";
 import type { PostInput } from "./post-input.server";
 import { getConfig } from "./config.server";
 import { changingContent } from "./page-cache/version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { renderMarkdownSafely } from "./markdown.server";
-import { newestFirst, POST_COLUMNS, toPost, type Post } from "./public-posts.server";
+import type { Database } from "./db/schema.server";
+import type { PostListQuery } from "./list-query.server";
+import {
+  newestFirst,
+  POST_COLUMNS,
+  POST_LIST_COLUMNS,
+  toPost,
+  toPostListItem,
+  type Post,
+  type PostListItem,
+} from "./public-posts.server";
 
 /**
  * The admin's reads (drafts and scheduled posts included) and every write of
@@ -19,10 +31,58 @@ export class SlugTakenError extends Error {
   }
 }
 
-/** Every post, drafts and scheduled ones included, in the public list's order. */
-export async function listAllPosts(db: Db): Promise<Post[]> {
-  const rows = await newestFirst(db.selectFrom("posts").select(POST_COLUMNS)).execute();
-  return rows.map(toPost);
+/**
+ * One page of the admin's list: drafts and scheduled posts included, without
+ * their markdown, in `sort` order (newest publishDate first by default), and
+ * the number of posts that match. ADR 026.
+ */
+export async function listAdminPosts(db: Db, { limit, offset, q, sort }: PostListQuery): Promise<PostListPage> {
+  let list = db.selectFrom("posts").select(POST_LIST_COLUMNS);
+  let count = db.selectFrom("posts").select((eb) => eb.fn.countAll<string | number>().as("count"));
+  if (q !== undefined) {
+    list = list.where(titleContains(q));
+    count = count.where(titleContains(q));
+  }
+  const [rows, counted] = await Promise.all([
+    inOrder(list, sort).limit(limit).offset(offset).execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { posts: rows.map(toPostListItem), total: Number(counted.count) };
+}
+
+export interface PostListPage {
+  posts: PostListItem[];
+  /** Posts matching the filter, on every page. */
+  total: number;
+}
+
+/**
+ * Title contains `text`, ignoring case, with `%`, `_` and `\` taken as
+ * themselves. One spelling for both backends: `lower()` on both sides (SQLite's
+ * LIKE ignores ASCII case only, PostgreSQL's LIKE none), and an explicit
+ * escape character (PostgreSQL's default, SQLite has none).
+ */
+function titleContains(text: string) {
+  const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+  return (eb: ExpressionBuilder<Database, "posts">) =>
+    sql<SqlBool>`lower(${eb.ref("title")}) like lower(${pattern}) escape '\\'`;
+}
+
+/**
+ * The admin list's orders, each ending in the id so that equal dates or
+ * titles keep one order across pages. Each has an index (migration 007).
+ */
+function inOrder<O>(query: SelectQueryBuilder<Database, "posts", O>, sort: PostSort) {
+  switch (sort) {
+    case "-publishDate":
+      return newestFirst(query);
+    case "publishDate":
+      return newestFirst(query, "backward");
+    case "title":
+      return query.orderBy(sql`lower(${sql.ref("title")})`, "asc").orderBy("id", "asc");
+    case "-title":
+      return query.orderBy(sql`lower(${sql.ref("title")})`, "desc").orderBy("id", "desc");
+  }
 }
 
 export async function findPostById(db: Db, id: string): Promise<Post | undefined> {

@@ -32,6 +32,9 @@ export interface Post {
   updatedAt: string;
 }
 
+/** A post in the admin's list: everything but the markdown (the editor reads the whole post by id). */
+export type PostListItem = Omit<Post, "content">;
+
 /** What a card in the blog's list or a slide of the landing page's carousel shows. */
 export interface PostSummary {
   id: string;
@@ -74,13 +77,12 @@ export interface PostUrl {
   lastModified: string;
 }
 
-/** Every column but the stored HTML. */
-export const POST_COLUMNS = [
+/** Every column of a post in a list: all but the markdown and the stored HTML. */
+export const POST_LIST_COLUMNS = [
   "id",
   "title",
   "slug",
   "excerpt",
-  "content",
   "category",
   "author",
   "publish_date",
@@ -90,6 +92,9 @@ export const POST_COLUMNS = [
   "created_at",
   "updated_at",
 ] as const;
+
+/** Every column but the stored HTML. */
+export const POST_COLUMNS = [...POST_LIST_COLUMNS, "content"] as const;
 
 const SUMMARY_COLUMNS = [
   "id",
@@ -105,13 +110,12 @@ const SUMMARY_COLUMNS = [
 
 const ARTICLE_COLUMNS = [...SUMMARY_COLUMNS, "content_html", "updated_at"] as const;
 
-export function toPost(row: Pick<Row, (typeof POST_COLUMNS)[number]>): Post {
+export function toPostListItem(row: Pick<Row, (typeof POST_LIST_COLUMNS)[number]>): PostListItem {
   return {
     id: row.id,
     title: row.title,
     slug: row.slug,
     excerpt: row.excerpt,
-    content: row.content,
     category: row.category,
     author: row.author,
     publishDate: row.publish_date,
@@ -121,6 +125,10 @@ export function toPost(row: Pick<Row, (typeof POST_COLUMNS)[number]>): Post {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+export function toPost(row: Pick<Row, (typeof POST_COLUMNS)[number]>): Post {
+  return { ...toPostListItem(row), content: row.content };
 }
 
 function toSummary(row: Pick<Row, (typeof SUMMARY_COLUMNS)[number]>): PostSummary {

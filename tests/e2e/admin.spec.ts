@@ -251,7 +251,9 @@ test("close returns to the list without saving, and what was typed can be restor
   await expect(page.getByLabel("Title")).toHaveValue(title);
   await expect(page.getByLabel("Excerpt")).toHaveValue("Typed, then closed.");
   await page.getByRole("button", { name: "Close" }).click();
-  const fresh = await page.request.get("/api/admin/posts");
+  // The list is paged: ask for this title, so no page goes unseen.
+  const fresh = await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`);
+  expect(fresh.status()).toBe(200);
   expect((await fresh.json()).some((p: { title: string }) => p.title === title)).toBe(false);
 });
 
@@ -326,7 +328,7 @@ test("an uploaded header image shows on the public article in a responsive size;
 
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
-  const saved = (await (await page.request.get("/api/admin/posts")).json()).find(
+  const saved = (await (await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`)).json()).find(
     (p: { title: string }) => p.title === title,
   );
   expect(saved.headerImage).toBe(url);

@@ -92,7 +92,8 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     const admin = new ApiClient(onPostgres.url);
     await admin.signIn(TEST_ADMIN);
     const all = await admin.get("/api/admin/posts");
-    const draft = all.json.find((p: { id: string }) => p.id === postId);
+    expect(all.json.some((p: { id: string }) => p.id === postId)).toBe(true);
+    const draft = (await admin.get(`/api/admin/posts/${postId}`)).json;
     expect(draft).toMatchObject({ slug: "kept-in-the-move", published: false, content: "Read on **PostgreSQL**." });
     const samples = await new ApiClient(onPostgres.url).get("/api/posts");
     expect(samples.json.length).toBeGreaterThan(0);

@@ -203,6 +203,13 @@ describe.each([
       "/blog?page=",
       "/api/posts?limit=",
       "/api/posts?offset=",
+      "/api/admin/posts?q=",
+      "/api/admin/posts?limit=",
+      "/api/admin/posts?sort=title&offset=",
+      "/api/admin/messages?offset=",
+      "/admin?q=",
+      "/admin?page=",
+      "/admin/messages?page=",
       "/admin/setup?token=",
       "/",
     ];

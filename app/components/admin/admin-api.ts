@@ -50,6 +50,19 @@ export async function savePost(draft: PostDraft): Promise<SavedPost> {
   return JSON.parse(body) as SavedPost;
 }
 
+/** One post whole, markdown included, as the editor opens it (the list's items leave the markdown out). */
+export async function fetchPost(id: string): Promise<SavedPost> {
+  const response = await fetch(`/api/admin/posts/${encodeURIComponent(id)}`, {
+    credentials: "include",
+    headers: { Accept: "application/json" },
+    // Always the stored version: the post may have been saved a moment ago.
+    cache: "no-store",
+  });
+  const body = await response.text();
+  if (!response.ok) throw new ApiFailure("Failed to fetch post", response.status, explain(body, response.status));
+  return JSON.parse(body) as SavedPost;
+}
+
 export async function deletePost(id: string): Promise<void> {
   const response = await fetch(`/api/admin/posts/${encodeURIComponent(id)}`, {
     method: "DELETE",

@@ -1,3 +1,4 @@
+import { POST_SORT_LABELS, type PostSort } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 
 export interface PostRow {
@@ -27,6 +28,15 @@ function TrashIcon() {
   );
 }
 
+function Spinner() {
+  return (
+    <span
+      className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+      aria-hidden="true"
+    />
+  );
+}
+
 /** Narrow screens: each cell becomes a "label value" line of a card. */
 const cardCell = "max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:p-0";
 
@@ -39,42 +49,73 @@ function CardLabel({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** SPEC §2: Title, Category, Date, Status (Published or Draft), Actions (edit, delete). */
+/** A row's action under way: its post is being opened in the editor, or deleted. */
+export interface RowBusy {
+  id: string;
+  action: "opening" | "deleting";
+}
+
+/** The column an order sorts, and which way (aria-sort). */
+function sortOf(sort: PostSort, column: "title" | "publishDate"): "ascending" | "descending" | undefined {
+  if (sort.replace("-", "") !== column) return undefined;
+  return sort.startsWith("-") ? "descending" : "ascending";
+}
+
+/**
+ * SPEC §2: Title, Category, Date, Status (Published or Draft), Actions (edit,
+ * delete). One page of the list; the screen pages, filters and sorts it.
+ */
 export function PostsTable({
   posts,
-  busyId,
+  sort,
+  busy,
+  loading = false,
+  empty,
   onEdit,
   onDelete,
 }: {
   posts: PostRow[];
-  /** The post being deleted right now, if any. */
-  busyId?: string;
+  /** The order the rows are in (the caption and the columns' aria-sort say it). */
+  sort: PostSort;
+  busy?: RowBusy;
+  /** Another page is on its way: the rows shown are about to change. */
+  loading?: boolean;
+  /** What an empty page says instead of the table. */
+  empty: React.ReactNode;
   onEdit: (id: string) => void;
   onDelete: (id: string) => void;
 }) {
   if (posts.length === 0) {
     return (
-      <p className="mt-6 rounded-lg border border-dashed border-neutral-300 bg-white p-8 text-center text-neutral-700">
-        No blog posts yet.
-      </p>
+      <div className="mt-6 rounded-lg border border-dashed border-neutral-300 bg-white p-8 text-center text-neutral-700">
+        {empty}
+      </div>
     );
   }
   const now = new Date().toISOString();
   return (
-    <div className="mt-6 overflow-x-auto rounded-lg border border-neutral-200 bg-white shadow-sm">
+    <div
+      aria-busy={loading}
+      className={`mt-6 overflow-x-auto rounded-lg border border-neutral-200 bg-white shadow-sm transition-opacity ${loading ? "opacity-60" : ""}`}
+    >
       {/* Explicit roles keep the table a table for assistive technology when
           narrow screens lay each row out as a card. */}
       <table role="table" className="w-full border-collapse text-left text-sm max-sm:block">
-        <caption className="sr-only">Blog posts, newest publish date first</caption>
+        <caption className="sr-only">Blog posts, {POST_SORT_LABELS[sort].toLowerCase()}</caption>
         <thead role="rowgroup" className="bg-neutral-100 text-neutral-800 max-sm:sr-only">
           <tr role="row">
-            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
+            <th role="columnheader" scope="col" aria-sort={sortOf(sort, "title")} className="px-3 py-2 font-semibold">
               Title
             </th>
             <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
               Category
             </th>
-            <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
+            <th
+              role="columnheader"
+              scope="col"
+              aria-sort={sortOf(sort, "publishDate")}
+              className="px-3 py-2 font-semibold"
+            >
               Date
             </th>
             <th role="columnheader" scope="col" className="px-3 py-2 font-semibold">
@@ -87,7 +128,8 @@ export function PostsTable({
         </thead>
         <tbody role="rowgroup" className="max-sm:block">
           {posts.map((post) => {
-            const busy = busyId === post.id;
+            const opening = busy?.id === post.id && busy.action === "opening";
+            const deleting = busy?.id === post.id && busy.action === "deleting";
             const scheduled = post.published && post.publishDate > now;
             return (
               <tr
@@ -130,31 +172,24 @@ export function PostsTable({
                       className={iconButton}
                       // Short names keep the post's title out of this cell's name; the
                       // description says which post the button acts on.
-                      aria-label="Edit"
+                      aria-label={opening ? "Opening" : "Edit"}
                       aria-describedby={`post-title-${post.id}`}
                       title="Edit"
-                      disabled={busy}
+                      disabled={opening || deleting}
                       onClick={() => onEdit(post.id)}
                     >
-                      <PencilIcon />
+                      {opening ? <Spinner /> : <PencilIcon />}
                     </button>
                     <button
                       type="button"
                       className={`${iconButton} text-red-700 hover:bg-red-50`}
-                      aria-label={busy ? "Deleting" : "Delete"}
+                      aria-label={deleting ? "Deleting" : "Delete"}
                       aria-describedby={`post-title-${post.id}`}
                       title="Delete"
-                      disabled={busy}
+                      disabled={opening || deleting}
                       onClick={() => onDelete(post.id)}
                     >
-                      {busy ? (
-                        <span
-                          className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
-                          aria-hidden="true"
-                        />
-                      ) : (
-                        <TrashIcon />
-                      )}
+                      {deleting ? <Spinner /> : <TrashIcon />}
                     </button>
                   </div>
                 </td>

@@ -3,12 +3,16 @@ import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import { MarkdownRenderError } from "~/server/markdown.server";
-import { createPost, listAllPosts, SlugTakenError } from "~/server/posts.server";
+import { parsePostListQuery } from "~/server/list-query.server";
+import { createPost, listAdminPosts, SlugTakenError } from "~/server/posts.server";
 import type { Route } from "./+types/admin.posts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
-  return Response.json(await listAllPosts(getDb()));
+  const query = parsePostListQuery(new URL(request.url));
+  if (!query.ok) return jsonError(400, query.message);
+  const { posts, total } = await listAdminPosts(getDb(), query.value);
+  return Response.json(posts, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
 export async function action({ request }: Route.ActionArgs) {

@@ -165,10 +165,52 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable("sessions").dropColumn("last_seen_at").execute();
     },
   },
+  // The admin's paged lists (ADR 026): each order a page is read in has an
+  // index, so a page costs the same on page 1 and page 2,000, with 100,000
+  // posts or messages.
+  "007_admin_list_indexes": {
+    async up(db: Kysely<any>) {
+      // Newest publishDate first, then id (newestFirst); read backwards, oldest
+      // first. The title is there for the title filter: SQLite tests it on the
+      // index entry before it reads the row (ADR 026's measurements).
+      await db.schema
+        .createIndex("posts_publish_date_idx")
+        .on("posts")
+        .columns(["publish_date desc", "id", "title"])
+        .execute();
+      // Title A to Z ignoring case, then id; read backwards, Z to A.
+      await db.schema
+        .createIndex("posts_title_idx")
+        .on("posts")
+        .expression(sql`lower(title), id`)
+        .execute();
+      // Newest first, then id; (created_at) alone left the id to a sort.
+      await db.schema
+        .createIndex("contact_messages_list_idx")
+        .on("contact_messages")
+        .columns(["created_at", "id"])
+        .execute();
+      await db.schema.dropIndex("contact_messages_created_idx").execute();
+      // The unread count: only unread messages are in it.
+      await db.schema
+        .createIndex("contact_messages_unread_idx")
+        .on("contact_messages")
+        .column("created_at")
+        .where(sql.ref("read_at"), "is", null)
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropIndex("contact_messages_unread_idx").execute();
+      await db.schema.createIndex("contact_messages_created_idx").on("contact_messages").column("created_at").execute();
+      await db.schema.dropIndex("contact_messages_list_idx").execute();
+      await db.schema.dropIndex("posts_title_idx").execute();
+      await db.schema.dropIndex("posts_publish_date_idx").execute();
+    },
+  },
   // The public list's order is (publish_date desc, id asc): with id in the
   // index, a neighbour of an article is one index step away and the count of
   // newer posts reads the index alone. It replaces (published, publish_date).
-  "007_posts_order_index": {
+  "008_posts_order_index": {
     async up(db: Kysely<any>) {
       await db.schema.createIndex("posts_order_idx").on("posts").columns(["published", "publish_date", "id"]).execute();
       await db.schema.dropIndex("posts_public_idx").execute();
