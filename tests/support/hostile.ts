@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import http from "node:http";
 import { expect } from "vitest";
 import { ApiClient, startServer, type TestServer } from "./server";
@@ -44,16 +45,37 @@ export function sendChunked(
     request.on("close", () => {
       if (status !== undefined && keepSending) resolve({ status, written, cutOff: Date.now() < stopAt });
     });
+    // One chunk per turn of the event loop: the answer is seen as soon as it
+    // arrives. (Writing in a loop until the socket is full never yields while
+    // the server drains a refused body as fast as it comes, and so could send
+    // the whole body before noticing a 413 that came early.)
     const pump = () => {
-      while (Date.now() < stopAt && written < totalBytes && !request.destroyed) {
+      if (Date.now() < stopAt && written < totalBytes && !request.destroyed) {
         written += chunk.length;
-        if (!request.write(chunk)) return void request.once("drain", pump);
+        if (request.write(chunk)) setImmediate(pump);
+        else request.once("drain", pump);
+        return;
       }
       if (status !== undefined && keepSending && !request.destroyed) request.destroy();
       else if (status === undefined) request.end();
     };
     pump();
   });
+}
+
+/**
+ * The most the kernel's socket buffers of one loopback connection can hold:
+ * its largest TCP receive buffer plus its largest send buffer (Linux tunes a
+ * connection's buffers up to these; here the receive side goes to 32 MB). A
+ * client can have written that much beyond what the server has read.
+ */
+export function socketBufferBytes(): number {
+  const largest = (file: string) => Number(fs.readFileSync(file, "utf8").trim().split(/\s+/)[2]);
+  try {
+    return largest("/proc/sys/net/ipv4/tcp_rmem") + largest("/proc/sys/net/ipv4/tcp_wmem");
+  } catch {
+    return 8 * 1024 * 1024;
+  }
 }
 
 /** Log lines "event loop blocked" the server printed from index `from` on. */
