@@ -18,6 +18,9 @@
 //   mixed  for --duration: 95% hits (the hot routes), 4% misses (random
 //          articles), 1% writes (an administrator's update of a random post,
 //          which ends every cached page)
+//   admin  the signed-in admin's paged post list (GET /api/admin/posts): the
+//          first page, a page in the middle, a title filter, and the /admin
+//          page that renders the first page
 //
 // It samples each server's resident memory every 100 ms (peak RSS), and
 // reports the CPU time the server spent per request (user + system, from
@@ -27,7 +30,7 @@
 //
 // Options: --duration S (default 20)  --warmup S (default 5)
 //          --sets 20,10000            --connections N (default 10)
-//          --modes hits,miss,crawl,mixed (default: all)
+//          --modes hits,miss,crawl,mixed,admin (default: all)
 //          --routes /,/blog           (hits and miss; default: /, /blog, an article, /api/posts?limit=5, /rss.xml)
 //          --api-posts N              (default 10000: more are copied in the database)
 //          --json FILE                (default .tmp/bench-results.json)
@@ -47,7 +50,7 @@ const { values: opts } = parseArgs({
     warmup: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     sets: { type: "string", default: "20,10000" },
-    modes: { type: "string", default: "hits,miss,crawl,mixed" },
+    modes: { type: "string", default: "hits,miss,crawl,mixed,admin" },
     routes: { type: "string" },
     "api-posts": { type: "string", default: "10000" },
     json: { type: "string", default: path.join(root, ".tmp", "bench-results.json") },
@@ -91,10 +94,11 @@ async function watched(pid, run) {
 const cpuPerRequest = (cpuSeconds, requests) => Math.round((cpuSeconds * 1e7) / Math.max(1, requests)) / 10;
 
 /** autocannon on one route: a warm-up, then the measured run. */
-async function measureRoute(mode, url, route, pid) {
-  await autocannon({ url: url + route, connections, duration: warmup, headers });
+async function measureRoute(mode, url, route, pid, extraHeaders = {}) {
+  const requestHeaders = { ...headers, ...extraHeaders };
+  await autocannon({ url: url + route, connections, duration: warmup, headers: requestHeaders });
   const { result, peakRssMb, cpuSeconds } = await watched(pid, () =>
-    autocannon({ url: url + route, connections, duration, headers }),
+    autocannon({ url: url + route, connections, duration, headers: requestHeaders }),
   );
   return {
     mode,
@@ -275,9 +279,20 @@ for (const count of sets) {
         await uncached.stop();
       }
     }
-    const cookie = modes.has("crawl") || modes.has("mixed") ? await signIn(site.url, ADMIN) : undefined;
+    const cookie = await signIn(site.url, ADMIN);
     if (modes.has("crawl")) for (const row of await crawl(site, cookie, slugs)) record(row);
     if (modes.has("mixed")) for (const row of await mixed(site, cookie, slugs, routes)) record(row);
+    if (modes.has("admin")) {
+      const middle = Math.floor(count / 2);
+      for (const route of [
+        "/api/admin/posts?limit=50",
+        `/api/admin/posts?limit=50&offset=${middle}`,
+        "/api/admin/posts?limit=50&q=post%2042",
+        "/admin",
+      ]) {
+        record(await measureRoute("admin", site.url, route, site.pid, { cookie }));
+      }
+    }
     results.sets.push({ posts: count, rows });
   } finally {
     await site.stop();
