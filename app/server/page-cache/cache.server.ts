@@ -40,8 +40,8 @@ export interface PageCacheOptions {
   readVersion: () => Promise<string>;
   /** When public content next changes by itself (ms since epoch), if ever. */
   nextScheduledChange: () => Promise<number | undefined>;
-  /** Total size of the stored bodies and their compressed copies. */
-  maxBytes?: number;
+  /** Total size of the stored bodies and their compressed copies (PAGE_CACHE_MB). */
+  maxBytes: number;
   /** Cookie whose presence means "do not use or fill the cache". */
   sessionCookie?: string;
   /**
@@ -132,7 +132,7 @@ async function copiesOf(body: Buffer, varies: boolean): Promise<Copies> {
 export function pageCache({
   readVersion,
   nextScheduledChange,
-  maxBytes = 64 * 1024 * 1024,
+  maxBytes,
   sessionCookie = "session",
   cacheKey,
   openEnded = () => false,
