@@ -1,4 +1,3 @@
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from "react-router";
 import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
@@ -45,7 +44,7 @@ export default async function handleRequest(
   // Public pages carry no nonce, so their HTML is the same for every visitor
   // and is compressed once by the page cache (ADR 024).
   const nonce = hydratesAsIslands(routerContext) ? undefined : loadContext.cspNonce;
-  const { body, failed } = await renderWhole(
+  const { html, failed } = await renderWhole(
     <NonceProvider value={nonce}>
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </NonceProvider>,
@@ -57,7 +56,7 @@ export default async function handleRequest(
     },
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(createReadableStreamFromReadable(body), {
+  return new Response(html, {
     headers: responseHeaders,
     status: failed ? 500 : responseStatusCode,
   });

@@ -14,7 +14,7 @@ describe("parseConfig", () => {
       seedSamplePosts: true,
       smtp: undefined,
       logLevel: "info",
-      pageCacheBytes: 64 * 1024 * 1024,
+      pageCacheBytes: 32 * 1024 * 1024,
     });
   });
 

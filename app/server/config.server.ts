@@ -54,7 +54,7 @@ const envSchema = z
       })
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
-    PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(64),
+    PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
     COMPANY_NAME: z.string().trim().min(1).default("Ojai Technology Services"),
     CONTACT_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
     CONTACT_PHONE: optionalString,

@@ -50,7 +50,7 @@ export async function renderMarkdownSafely(markdown: string): Promise<string> {
     maxThreads: 1,
     idleTimeout: 5_000,
     maxQueue: 64,
-    resourceLimits: { maxOldGenerationSizeMb: 64 },
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
   });
   try {
     return (await pool.run(markdown, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string;

@@ -1,13 +1,8 @@
-import type { PassThrough } from "node:stream";
 import { Suspense, use } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { renderWhole } from "./render-whole.server";
 
-const text = async (body: PassThrough) => {
-  let html = "";
-  for await (const chunk of body) html += String(chunk);
-  return html;
-};
+const text = (html: Buffer) => html.toString("utf8");
 
 const never = new Promise<string>(() => {});
 function Pending() {
@@ -23,7 +18,7 @@ describe("renderWhole", () => {
   it("answers the whole page and leaves no timer behind", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const onError = vi.fn();
-    const { body, failed } = await renderWhole(
+    const { html, failed } = await renderWhole(
       <main>
         <h1>Title</h1>
       </main>,
@@ -31,7 +26,7 @@ describe("renderWhole", () => {
     );
     // The deadline's timer would keep this render alive until it fired.
     expect(vi.getTimerCount()).toBe(0);
-    expect(await text(body)).toBe("<main><h1>Title</h1></main>");
+    expect(text(html)).toBe("<main><h1>Title</h1></main>");
     expect(failed).toBe(false);
     expect(onError).not.toHaveBeenCalled();
   });
@@ -49,9 +44,9 @@ describe("renderWhole", () => {
     );
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(6_000);
-    const { body, failed } = await rendered;
+    const { html, failed } = await rendered;
     expect(failed).toBe(true);
     expect(onError).toHaveBeenCalledOnce();
-    expect(await text(body)).toContain("Loading");
+    expect(text(html)).toContain("Loading");
   });
 });

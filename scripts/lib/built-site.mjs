@@ -9,10 +9,18 @@ import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 
-/** The Node flags of `npm start`, so the site is measured as it runs in production. */
-function startFlags() {
+/**
+ * The environment and Node flags of `npm start` (`VAR=value ... node --flag ...
+ * build/server/index.js`), so the site is measured as it runs in production.
+ */
+function startCommand() {
   const start = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
-  return /^node ((?:--\S+ )*)build\/server\/index\.js$/.exec(start)?.[1].trim().split(" ").filter(Boolean) ?? [];
+  const words = start.split(" ");
+  const node = words.indexOf("node");
+  if (node < 0 || words.at(-1) !== "build/server/index.js")
+    throw new Error(`npm start is not a node command: ${start}`);
+  const env = Object.fromEntries(words.slice(0, node).map((word) => word.split("=")));
+  return { env, flags: words.slice(node + 1, -1) };
 }
 
 function freePort() {
@@ -67,10 +75,12 @@ export async function startBuiltSite(env) {
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `ojai-site-${port}.log`);
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, [...startFlags(), path.join(root, "build/server/index.js")], {
+  const start = startCommand();
+  const child = spawn(process.execPath, [...start.flags, path.join(root, "build/server/index.js")], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
+      ...start.env,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",

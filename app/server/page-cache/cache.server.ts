@@ -59,7 +59,8 @@ export interface PageCacheOptions {
 }
 
 type Encoding = "br" | "gzip";
-type Copies = Partial<Record<Encoding, Buffer>>;
+/** An entry's compressed copies, each made when a hit first asks for it (undefined if that failed). */
+type Copies = Partial<Record<Encoding, Promise<Buffer | undefined>>>;
 
 interface Entry {
   version: string;
@@ -70,18 +71,30 @@ interface Entry {
   etag: string;
   /** compression() varies this answer on Accept-Encoding (a compressible type without no-transform). */
   varies: boolean;
-  /** Compressed copies of the body, made once on the thread pool after it is stored. */
-  copies: Promise<Copies>;
-  /** Their size once made, counted in the cache's bytes. */
+  /**
+   * Compressed copies of the body, each made once on the thread pool when a
+   * hit first asks for it: an entry that is stored and never asked for again
+   * (a crawler's walk of the archive) costs no compression and no copies.
+   */
+  copies: Copies;
+  /** The size of the copies made so far, counted in the cache's bytes. */
   copiesBytes: number;
 }
 
 /** compression() leaves bodies under this many bytes alone; server/app.ts passes it to compression(). */
 export const COMPRESSION_THRESHOLD = 1024;
-/** compression()'s own settings: zlib's default gzip level, brotli quality 4. */
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+/**
+ * compression()'s own settings (zlib's default gzip level, brotli quality 4),
+ * and the body's size as brotli's hint: with it, brotli sizes its window and
+ * tables to the page instead of its 4 MB default.
+ */
+function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (encoding === "gzip") return gzip(body);
+  const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_SIZE_HINT } = zlib.constants;
+  return brotli(body, { params: { [BROTLI_PARAM_QUALITY]: 4, [BROTLI_PARAM_SIZE_HINT]: body.length } });
+}
 /**
  * The encodings a hit can be sent in, and compression()'s preference among
  * them, for the negotiator compression() itself uses. (compression() can also
@@ -118,17 +131,6 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
 }
 
-/** Compressed copies of a body, when compression() would compress it. A failure leaves it uncompressed. */
-async function copiesOf(body: Buffer, varies: boolean): Promise<Copies> {
-  if (!varies || body.length < COMPRESSION_THRESHOLD) return {};
-  try {
-    const [br, gz] = await Promise.all([brotli(body, BROTLI_OPTIONS), gzip(body)]);
-    return { br, gzip: gz };
-  } catch {
-    return {};
-  }
-}
-
 export function pageCache({
   readVersion,
   nextScheduledChange,
@@ -143,6 +145,23 @@ export function pageCache({
     maxSize: maxBytes,
     sizeCalculation: (entry) => entry.body.length + entry.copiesBytes + 512,
   });
+  /**
+   * The entry's copy in `encoding`, made on first demand; once made it counts
+   * in the cache's size (a new object for the same entry, so the cache
+   * measures it again). A failure leaves the hit uncompressed.
+   */
+  function copyOf(key: string, entry: Entry, encoding: Encoding): Promise<Buffer | undefined> {
+    const { copies } = entry;
+    copies[encoding] ??= compress(entry.body, encoding).then(
+      (copy) => {
+        const stored = entries.peek(key);
+        if (stored?.copies === copies) entries.set(key, { ...stored, copiesBytes: stored.copiesBytes + copy.length });
+        return copy;
+      },
+      () => undefined,
+    );
+    return copies[encoding];
+  }
   // The open-ended entries in the order they were stored: past the cap, the oldest leaves the cache.
   const openEndedKeys = new LRUCache<string, true>({
     max: maxOpenEnded,
@@ -164,7 +183,7 @@ export function pageCache({
   }
 
   /** A hit: the stored headers and body, 304 when the client holds it, compressed as the client accepts. */
-  async function send(req: IncomingMessage, res: ServerResponse, entry: Entry) {
+  async function send(req: IncomingMessage, res: ServerResponse, key: string, entry: Entry) {
     res.setHeader("ETag", entry.etag);
     res.setHeader("X-Cache", "hit");
     for (const [name, value] of entry.headers) res.setHeader(name, value);
@@ -175,7 +194,7 @@ export function pageCache({
     let body = entry.body;
     if (req.method === "GET" && entry.varies && body.length >= COMPRESSION_THRESHOLD) {
       const encoding = new Negotiator(req).encoding(ENCODINGS, PREFERRED_ENCODINGS);
-      const copy = encoding === "br" || encoding === "gzip" ? (await entry.copies)[encoding] : undefined;
+      const copy = encoding === "br" || encoding === "gzip" ? await copyOf(key, entry, encoding) : undefined;
       if (copy) {
         body = copy;
         res.setHeader("Content-Encoding", encoding!);
@@ -206,7 +225,7 @@ export function pageCache({
     void readVersion().then(
       (version) => {
         const entry = current(key, version);
-        if (entry) return send(req, res, entry);
+        if (entry) return send(req, res, key, entry);
         if (method === "GET") {
           res.setHeader("X-Cache", "miss");
           misses.set(req, { key, version });
@@ -282,25 +301,18 @@ export function pageCache({
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
       const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
         if (!read) return;
-        const copies = copiesOf(body, varies);
-        const entry: Entry = {
+        entries.set(key, {
           version,
           expiresAt: read.expiresAt,
           headers,
           body,
           etag,
           varies,
-          copies,
+          copies: {},
           copiesBytes: 0,
-        };
-        entries.set(key, entry);
+        });
         if (openEnded(key)) openEndedKeys.set(key, true);
         logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
-        // Hits that want a copy wait for it; once made, it counts in the cache's size.
-        void copies.then((made) => {
-          const copiesBytes = (made.br?.length ?? 0) + (made.gzip?.length ?? 0);
-          if (copiesBytes > 0 && entries.peek(key) === entry) entries.set(key, { ...entry, copiesBytes });
-        });
       };
       if (scheduled === "pending") void scheduledRead.then(keepEntry);
       else keepEntry(scheduled);
