@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
+import net from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
@@ -101,6 +102,35 @@ describe("the page cache", () => {
     expect((await visitor.get("/")).text).toContain(`<script>${SKIP_INTRO_SCRIPT}</script>`);
   });
 
+  it("renders a page once for concurrent requests, after a write made it stale", async () => {
+    const url = `${server.url}/blog`;
+    await raw(url);
+    await cacheStored(server, "/blog");
+    const created = await admin.post("/api/admin/posts", { ...post, slug: "concurrent", title: "Concurrent" });
+    expect(created.status).toBe(201);
+    const since = cacheStoredLines(server).length;
+    // Eight connections opened first, then the eight requests written in one go. On
+    // PostgreSQL they all reach the server while the first is rendering (its queries
+    // wait on the network); on SQLite a render takes one turn of the event loop, so
+    // the others find its entry either way.
+    const answers = await sendTogether(url, 8);
+    const stored = cacheStoredLines(server)
+      .slice(since)
+      .filter((line) => line.key === "/blog");
+    expect(stored).toHaveLength(1);
+    // Whichever came first rendered it.
+    expect(answers.map((answer) => header(answer.headers, "x-cache")).sort()).toEqual([
+      ...Array<string>(7).fill("hit"),
+      "miss",
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(answers[0]!.body)).toBe(true);
+    }
+    expect(answers[0]!.body.toString()).toContain("Concurrent");
+    await admin.delete(`/api/admin/posts/${created.json.id}`);
+  });
+
   it("answers HEAD from a cached GET without a body", async () => {
     const visitor = new ApiClient(server.url);
     const since = cacheStoredLines(server).length;
@@ -129,6 +159,43 @@ function raw(url: string, headers: Record<string, string> = {}, method = "GET") 
     request.on("error", reject);
     request.end();
   });
+}
+
+/** GETs `url` on `count` connections, opened first, the requests then written in one go; their answers. */
+async function sendTogether(url: string, count: number) {
+  const { hostname, port, pathname, search } = new URL(url);
+  const sockets = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(Number(port), hostname, () => resolve(socket));
+          socket.once("error", reject);
+        }),
+    ),
+  );
+  const answers = sockets.map(
+    (socket) =>
+      new Promise<{ status: number; headers: Array<[string, string]>; body: Buffer }>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+        socket.once("error", reject);
+        socket.once("end", () => {
+          const whole = Buffer.concat(chunks);
+          const split = whole.indexOf("\r\n\r\n");
+          const [statusLine, ...lines] = whole.subarray(0, split).toString("latin1").split("\r\n");
+          const headers = lines.map((line): [string, string] => {
+            const colon = line.indexOf(":");
+            return [line.slice(0, colon), line.slice(colon + 1).trim()];
+          });
+          resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: whole.subarray(split + 4) });
+        });
+      }),
+  );
+  // HTTP/1.0: every answer is its body as it is, up to the close (no chunked encoding to undo).
+  const request = `GET ${pathname}${search} HTTP/1.0\r\nHost: ${hostname}:${port}\r\n\r\n`;
+  for (const socket of sockets) socket.write(request);
+  return Promise.all(answers);
 }
 
 /** Header lines as comparable strings, without the ones expected to differ, the nonce made neutral. */

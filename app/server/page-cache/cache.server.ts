@@ -171,7 +171,15 @@ export function pageCache({
   });
   const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=`);
   /** The key and version of each GET that `answerHits` could not answer, for `fillOnMiss`. */
-  const misses = new WeakMap<IncomingMessage, { key: string; version: string }>();
+  const misses = new WeakMap<IncomingMessage, { key: string; version: string; finish?: () => void }>();
+  /**
+   * The GETs the app is rendering now, by key: one render per entry. A
+   * request for the same answer at the same version waits for that answer to
+   * end, then takes the entry it left (or, if it left none, renders its own).
+   * After a write every cached page is stale at once, and without this each
+   * concurrent request for a popular page rendered it again.
+   */
+  const rendering = new Map<string, { version: string; done: Promise<void> }>();
 
   /** The entry for `key` if it is current at `version`. */
   function current(key: string, version: string): Entry | undefined {
@@ -226,14 +234,39 @@ export function pageCache({
       (version) => {
         const entry = current(key, version);
         if (entry) return send(req, res, key, entry);
+        const render = rendering.get(key);
+        if (render?.version === version) {
+          void render.done.then(() => {
+            const rendered = current(key, version);
+            if (rendered) return send(req, res, key, rendered);
+            missed(req, res, key, version);
+            next();
+          });
+          return;
+        }
         if (method === "GET") {
-          res.setHeader("X-Cache", "miss");
-          misses.set(req, { key, version });
+          // Freed once the answer is stored or refused (fillOnMiss), or at the
+          // latest when it ends, whatever became of it (cut off, never reached the app).
+          let finish = () => {};
+          const done = new Promise<void>((resolve) => (finish = resolve));
+          res.once("close", finish);
+          rendering.set(key, { version, done });
+          void done.then(() => {
+            if (rendering.get(key)?.done === done) rendering.delete(key);
+          });
+          missed(req, res, key, version, finish);
         }
         next();
       },
       () => next(),
     );
+  }
+
+  /** Marks a GET the cache could not answer, for `fillOnMiss`, which calls `finish` once it has stored the answer or refused it. */
+  function missed(req: IncomingMessage, res: ServerResponse, key: string, version: string, finish?: () => void) {
+    if (req.method !== "GET") return;
+    res.setHeader("X-Cache", "miss");
+    misses.set(req, { key, version, finish });
   }
 
   /**
@@ -245,7 +278,7 @@ export function pageCache({
   function fillOnMiss(req: Request, res: Response, next: NextFunction) {
     const miss = misses.get(req);
     if (!miss) return next();
-    const { key, version } = miss;
+    const { key, version, finish = () => {} } = miss;
     // Settled long before the render is, as a rule; "pending" until then.
     let scheduled: { expiresAt: number | undefined } | undefined | "pending" = "pending";
     const scheduledRead = nextScheduledChange().then(
@@ -286,7 +319,10 @@ export function pageCache({
 
     const store = () => {
       const cacheControl = String(res.getHeader("cache-control") ?? "");
-      if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) return;
+      if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) {
+        finish();
+        return;
+      }
       const body = Buffer.concat(chunks);
       const headers: Array<[string, string]> = [];
       for (const name of REPLAYED_HEADERS) {
@@ -300,7 +336,7 @@ export function pageCache({
       // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
       const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
       const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
-        if (!read) return;
+        if (!read) return finish();
         entries.set(key, {
           version,
           expiresAt: read.expiresAt,
@@ -313,6 +349,7 @@ export function pageCache({
         });
         if (openEnded(key)) openEndedKeys.set(key, true);
         logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
+        finish();
       };
       if (scheduled === "pending") void scheduledRead.then(keepEntry);
       else keepEntry(scheduled);
