@@ -1,5 +1,4 @@
 import Piscina from "piscina";
-import { renderMarkdown } from "./markdown-pipeline.server";
 
 /**
  * Markdown is rendered at save and for the admin preview (ADR 004), and some
@@ -36,6 +35,9 @@ export function enableMarkdownWorker(file: string): void {
 export async function renderMarkdownSafely(markdown: string): Promise<string> {
   if (!workerFile) {
     try {
+      // Loaded only here: where the worker runs it (production), the pipeline's
+      // modules stay out of the main thread's heap.
+      const { renderMarkdown } = await import("./markdown-pipeline.server");
       return renderMarkdown(markdown);
     } catch {
       throw new MarkdownRenderError("content could not be rendered: simplify its markdown");
