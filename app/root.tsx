@@ -16,6 +16,7 @@ import { SKIP_INTRO_SCRIPT } from "./components/site/intro-script";
 import { HOVER_MEDIA } from "./components/ui/tip";
 import { Island } from "./islands/island";
 import { isIslandsPage, type PageHandle } from "./islands/page";
+import { useInlineStylesheet } from "./lib/inline-stylesheet";
 import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/config.server";
 import { islandAssets } from "./server/islands.server";
@@ -29,6 +30,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const inlineStylesheet = useInlineStylesheet();
   const site = useRouteLoaderData<RootData>("root");
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
   // Public pages hydrate as islands and load no router (ADR 018); the admin
@@ -45,7 +47,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#1b4d2d" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
-        <Links />
+        {/* Public pages carry the stylesheet and render no <Links/>, so a
+            public route puts its <link>s in meta (ADR 031). */}
+        {inlineStylesheet === undefined ? <Links /> : <style dangerouslySetInnerHTML={{ __html: inlineStylesheet }} />}
         {/* Public pages carry no nonce, so their cached HTML is the same for
             every visitor and is compressed once (ADR 024): their scripts are
             files of this site ('self'), and this one inline script is allowed
