@@ -123,6 +123,17 @@ describe("the first paint of a public page waits on nothing but the page (ADR 03
     }
   });
 
+  it("public pages start their islands from the end of the body, and name no script in their markup", async () => {
+    for (const path of await publicPaths()) {
+      const html = await (await get(path)).text();
+      const loader = /<script data-modules="\/assets\/hydrate-islands-[\w-]+\.js"[^>]*>[^<]+<\/script>/.exec(html);
+      expect(loader, `${path}: the islands loader`).not.toBeNull();
+      // After it, only the end of the document (and React's empty markers).
+      expect(html.slice(loader!.index + loader![0].length), path).toMatch(/^(<!--[^>]*-->)*<\/body><\/html>$/);
+      expect(html, path).not.toMatch(/<script\s[^>]*\bsrc=|<link\s[^>]*\brel="modulepreload"/);
+    }
+  });
+
   it("public routes put their <link>s in meta: their pages render no <Links/>", () => {
     const routesDir = import.meta.dirname;
     const publicRoutes = fs
