@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { Plugin } from "vite";
 import { hmrRuntimeUrl, readClientManifest, type ManifestChunk } from "./react-router-internals.vite.ts";
@@ -12,15 +11,12 @@ import { hmrRuntimeUrl, readClientManifest, type ManifestChunk } from "./react-r
  * and tells the server build its file names through `virtual:islands-assets`:
  * the entry and the chunks it imports (preloaded), and the tooltip chunk that
  * hover-capable screens preload. The menu and the contact modal load when
- * first wanted. It also hands over the text of the site's stylesheet, which
- * public pages carry inline (ADR 031). What it needs from React Router beyond
- * its documented options lives in react-router-internals.vite.ts.
+ * first wanted. What it needs from React Router beyond its documented
+ * options lives in react-router-internals.vite.ts.
  */
 export const ISLANDS_ENTRY = "app/islands/hydrate-islands.tsx";
 /** Loaded before hydrating where a pointer can hover (components/ui/tip.tsx). */
 export const TOOLTIP_MODULE = "app/components/ui/tip-radix.tsx";
-/** Its stylesheet (app/app.css) is the one public pages carry inline. */
-const ROOT_MODULE = "app/root.tsx";
 
 const VIRTUAL_ID = "virtual:islands-assets";
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
@@ -34,33 +30,6 @@ export interface IslandAssets {
   hoverPreload: string[];
   /** In development only: React Refresh's runtime, which the transformed modules expect. */
   devPreamble?: string;
-}
-
-/**
- * The stylesheet public pages carry inline (ADR 031): the root's CSS, which is
- * app.css and all of Tailwind's output. Public pages render no <Links/>, so a
- * stylesheet that another module brought into the client build would never
- * reach them: the build stops instead of shipping unstyled pages.
- */
-function publicStylesheet(manifest: Record<string, ManifestChunk>, clientOutDir: string): string {
-  // React Router lists the root under more than one key (its module, and the route chunk split from it).
-  const moduleOf = (key: string) => key.split("?")[0];
-  const rootFiles = new Set(
-    Object.entries(manifest).flatMap(([key, chunk]) => (moduleOf(key) === ROOT_MODULE ? (chunk.css ?? []) : [])),
-  );
-  const strays = Object.entries(manifest).flatMap(([key, chunk]) =>
-    (chunk.css ?? []).filter((file) => !rootFiles.has(file)).map((file) => `${file} (from ${key})`),
-  );
-  if (strays.length > 0) {
-    throw new Error(
-      `Public pages inline only ${ROOT_MODULE}'s stylesheet (ADR 031); move these styles into app/app.css: ${strays.join(", ")}`,
-    );
-  }
-  if (rootFiles.size === 0) throw new Error(`${ROOT_MODULE} has no stylesheet in the client build`);
-  const css = [...rootFiles].map((file) => fs.readFileSync(path.join(clientOutDir, file), "utf8")).join("\n");
-  // It goes into a <style> element as it is: this would end the element early.
-  if (/<\/style/i.test(css)) throw new Error("The stylesheet contains </style, which cannot be inlined");
-  return css;
 }
 
 function staticImports(manifest: Record<string, ManifestChunk>, key: string, seen = new Set<string>()): Set<string> {
@@ -115,8 +84,7 @@ export function islandsPlugin(): Plugin {
           hoverPreload: [],
           devPreamble: hmrRuntimeUrl(base),
         };
-        // Vite serves the stylesheet itself in development (React Router's <Links/>).
-        return `export default ${JSON.stringify(assets)};\nexport const stylesheet = undefined;`;
+        return `export default ${JSON.stringify(assets)};`;
       }
       const manifest = readClientManifest(path.resolve(root, clientOutDir));
       const chunk = manifest[ISLANDS_ENTRY];
@@ -131,8 +99,7 @@ export function islandsPlugin(): Plugin {
         preload: [...entryImports].map(url),
         hoverPreload: tooltipChunks.map(url),
       };
-      const stylesheet = publicStylesheet(manifest, path.resolve(root, clientOutDir));
-      return `export default ${JSON.stringify(assets)};\nexport const stylesheet = ${JSON.stringify(stylesheet)};`;
+      return `export default ${JSON.stringify(assets)};`;
     },
   };
 }

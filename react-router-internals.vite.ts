@@ -25,8 +25,6 @@ export function hmrRuntimeUrl(base: string): string {
 export interface ManifestChunk {
   file: string;
   imports?: string[];
-  /** Stylesheets the chunk brings in (Vite's manifest; the root's holds app/app.css). */
-  css?: string[];
   isEntry?: boolean;
 }
 

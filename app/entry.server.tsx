@@ -1,8 +1,6 @@
 import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from "react-router";
 import { isIslandsPage } from "./islands/page";
-import { InlineStylesheetProvider } from "./lib/inline-stylesheet";
 import { NonceProvider } from "./lib/nonce";
-import { publicStylesheet } from "./server/islands.server";
 import { getLogger } from "./server/logger.server";
 import { renderWhole } from "./server/render-whole.server";
 
@@ -44,16 +42,11 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   // Public pages carry no nonce, so their HTML is the same for every visitor
-  // and is compressed once by the page cache (ADR 024), and they carry their
-  // stylesheet, so nothing but the page itself stands before their first
-  // paint (ADR 031).
-  const islands = hydratesAsIslands(routerContext);
-  const nonce = islands ? undefined : loadContext.cspNonce;
+  // and is compressed once by the page cache (ADR 024).
+  const nonce = hydratesAsIslands(routerContext) ? undefined : loadContext.cspNonce;
   const { html, failed } = await renderWhole(
     <NonceProvider value={nonce}>
-      <InlineStylesheetProvider value={islands ? publicStylesheet : undefined}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </InlineStylesheetProvider>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
     </NonceProvider>,
     {
       nonce,

@@ -17,7 +17,6 @@ import { HOVER_MEDIA } from "./components/ui/tip";
 import { Island } from "./islands/island";
 import { islandsLoaderData, LOAD_ISLANDS_SCRIPT } from "./islands/load-islands";
 import { isIslandsPage, type PageHandle } from "./islands/page";
-import { useInlineStylesheet } from "./lib/inline-stylesheet";
 import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/config.server";
 import { islandAssets } from "./server/islands.server";
@@ -31,7 +30,6 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
-  const inlineStylesheet = useInlineStylesheet();
   const site = useRouteLoaderData<RootData>("root");
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
   // Public pages hydrate as islands and load no router (ADR 018); the admin
@@ -48,9 +46,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#1b4d2d" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
-        {/* Public pages carry the stylesheet and render no <Links/>, so a
-            public route puts its <link>s in meta (ADR 031). */}
-        {inlineStylesheet === undefined ? <Links /> : <style dangerouslySetInnerHTML={{ __html: inlineStylesheet }} />}
+        <Links />
         {/* Public pages carry no nonce, so their cached HTML is the same for
             every visitor and is compressed once (ADR 024): their scripts are
             files of this site ('self'), and their inline scripts are allowed

@@ -11,6 +11,4 @@ declare module "virtual:react-router/server-build" {
 declare module "virtual:islands-assets" {
   const assets: { entry: string; preload: string[]; hoverPreload: string[]; devPreamble?: string };
   export default assets;
-  /** The stylesheet public pages carry inline (ADR 031); undefined in development, where Vite serves it. */
-  export const stylesheet: string | undefined;
 }

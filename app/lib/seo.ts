@@ -1,17 +1,5 @@
 import type { MetaDescriptor } from "react-router";
 
-/**
- * The blog's feed, for browsers and readers that discover it. In meta, not a
- * route's `links`: public pages render no <Links/> (ADR 031).
- */
-export const BLOG_FEED_LINK: MetaDescriptor = {
-  tagName: "link",
-  rel: "alternate",
-  type: "application/rss+xml",
-  title: "Blog RSS feed",
-  href: "/rss.xml",
-};
-
 /** Title, description and canonical URL for a page. */
 export function pageMeta({
   title,

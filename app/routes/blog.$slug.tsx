@@ -3,7 +3,6 @@ import { JsonLd } from "~/components/site/json-ld";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
-import { BLOG_FEED_LINK } from "~/lib/seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
@@ -33,8 +32,12 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  return [...articleMeta(data.article, { siteUrl: data.siteUrl, companyName: data.company.name }), BLOG_FEED_LINK];
+  return articleMeta(data.article, { siteUrl: data.siteUrl, companyName: data.company.name });
 }
+
+export const links: Route.LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", title: "Blog RSS feed", href: "/rss.xml" },
+];
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
   const { article, previous, next, page, company, siteUrl } = loaderData;

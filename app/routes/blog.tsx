@@ -5,7 +5,7 @@ import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
 import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow, parseBlogPage } from "~/lib/blog-pages";
 import { followLink } from "~/lib/page-transition";
-import { BLOG_FEED_LINK, pageMeta } from "~/lib/seo";
+import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
@@ -64,16 +64,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
   const site = { siteUrl: data.siteUrl, companyName: data.company.name };
-  if (data.view === "article") return [...articleMeta(data.article, site), BLOG_FEED_LINK];
-  return [
-    ...pageMeta({
-      title: `Blog${data.page > 1 ? ` (page ${data.page})` : ""} | ${data.company.name}`,
-      description: `Articles from ${data.company.name} on web design, cloud systems and research.`,
-      canonical: `${data.siteUrl}${blogPageHref(data.page)}`,
-    }),
-    BLOG_FEED_LINK,
-  ];
+  if (data.view === "article") return articleMeta(data.article, site);
+  return pageMeta({
+    title: `Blog${data.page > 1 ? ` (page ${data.page})` : ""} | ${data.company.name}`,
+    description: `Articles from ${data.company.name} on web design, cloud systems and research.`,
+    canonical: `${data.siteUrl}${blogPageHref(data.page)}`,
+  });
 }
+
+export const links: Route.LinksFunction = () => [
+  { rel: "alternate", type: "application/rss+xml", title: "Blog RSS feed", href: "/rss.xml" },
+];
 
 export default function Blog({ loaderData }: Route.ComponentProps) {
   return (
