@@ -15,6 +15,7 @@ import "./app.css";
 import { SKIP_INTRO_SCRIPT } from "./components/site/intro-script";
 import { HOVER_MEDIA } from "./components/ui/tip";
 import { Island } from "./islands/island";
+import { islandsLoaderData, LOAD_ISLANDS_SCRIPT } from "./islands/load-islands";
 import { isIslandsPage, type PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/config.server";
@@ -48,24 +49,24 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
         {/* Public pages carry no nonce, so their cached HTML is the same for
             every visitor and is compressed once (ADR 024): their scripts are
-            files of this site ('self'), and this one inline script is allowed
-            by its hash in the Content-Security-Policy. */}
+            files of this site ('self'), and their inline scripts are allowed
+            by hash in the Content-Security-Policy. */}
         {intro && <script dangerouslySetInnerHTML={{ __html: SKIP_INTRO_SCRIPT }} />}
-        {islands && (
-          <>
-            {islands.preload.map((href) => (
-              <link key={href} rel="modulepreload" href={href} />
-            ))}
-            {islands.hoverPreload.map((href) => (
-              <link key={href} rel="modulepreload" href={href} media={HOVER_MEDIA} />
-            ))}
-            {islands.devPreamble && <script type="module" src={islands.devPreamble} />}
-            <script type="module" src={islands.entry} />
-          </>
-        )}
       </head>
       <body>
         <div className="site-shell">{children}</div>
+        {/* After the page has painted, the islands (ADR 031). */}
+        {islands && (
+          <script
+            {...islandsLoaderData({
+              modules: islands.devPreamble ? [islands.devPreamble, islands.entry] : [islands.entry],
+              preload: islands.preload,
+              hoverPreload: islands.hoverPreload,
+              hoverMedia: HOVER_MEDIA,
+            })}
+            dangerouslySetInnerHTML={{ __html: LOAD_ISLANDS_SCRIPT }}
+          />
+        )}
         {!islandsPage && (
           <>
             <ScrollRestoration nonce={nonce} />

@@ -77,6 +77,21 @@ async function firstLoadJs(browser, url, screen) {
   return { bytes: total, files: scripts.size };
 }
 
+/**
+ * One Lighthouse run. Chromium sometimes loses a trace on this machine
+ * ("NO_NAVSTART: ... Please run Lighthouse again"), more often when it is
+ * busy: such a run is tried again, up to twice, so one lost trace does not
+ * lose every page's figures.
+ */
+async function audit(url, port, pagePath, tries = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const { lhr } = await lighthouse(url, { port, output: "json", logLevel: "error" });
+    if (!lhr.runtimeError) return lhr;
+    if (attempt >= tries) throw new Error(`${pagePath}: ${lhr.runtimeError.message}`);
+    console.warn(`${pagePath}: ${lhr.runtimeError.code}, running Lighthouse again`);
+  }
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
@@ -105,8 +120,7 @@ try {
       const url = site.url + pagePath;
       const runs = [];
       for (let i = 0; i < Number(opts.runs); i++) {
-        const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
-        if (lhr.runtimeError) throw new Error(`${pagePath}: ${lhr.runtimeError.message}`);
+        const lhr = await audit(url, chrome.port, pagePath);
         const failing = Object.values(lhr.audits)
           .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
           .map((a) => a.id);

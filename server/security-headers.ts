@@ -3,6 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import helmet from "helmet";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
+import { LOAD_ISLANDS_SCRIPT } from "~/islands/load-islands";
 
 type Middleware = (req: http.IncomingMessage, res: http.ServerResponse, next: (error?: unknown) => void) => void;
 type WithNonce = http.ServerResponse & { locals: { cspNonce: string } };
@@ -14,9 +15,10 @@ function scriptHashSource(script: string): string {
 
 /**
  * Inline scripts of public pages, allowed by hash (ADR 024): those pages carry
- * no nonce, so the HTML cached for them is the same for every visitor.
+ * no nonce, so the HTML cached for them is the same for every visitor. The
+ * landing page's intro check, and every public page's islands loader (ADR 031).
  */
-const PUBLIC_INLINE_SCRIPTS = [SKIP_INTRO_SCRIPT].map(scriptHashSource);
+const PUBLIC_INLINE_SCRIPTS = [SKIP_INTRO_SCRIPT, LOAD_ISLANDS_SCRIPT].map(scriptHashSource);
 
 /**
  * A CSP nonce: 16 random bytes, base64, each answer its own. The bytes come

@@ -56,16 +56,24 @@ function reachable(assets: string[]): Set<string> {
 }
 
 interface PageScripts {
-  /** Scripts every screen loads with the page: the module script and its modulepreloads. */
+  /** Scripts every screen loads with the page: script tags, modulepreloads, and what the islands loader loads. */
   always: string[];
   /** Preloaded only where a media query matches (tooltips, on screens that can hover). */
   hover: string[];
   html: string;
 }
 
+/** Files named by one of the islands loader's data attributes (app/islands/load-islands.ts). */
+function loaderFiles(html: string, attribute: string): string[] {
+  const loader = /<script\s[^>]*\bdata-modules="[^>]*>/.exec(html)?.[0] ?? "";
+  return (new RegExp(`\\b${attribute}="([^"]*)"`).exec(loader)?.[1] ?? "").split(" ").filter(Boolean);
+}
+
 function scriptsOf(html: string): PageScripts {
-  const always: string[] = [];
-  const hover: string[] = [];
+  // Public pages load their islands once they have painted (ADR 031), from the loader's list.
+  const always = [...loaderFiles(html, "data-modules"), ...loaderFiles(html, "data-preload")];
+  const hover = loaderFiles(html, "data-hover-preload");
+  // Any script or preload in the markup itself counts as well.
   for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
     const src = /\b(?:src|href)="(\/assets\/[^"]+\.js)"/.exec(tag)?.[1];
     if (!src || (tag.startsWith("<link") && !tag.includes('rel="modulepreload"'))) continue;

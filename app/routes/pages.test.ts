@@ -101,3 +101,33 @@ describe("headers", () => {
     expect(await response.json()).toEqual({ status: "ok", database: "ok" });
   });
 });
+
+describe("a public page's first load (ADR 031)", () => {
+  const publicPaths = async () => {
+    const [article] = (await (await get("/api/posts?limit=1")).json()) as Array<{ slug: string }>;
+    return ["/", "/blog", "/about", `/blog/${article!.slug}`, "/blog/no-such-article"];
+  };
+
+  it("public pages link the stylesheet the admin links, and carry none inline", async () => {
+    const admin = await (await get("/admin/login")).text();
+    const href = /<link\s[^>]*\brel="stylesheet"[^>]*\shref="([^"]+)"/.exec(admin)?.[1];
+    expect(href, "the admin links the stylesheet").toMatch(/^\/assets\/[\w-]+\.css$/);
+    for (const path of await publicPaths()) {
+      const html = await (await get(path)).text();
+      const head = html.slice(0, html.indexOf("</head>"));
+      expect(head, path).toMatch(new RegExp(`<link\\s[^>]*\\brel="stylesheet"[^>]*\\shref="${href}"`));
+      expect(html, path).not.toMatch(/<style[\s>]/);
+    }
+  });
+
+  it("public pages start their islands from the end of the body, and name no script in their markup", async () => {
+    for (const path of await publicPaths()) {
+      const html = await (await get(path)).text();
+      const loader = /<script data-modules="\/assets\/hydrate-islands-[\w-]+\.js"[^>]*>[^<]+<\/script>/.exec(html);
+      expect(loader, `${path}: the islands loader`).not.toBeNull();
+      // After it, only the end of the document (and React's empty markers).
+      expect(html.slice(loader!.index + loader![0].length), path).toMatch(/^(<!--[^>]*-->)*<\/body><\/html>$/);
+      expect(html, path).not.toMatch(/<script\s[^>]*\bsrc=|<link\s[^>]*\brel="modulepreload"/);
+    }
+  });
+});

@@ -57,3 +57,25 @@ test("hydration keeps the server's controls: no island replaces its buttons or l
     expect(removed, `controls replaced on ${path}`).toEqual([]);
   }
 });
+
+test("the page paints before it asks for a script (ADR 031)", async ({ page }) => {
+  for (const path of await publicPages(page)) {
+    await page.goto(path);
+    const timing = await page.evaluate(() => {
+      const paint = performance.getEntriesByName("first-contentful-paint")[0]?.startTime;
+      const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+      const scripts = resources.filter((entry) => new URL(entry.name).pathname.endsWith(".js"));
+      return {
+        paint,
+        firstScript: Math.min(...scripts.map((entry) => entry.startTime)),
+        scripts: scripts.length,
+        stylesheets: resources.filter((entry) => new URL(entry.name).pathname.endsWith(".css")).length,
+      };
+    });
+    expect(timing.paint, `${path}: first contentful paint`).toBeDefined();
+    expect(timing.scripts, `${path}: the islands loaded`).toBeGreaterThan(0);
+    expect(timing.firstScript, `${path}: first script asked for after the paint`).toBeGreaterThanOrEqual(timing.paint!);
+    // The one linked stylesheet, which the admin shares.
+    expect(timing.stylesheets, `${path}: stylesheets fetched`).toBeLessThanOrEqual(1);
+  }
+});
