@@ -6,7 +6,7 @@
  * hash does not cover.
  *
  * The page is whole and styled without JavaScript (HTML rendered on the
- * server, stylesheet inline), so nothing needs the scripts to paint it. Asked
+ * server, its one stylesheet linked), so nothing needs the scripts to paint it. Asked
  * for while the page is parsed (as <link rel="modulepreload"> did), ~80 KB of
  * them share a slow phone's connection with the page and arrive in the same
  * breath as its first paint. The loader waits until the page is on screen,
