@@ -4,6 +4,7 @@ import net from "node:net";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
+import { LOAD_ISLANDS_SCRIPT } from "~/islands/load-islands";
 import { ApiClient, cacheStored, cacheStoredLines, startServer, type TestServer } from "../../../tests/support/server";
 
 let server: TestServer;
@@ -83,9 +84,10 @@ describe("the page cache", () => {
     expect(bad.headers.get("x-cache")).toBe("miss");
   });
 
-  it("serves public pages without a nonce, the same bytes to every visitor; the CSP allows the landing page's inline script by its hash", async () => {
+  it("serves public pages without a nonce, the same bytes to every visitor; the CSP allows the landing page's and the islands loader's inline scripts by their hashes", async () => {
     const visitor = new ApiClient(server.url);
     const introHash = `'sha256-${createHash("sha256").update(SKIP_INTRO_SCRIPT).digest("base64")}'`;
+    const loaderHash = `'sha256-${createHash("sha256").update(LOAD_ISLANDS_SCRIPT).digest("base64")}'`;
     for (const path of ["/", "/blog", "/about"]) {
       const since = cacheStoredLines(server).length;
       const pages = [await visitor.get(path)];
@@ -96,7 +98,9 @@ describe("the page cache", () => {
         expect(page.status).toBe(200);
         expect(page.text).not.toContain("nonce=");
         expect(page.text).toBe(pages[0]!.text);
-        expect(page.headers.get("content-security-policy")).toContain(`script-src 'self' ${introHash} 'nonce-`);
+        expect(page.headers.get("content-security-policy")).toContain(
+          `script-src 'self' ${introHash} ${loaderHash} 'nonce-`,
+        );
       }
     }
     expect((await visitor.get("/")).text).toContain(`<script>${SKIP_INTRO_SCRIPT}</script>`);
