@@ -230,13 +230,6 @@ export async function findPublicPost(db: Db, slug: string, now: Date): Promise<P
   return row && toPost(row);
 }
 
-export async function countPublicPosts(db: Db, now: Date): Promise<number> {
-  const row = await publicPosts(db, now)
-    .select((eb) => eb.fn.countAll<string | number>().as("count"))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 /**
  * A public article with its place in the list: the neighbours Previous/Next
  * lead to and its index (to find its page). Undefined for an unknown, draft
