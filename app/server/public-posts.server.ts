@@ -6,6 +6,7 @@ import {
   anchorAtOrAfterDate,
   anchorAtOrBeforeIndex,
   currentListShape,
+  type Anchor,
   type PublicListShape,
 } from "./public-list.server";
 
@@ -204,8 +205,12 @@ interface Page {
 function publicFrom(db: Db, { offset, now, shape }: Omit<Page, "limit">) {
   const anchor = shape && anchorAtOrBeforeIndex(shape, offset);
   if (!anchor) return { posts: publicPosts(db, now), skip: offset };
-  const posts = db.selectFrom("posts").where("published", "=", 1).where("publish_date", "<=", anchor.date);
-  return { posts, skip: offset - anchor.before };
+  return { posts: publicFromAnchor(db, anchor), skip: offset - anchor.before };
+}
+
+/** Published posts of an anchor's publish date and older: all public, since its date has come. */
+function publicFromAnchor(db: Db, anchor: Anchor) {
+  return db.selectFrom("posts").where("published", "=", 1).where("publish_date", "<=", anchor.date);
 }
 
 /** One page of public summaries: the blog's cards, the landing page's carousel. */
@@ -273,10 +278,7 @@ export async function findPublicArticle(
  */
 async function indexOf(db: Db, shape: PublicListShape, post: { publish_date: string; id: string }, now: Date) {
   const anchor = anchorAtOrAfterDate(shape, post.publish_date);
-  const from = anchor
-    ? db.selectFrom("posts").where("published", "=", 1).where("publish_date", "<=", anchor.date)
-    : publicPosts(db, now);
-  const row = await from
+  const row = await (anchor ? publicFromAnchor(db, anchor) : publicPosts(db, now))
     .select((eb) => eb.fn.countAll<string | number>().as("count"))
     .where(newerThan(post.publish_date, post.id))
     .executeTakeFirstOrThrow();

@@ -10,7 +10,10 @@ import type { Connection, Db } from "./db.server";
  * SQLite: a deferred transaction (WAL: a reader's snapshot, never the write
  * lock that the app's `begin immediate` transactions take) on the one
  * connection, held through Kysely so no other query of this process runs
- * inside it.
+ * inside it. There `read` must await nothing but its own queries (which
+ * better-sqlite3 answers at once): giving up the event loop would let reads
+ * that bypass Kysely on that connection, such as the page cache's version
+ * read, run inside the snapshot and see the past.
  */
 export async function inSnapshot<T>(connection: Connection, read: (db: Db) => Promise<T>): Promise<T> {
   if (connection.kind === "postgres") {
