@@ -5,7 +5,7 @@ import { islandsPage } from "~/islands/page";
 import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
 import { getConfig } from "~/server/config.server";
-import { getDb } from "~/server/db/index.server";
+import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { findPublicArticle } from "~/server/public-posts.server";
 import type { Route } from "./+types/blog.$slug";
@@ -23,7 +23,7 @@ export function headers() {
 }
 
 export async function loader({ params }: Route.LoaderArgs) {
-  const found = await findPublicArticle(getDb(), params.slug, new Date());
+  const found = await findPublicArticle(getConnection(), params.slug, new Date());
   if (!found) throw new Response("Not found", { status: 404 });
   const { company, siteUrl } = getConfig();
   const { article, previous, next, index } = found;

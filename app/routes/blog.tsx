@@ -7,9 +7,10 @@ import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow, parseBlogPage } 
 import { followLink } from "~/lib/page-transition";
 import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
-import { getDb } from "~/server/db/index.server";
+import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { countPublicPosts, findPublicArticle, listPublicSummaries } from "~/server/public-posts.server";
+import { currentListShape } from "~/server/public-list.server";
+import { findPublicArticle, listPublicSummaries } from "~/server/public-posts.server";
 import type { Route } from "./+types/blog";
 
 const notFound = () => new Response("Not found", { status: 404 });
@@ -29,12 +30,12 @@ export function headers() {
 export async function loader({ request }: Route.LoaderArgs) {
   const { company, siteUrl } = getConfig();
   const params = new URL(request.url).searchParams;
-  const db = getDb();
+  const connection = getConnection();
   const now = new Date();
 
   const slug = params.get("article");
   if (slug !== null) {
-    const [found, total] = await Promise.all([findPublicArticle(db, slug, now), countPublicPosts(db, now)]);
+    const found = await findPublicArticle(connection, slug, now);
     if (!found) throw notFound();
     const { article, previous, next, index } = found;
     return {
@@ -43,7 +44,6 @@ export async function loader({ request }: Route.LoaderArgs) {
       previous,
       next,
       index,
-      total,
       page: pageOfIndex(index),
       company,
       siteUrl,
@@ -52,12 +52,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 
   const page = parseBlogPage(params.get("page"));
   if (page === undefined) throw notFound();
-  const [posts, total] = await Promise.all([
-    listPublicSummaries(db, { limit: BLOG_PAGE_SIZE, offset: (page - 1) * BLOG_PAGE_SIZE, now }),
-    countPublicPosts(db, now),
-  ]);
+  const shape = await currentListShape(connection, now);
+  const { total } = shape;
   const pages = Math.max(1, Math.ceil(total / BLOG_PAGE_SIZE));
   if (page > pages) throw notFound();
+  const offset = (page - 1) * BLOG_PAGE_SIZE;
+  const posts = await listPublicSummaries(connection.db, { limit: BLOG_PAGE_SIZE, offset, now, shape });
   return { view: "list" as const, posts, page, pages, total, company, siteUrl };
 }
 

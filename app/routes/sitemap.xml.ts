@@ -1,7 +1,8 @@
 import { getConfig } from "~/server/config.server";
-import { getDb } from "~/server/db/index.server";
+import { getConnection } from "~/server/db/index.server";
 import { buildSitemap, buildSitemapIndex, cacheableText, parseSitemapFile, sitemapLayout } from "~/server/feeds.server";
-import { countPublicPosts, lastPublicChange, listPublicUrls } from "~/server/public-posts.server";
+import { currentListShape } from "~/server/public-list.server";
+import { lastPublicChange, listPublicUrls } from "~/server/public-posts.server";
 import type { Route } from "./+types/sitemap.xml";
 
 const XML = "application/xml; charset=utf-8";
@@ -13,10 +14,12 @@ const XML = "application/xml; charset=utf-8";
 export async function loader({ request }: Route.LoaderArgs) {
   const { company, siteUrl } = getConfig();
   const site = { siteUrl, companyName: company.name };
-  const db = getDb();
+  const connection = getConnection();
+  const { db } = connection;
   const now = new Date();
   const page = new URL(request.url).searchParams.get("page");
-  const layout = sitemapLayout(await countPublicPosts(db, now));
+  const shape = await currentListShape(connection, now);
+  const layout = sitemapLayout(shape.total);
   if (page === null && layout.files > 1) return cacheableText(request, buildSitemapIndex(site, layout.files), XML);
   const n = page === null ? 1 : parseSitemapFile(page);
   if (n === undefined || n > layout.files) {
@@ -24,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const { pages, posts } = layout.file(n);
   const [urls, lastChange] = await Promise.all([
-    posts.limit > 0 ? listPublicUrls(db, { ...posts, now }) : [],
+    posts.limit > 0 ? listPublicUrls(db, { ...posts, now, shape }) : [],
     pages.from <= 2 && pages.to > 2 ? lastPublicChange(db, now) : undefined,
   ]);
   return cacheableText(request, buildSitemap(site, { pages, posts: urls, lastChange }), XML);

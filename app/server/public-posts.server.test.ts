@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
-import { countPublicPosts, findPublicArticle, listPublicSummaries } from "./public-posts.server";
+import { currentListShape } from "./public-list.server";
+import { findPublicArticle, listPublicSummaries } from "./public-posts.server";
 
 /**
  * An article's neighbours and index agree with the list's order, ties of
@@ -45,17 +46,17 @@ afterAll(() => database?.cleanup());
 
 describe("findPublicArticle", () => {
   it("gives each article the neighbours and index of its place in the list", async () => {
-    const db = database.connection.db;
-    const list = (await listPublicSummaries(db, { limit: 100, offset: 0, now })).map((post) => post.slug);
+    const { connection } = database;
+    const list = (await listPublicSummaries(connection.db, { limit: 100, offset: 0, now })).map((post) => post.slug);
     expect(list).toHaveLength(7);
-    expect(await countPublicPosts(db, now)).toBe(7);
+    expect((await currentListShape(connection, now)).total).toBe(7);
     for (const [index, slug] of list.entries()) {
-      const found = await findPublicArticle(db, slug, now);
+      const found = await findPublicArticle(connection, slug, now);
       expect(found?.index, slug).toBe(index);
       expect(found?.previous?.slug ?? null, slug).toBe(list[index - 1] ?? null);
       expect(found?.next?.slug ?? null, slug).toBe(list[index + 1] ?? null);
     }
-    expect(await findPublicArticle(db, "draft", now)).toBeUndefined();
-    expect(await findPublicArticle(db, "scheduled", now)).toBeUndefined();
+    expect(await findPublicArticle(connection, "draft", now)).toBeUndefined();
+    expect(await findPublicArticle(connection, "scheduled", now)).toBeUndefined();
   });
 });

@@ -1,7 +1,14 @@
 import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder } from "kysely";
 import { isWellFormedSlug } from "~/lib/slug";
-import type { Db } from "./db/db.server";
+import type { Connection, Db } from "./db/db.server";
 import type { Database, PostsTable } from "./db/schema.server";
+import {
+  anchorAtOrAfterDate,
+  anchorAtOrBeforeIndex,
+  currentListShape,
+  type Anchor,
+  type PublicListShape,
+} from "./public-list.server";
 
 /**
  * Every read of public posts: the pages, the public API and the feeds. A post
@@ -9,6 +16,8 @@ import type { Database, PostsTable } from "./db/schema.server";
  * per request, so a scheduled post appears at its moment in every process.
  * Lists are newest first (`newestFirst`). Each query selects only the
  * columns of its shape: no markdown source or HTML in lists, no HTML in the API.
+ * How many posts the list holds and where in it a post or a page starts come
+ * from the list's shape (public-list.server.ts), not from counting the list.
  *
  * The admin's reads (posts.server.ts) share the API's shape and the order.
  */
@@ -181,25 +190,41 @@ interface Page {
   limit: number;
   offset: number;
   now: Date;
+  /**
+   * The list's shape at `now`: the page is read from the nearest anchor at or
+   * before `offset`, so a page deep in the list costs what an early one does.
+   */
+  shape?: PublicListShape;
+}
+
+/**
+ * Public posts from list index `offset` on (their order is `newestFirst`'s),
+ * and how many of them to skip. From an anchor, the posts of its publish date
+ * and older: they are public (its date has come) and `before` come first.
+ */
+function publicFrom(db: Db, { offset, now, shape }: Omit<Page, "limit">) {
+  const anchor = shape && anchorAtOrBeforeIndex(shape, offset);
+  if (!anchor) return { posts: publicPosts(db, now), skip: offset };
+  return { posts: publicFromAnchor(db, anchor), skip: offset - anchor.before };
+}
+
+/** Published posts of an anchor's publish date and older: all public, since its date has come. */
+function publicFromAnchor(db: Db, anchor: Anchor) {
+  return db.selectFrom("posts").where("published", "=", 1).where("publish_date", "<=", anchor.date);
 }
 
 /** One page of public summaries: the blog's cards, the landing page's carousel. */
-export async function listPublicSummaries(db: Db, { limit, offset, now }: Page): Promise<PostSummary[]> {
-  const rows = await newestFirst(publicPosts(db, now).select(SUMMARY_COLUMNS)).limit(limit).offset(offset).execute();
+export async function listPublicSummaries(db: Db, { limit, ...from }: Page): Promise<PostSummary[]> {
+  const { posts, skip } = publicFrom(db, from);
+  const rows = await newestFirst(posts.select(SUMMARY_COLUMNS)).limit(limit).offset(skip).execute();
   return rows.map(toSummary);
 }
 
 /** One page of public posts as GET /api/posts answers. */
-export async function listPublicPosts(db: Db, { limit, offset, now }: Page): Promise<Post[]> {
-  const rows = await newestFirst(publicPosts(db, now).select(POST_COLUMNS)).limit(limit).offset(offset).execute();
+export async function listPublicPosts(db: Db, { limit, ...from }: Page): Promise<Post[]> {
+  const { posts, skip } = publicFrom(db, from);
+  const rows = await newestFirst(posts.select(POST_COLUMNS)).limit(limit).offset(skip).execute();
   return rows.map(toPost);
-}
-
-export async function countPublicPosts(db: Db, now: Date): Promise<number> {
-  const row = await publicPosts(db, now)
-    .select((eb) => eb.fn.countAll<string | number>().as("count"))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
 }
 
 /** A public post as GET /api/posts/{slug} answers; undefined for an unknown, draft or scheduled slug. */
@@ -215,32 +240,49 @@ export async function findPublicPost(db: Db, slug: string, now: Date): Promise<P
  * lead to and its index (to find its page). Undefined for an unknown, draft
  * or scheduled slug.
  */
-export async function findPublicArticle(db: Db, slug: string, now: Date): Promise<ArticleInList | undefined> {
+export async function findPublicArticle(
+  connection: Connection,
+  slug: string,
+  now: Date,
+): Promise<ArticleInList | undefined> {
   if (!isWellFormedSlug(slug)) return undefined;
+  const { db } = connection;
   const row = await publicPosts(db, now).select(ARTICLE_COLUMNS).where("slug", "=", slug).executeTakeFirst();
   if (!row) return undefined;
   const newer = newerThan(row.publish_date, row.id);
   const older = olderThan(row.publish_date, row.id);
   // Posts older than a public article are public: `older` is their one upper
   // bound on publish_date (given two, SQLite read the index from the later).
-  const [previous, next, before] = await Promise.all([
+  const [previous, next, index] = await Promise.all([
     newestFirst(publicPosts(db, now).select(["slug", "title"]).where(newer), "backward")
       .limit(1)
       .executeTakeFirst(),
     newestFirst(db.selectFrom("posts").where("published", "=", 1).select(["slug", "title"]).where(older))
       .limit(1)
       .executeTakeFirst(),
-    publicPosts(db, now)
-      .select((eb) => eb.fn.countAll<string | number>().as("count"))
-      .where(newer)
-      .executeTakeFirstOrThrow(),
+    currentListShape(connection, now).then((shape) => indexOf(db, shape, row, now)),
   ]);
   return {
     article: toArticle(row),
     previous: previous ?? null,
     next: next ?? null,
-    index: Number(before.count),
+    index,
   };
+}
+
+/**
+ * A public post's index in the list: the posts before the nearest anchor of
+ * its publish date or later, and the newer posts from that anchor on (at most
+ * about ANCHOR_SPACING index entries). A post newer than the shape's newest
+ * (published since the shape was read) counts from the top.
+ */
+async function indexOf(db: Db, shape: PublicListShape, post: { publish_date: string; id: string }, now: Date) {
+  const anchor = anchorAtOrAfterDate(shape, post.publish_date);
+  const row = await (anchor ? publicFromAnchor(db, anchor) : publicPosts(db, now))
+    .select((eb) => eb.fn.countAll<string | number>().as("count"))
+    .where(newerThan(post.publish_date, post.id))
+    .executeTakeFirstOrThrow();
+  return (anchor?.before ?? 0) + Number(row.count);
 }
 
 /** The newest public posts with their HTML, for the RSS feed. */
@@ -250,10 +292,11 @@ export async function listFeedArticles(db: Db, { limit, now }: { limit: number; 
 }
 
 /** Public posts' addresses and last changes, newest first, one sitemap file's worth at a time. */
-export async function listPublicUrls(db: Db, { limit, offset, now }: Page): Promise<PostUrl[]> {
-  const rows = await newestFirst(publicPosts(db, now).select(["slug", "publish_date", "updated_at"]))
+export async function listPublicUrls(db: Db, { limit, ...from }: Page): Promise<PostUrl[]> {
+  const { posts, skip } = publicFrom(db, from);
+  const rows = await newestFirst(posts.select(["slug", "publish_date", "updated_at"]))
     .limit(limit)
-    .offset(offset)
+    .offset(skip)
     .execute();
   return rows.map((row) => ({ slug: row.slug, lastModified: lastModified(row) }));
 }

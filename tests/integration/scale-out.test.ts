@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BLOG_PAGE_SIZE } from "~/lib/blog-pages";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
 import { postAllAtOnce } from "../support/parallel";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
@@ -85,6 +86,45 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
 
     expect((await admin.delete(`/api/admin/posts/${created.json.id}`)).status).toBe(204);
     expect((await visitor.get("/api/posts/written-on-a")).status).toBe(404);
+  });
+
+  it("the blog rendered by one follows the other's writes: its pages and an article's page", async () => {
+    // A session cookie keeps the page cache out: B renders every answer from the list's shape it keeps.
+    const onB = (path: string) => fetch(b.url + path, { headers: { Cookie: "session=none" } });
+    const newest = await onB("/api/posts?limit=1");
+    const total = Number(newest.headers.get("x-total-count"));
+    const { slug } = ((await newest.json()) as Array<{ slug: string }>)[0]!;
+    const pages = Math.ceil(total / BLOG_PAGE_SIZE);
+    const backLink = async () =>
+      /href="(\/blog[^"]*)"[^>]*>(?:<span[^>]*>[^<]*<\/span>)?\s*Back to articles/.exec(
+        await (await onB(`/blog/${slug}`)).text(),
+      )?.[1];
+    expect(await backLink()).toBe("/blog");
+    expect((await onB(`/blog?page=${pages + 1}`)).status).toBe(404);
+
+    // A publishes a page's worth of newer posts.
+    const admin = new ApiClient(a.url);
+    await admin.signIn();
+    const ids: string[] = [];
+    for (let i = 0; i < BLOG_PAGE_SIZE; i++) {
+      const created = await admin.post("/api/admin/posts", {
+        title: `Newer ${i}`,
+        slug: `newer-${i}`,
+        excerpt: "Pushes the others down the list",
+        content: "A page's worth.",
+        published: true,
+        publishDate: new Date(Date.now() - 1000 * (i + 1)).toISOString(),
+      });
+      expect(created.status).toBe(201);
+      ids.push(created.json.id);
+    }
+    expect(Number((await onB("/api/posts?limit=1")).headers.get("x-total-count"))).toBe(total + BLOG_PAGE_SIZE);
+    expect(await backLink()).toBe("/blog?page=2");
+    expect((await onB(`/blog?page=${pages + 1}`)).status).toBe(200);
+
+    for (const id of ids) expect((await admin.delete(`/api/admin/posts/${id}`)).status).toBe(204);
+    expect(await backLink()).toBe("/blog");
+    expect((await onB(`/blog?page=${pages + 1}`)).status).toBe(404);
   });
 
   it("a session from one is valid on the other, and signing out on one ends it on both", async () => {

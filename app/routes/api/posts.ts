@@ -1,16 +1,18 @@
-import { getDb } from "~/server/db/index.server";
+import { getConnection } from "~/server/db/index.server";
 import { methodNotAllowed, parsePageParams, PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { countPublicPosts, listPublicPosts } from "~/server/public-posts.server";
+import { currentListShape } from "~/server/public-list.server";
+import { listPublicPosts } from "~/server/public-posts.server";
 import type { Route } from "./+types/posts";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const page = parsePageParams(new URL(request.url));
   if (page instanceof Response) return page;
-  const db = getDb();
+  const connection = getConnection();
   const now = new Date();
-  const [posts, total] = await Promise.all([listPublicPosts(db, { ...page, now }), countPublicPosts(db, now)]);
+  const shape = await currentListShape(connection, now);
+  const posts = await listPublicPosts(connection.db, { ...page, now, shape });
   return Response.json(posts, {
-    headers: { "X-Total-Count": String(total), "Cache-Control": PUBLIC_CACHE_CONTROL },
+    headers: { "X-Total-Count": String(shape.total), "Cache-Control": PUBLIC_CACHE_CONTROL },
   });
 }
 
