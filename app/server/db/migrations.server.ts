@@ -1,11 +1,12 @@
-import { PostgresAdapter, sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
+import { isPostgres } from "./dialect.server";
 
 /**
  * Binary column type: Kysely writes data types verbatim and PostgreSQL has no
  * "blob", so the one dialect difference is spelled out here (bytea there).
  */
 function binaryType(db: Kysely<any>) {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? sql`bytea` : sql`blob`;
+  return isPostgres(db) ? sql`bytea` : sql`blob`;
 }
 
 /**
