@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
 import type { PostSort } from "~/lib/admin-lists";
 import type { PostInput } from "./post-input.server";
 import { getConfig } from "./config.server";
@@ -9,6 +9,7 @@ import { isRecordId } from "./db/ids.server";
 import { renderMarkdownSafely } from "./markdown.server";
 import type { Database } from "./db/schema.server";
 import type { PostListQuery } from "./list-query.server";
+import { titleFilter } from "./title-search.server";
 import {
   newestFirst,
   POST_COLUMNS,
@@ -34,38 +35,28 @@ export class SlugTakenError extends Error {
 /**
  * One page of the admin's list: drafts and scheduled posts included, without
  * their markdown, in `sort` order (newest publishDate first by default), and
- * the number of posts that match. ADR 026.
+ * the number of posts that match. ADR 026; the title filter, ADR 030.
  */
 export async function listAdminPosts(db: Db, { limit, offset, q, sort }: PostListQuery): Promise<PostListPage> {
-  let list = db.selectFrom("posts").select(POST_LIST_COLUMNS);
-  let count = db.selectFrom("posts").select((eb) => eb.fn.countAll<string | number>().as("count"));
-  if (q !== undefined) {
-    list = list.where(titleContains(q));
-    count = count.where(titleContains(q));
-  }
-  const [rows, counted] = await Promise.all([
-    inOrder(list, sort).limit(limit).offset(offset).execute(),
-    count.executeTakeFirstOrThrow(),
+  const filter = q === undefined ? undefined : await titleFilter(db, q);
+  const filtered = <O>(query: SelectQueryBuilder<Database, "posts", O>) =>
+    filter ? query.where(filter.matches) : query;
+  const list = inOrder(filtered(db.selectFrom("posts").select(POST_LIST_COLUMNS)), sort)
+    .limit(limit)
+    .offset(offset);
+  const count = filtered(db.selectFrom("posts").select((eb) => eb.fn.countAll<string | number>().as("count")));
+  const known = filter?.total;
+  const [rows, total] = await Promise.all([
+    known !== undefined && offset >= known ? [] : list.execute(),
+    known ?? count.executeTakeFirstOrThrow().then((row) => Number(row.count)),
   ]);
-  return { posts: rows.map(toPostListItem), total: Number(counted.count) };
+  return { posts: rows.map(toPostListItem), total };
 }
 
 export interface PostListPage {
   posts: PostListItem[];
   /** Posts matching the filter, on every page. */
   total: number;
-}
-
-/**
- * Title contains `text`, ignoring case, with `%`, `_` and `\` taken as
- * themselves. One spelling for both backends: `lower()` on both sides (SQLite's
- * LIKE ignores ASCII case only, PostgreSQL's LIKE none), and an explicit
- * escape character (PostgreSQL's default, SQLite has none).
- */
-function titleContains(text: string) {
-  const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
-  return (eb: ExpressionBuilder<Database, "posts">) =>
-    sql<SqlBool>`lower(${eb.ref("title")}) like lower(${pattern}) escape '\\'`;
 }
 
 /**
