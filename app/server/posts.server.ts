@@ -7,11 +7,9 @@ import { changingContent } from "./page-cache/version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { renderMarkdownSafely } from "./markdown.server";
-import type { Database } from "./db/schema.server";
 import type { PostListQuery } from "./list-query.server";
-import { titleFilter } from "./title-search.server";
+import { fewMatches, titleFilter } from "./title-search.server";
 import {
-  newestFirst,
   POST_COLUMNS,
   POST_LIST_COLUMNS,
   toPost,
@@ -39,18 +37,22 @@ export class SlugTakenError extends Error {
  */
 export async function listAdminPosts(db: Db, { limit, offset, q, sort }: PostListQuery): Promise<PostListPage> {
   const filter = q === undefined ? undefined : await titleFilter(db, q);
-  const filtered = <O>(query: SelectQueryBuilder<Database, "posts", O>) =>
-    filter ? query.where(filter.matches) : query;
-  const list = inOrder(filtered(db.selectFrom("posts").select(POST_LIST_COLUMNS)), sort)
-    .limit(limit)
-    .offset(offset);
-  const count = filtered(db.selectFrom("posts").select((eb) => eb.fn.countAll<string | number>().as("count")));
-  const known = filter?.total;
-  const [rows, total] = await Promise.all([
-    known !== undefined && offset >= known ? [] : list.execute(),
-    known ?? count.executeTakeFirstOrThrow().then((row) => Number(row.count)),
+  if (filter?.few !== undefined) {
+    // Few matches, counted already: the page is sorted from them alone.
+    const page = inOrder(fewMatches(db, filter).select("id"), sort).limit(limit).offset(offset);
+    return { posts: offset < filter.few ? await postsOf(db, page, sort) : [], total: filter.few };
+  }
+  let ids = db.selectFrom("posts").select("id");
+  let count = db.selectFrom("posts").select((eb) => eb.fn.countAll<string | number>().as("count"));
+  if (filter) {
+    ids = ids.where(filter.matches);
+    count = count.where(filter.matches);
+  }
+  const [posts, counted] = await Promise.all([
+    postsOf(db, inOrder(ids, sort).limit(limit).offset(offset), sort),
+    count.executeTakeFirstOrThrow(),
   ]);
-  return { posts: rows.map(toPostListItem), total };
+  return { posts, total: Number(counted.count) };
 }
 
 export interface PostListPage {
@@ -60,19 +62,40 @@ export interface PostListPage {
 }
 
 /**
- * The admin list's orders, each ending in the id so that equal dates or
- * titles keep one order across pages. Each has an index (migration 007).
+ * The posts of a page, in `sort` order, from a query of their ids. The ids
+ * come first and the rows after, so the entries an offset skips are walked
+ * in the order's index alone (a covering scan) and only the page's rows are
+ * read: offset 50,000 of 100,000 in about half the time on SQLite and two
+ * thirds on PostgreSQL (ADR 030).
  */
-function inOrder<O>(query: SelectQueryBuilder<Database, "posts", O>, sort: PostSort) {
+async function postsOf<DB, TB extends keyof DB>(
+  db: Db,
+  ids: SelectQueryBuilder<DB, TB, { id: string }>,
+  sort: PostSort,
+) {
+  const rows = await inOrder(db.selectFrom("posts").select(POST_LIST_COLUMNS).where("id", "in", ids), sort).execute();
+  return rows.map(toPostListItem);
+}
+
+/**
+ * The admin list's orders, each ending in the id so that equal dates or
+ * titles keep one order across pages, on the posts table or on a selection
+ * of its columns (fewMatches). Each has an index on posts (migration 007).
+ * Newest first is the public list's order (newestFirst).
+ */
+function inOrder<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, sort: PostSort) {
+  const date = sql.ref("publish_date");
+  const id = sql.ref("id");
+  const title = sql`lower(${sql.ref("title")})`;
   switch (sort) {
     case "-publishDate":
-      return newestFirst(query);
+      return query.orderBy(date, "desc").orderBy(id, "asc");
     case "publishDate":
-      return newestFirst(query, "backward");
+      return query.orderBy(date, "asc").orderBy(id, "desc");
     case "title":
-      return query.orderBy(sql`lower(${sql.ref("title")})`, "asc").orderBy("id", "asc");
+      return query.orderBy(title, "asc").orderBy(id, "asc");
     case "-title":
-      return query.orderBy(sql`lower(${sql.ref("title")})`, "desc").orderBy("id", "desc");
+      return query.orderBy(title, "desc").orderBy(id, "desc");
   }
 }
 

@@ -17,7 +17,7 @@ import { connect, migrateToLatest, type Db } from "./db/db.server";
 import { migrations } from "./db/migrations.server";
 import { getLogger } from "./logger.server";
 import { listAdminPosts } from "./posts.server";
-import { SORTED_MATCHES_MAX, titleFilter, warnIfTitleSearchUnindexed } from "./title-search.server";
+import { fewMatches, SORTED_MATCHES_MAX, titleFilter, warnIfTitleSearchUnindexed } from "./title-search.server";
 
 /**
  * The admin list's title filter (ADR 030) on the backend under test: whichever
@@ -193,8 +193,8 @@ describe("with 10,000 posts", () => {
     "SQLite: a text of three characters or more is looked up in the trigram index, not in every title",
     async () => {
       const filter = await titleFilter(db, "needle");
-      expect(filter.total).toBe(1);
-      const query = db.selectFrom("posts").select("id").where(filter.matches).orderBy("publish_date", "desc").compile();
+      expect(filter.few).toBe(1);
+      const query = fewMatches(db, filter).select("id").compile();
       const sqlite = (database.connection as Extract<FreshDatabase["connection"], { kind: "sqlite" }>).sqlite;
       const plan = sqlite
         .prepare<unknown[], { detail: string }>(`explain query plan ${query.sql}`)
@@ -203,17 +203,24 @@ describe("with 10,000 posts", () => {
       expect(plan).toContain("SEARCH posts USING INTEGER PRIMARY KEY (rowid=?)");
       expect(plan.some((step) => /^SCAN posts_title_search VIRTUAL TABLE/.test(step))).toBe(true);
       expect(plan.some((step) => /^SCAN posts\b/.test(step))).toBe(false);
-      // One or two characters have no trigram: every title is read.
-      expect((await titleFilter(db, "ne")).total).toBeUndefined();
     },
   );
 
   it.runIf(TEST_BACKEND === "postgres")("PostgreSQL: a rare text is looked up in the trigram index", async () => {
-    const { matches } = await titleFilter(db, "needle");
-    const page = db.selectFrom("posts").select("id").where(matches).orderBy("publish_date", "desc").limit(50).compile();
+    const filter = await titleFilter(db, "needle");
+    expect(filter.few).toBe(1);
+    const query = fewMatches(db, filter).select("id").orderBy("publish_date", "desc").limit(50).compile();
     const pool = (database.connection as Extract<FreshDatabase["connection"], { kind: "postgres" }>).pool;
-    const { rows } = await pool.query<{ "QUERY PLAN": string }>(`explain ${page.sql}`, [...page.parameters]);
+    const { rows } = await pool.query<{ "QUERY PLAN": string }>(`explain ${query.sql}`, [...query.parameters]);
     expect(rows.map((line) => line["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on posts_title_trgm_idx/);
+  });
+
+  it("counts a common text's matches only as far as SORTED_MATCHES_MAX, then reads the list as before", async () => {
+    expect((await titleFilter(db, "generated post")).few).toBeUndefined();
+    expect((await titleFilter(db, "100% off")).few).toBe(10);
+    // One or two characters: every title is tested, and a rare one is still sorted from its matches.
+    expect((await titleFilter(db, "%")).few).toBe(10);
+    expect((await titleFilter(db, "ne")).few).toBeUndefined();
   });
 });
 
