@@ -141,23 +141,37 @@ describe("the title filter", () => {
     );
   }, 60_000);
 
-  it("follows every write to a title: a new post, a renamed one, a deleted one", async () => {
+  it("follows every write: a new post, a renamed one, a new publish date, a deleted one", async () => {
     const total = async (q: string) => (await listAdminPosts(db, { q, sort: "title", limit: 1, offset: 0 })).total;
-    await insertPosts(db, ["Fresh From The Oven"], POSTS);
+    // One post a page, so the page's choice (not only the rows' order) rests on the sort keys.
+    const titlesOf = async (q: string) => {
+      const pages = [0, 1].map((offset) => listAdminPosts(db, { q, sort: "-publishDate", limit: 1, offset }));
+      return (await Promise.all(pages)).flatMap((page) => page.posts.map((post) => post.title));
+    };
+    const bySlug = (slug: string) => db.updateTable("posts").where("slug", "=", slug);
+    await insertPosts(db, ["Fresh From The Oven", "Kite one", "Kite two"], POSTS);
     expect(await total("from the oven")).toBe(1);
-    await db
-      .updateTable("posts")
-      .set({ title: 'Renamed: "Quoted" 100% _done_' })
-      .where("slug", "=", `post-${POSTS}`)
-      .execute();
+    await bySlug(`post-${POSTS}`).set({ title: 'Renamed: "Quoted" 100% _done_' }).execute();
     expect(await total("from the oven")).toBe(0);
     expect(await total('"quoted" 100% _DONE')).toBe(1);
-    // A write that leaves the title alone leaves the post where it was.
-    await db.updateTable("posts").set({ excerpt: "changed" }).where("slug", "=", `post-${POSTS}`).execute();
+    // A write that leaves the title and date alone leaves the post where it was.
+    await bySlug(`post-${POSTS}`).set({ excerpt: "changed" }).execute();
     expect(await total('"quoted" 100% _DONE')).toBe(1);
-    await db.deleteFrom("posts").where("slug", "=", `post-${POSTS}`).execute();
+    // The sort keys follow too: both kites have one date (ordered by id) until "Kite two" gets the newest.
+    expect(await titlesOf("kite ")).toEqual(["Kite one", "Kite two"]);
+    await bySlug(`post-${POSTS + 2}`)
+      .set({ publish_date: date(100_000) })
+      .execute();
+    expect(await titlesOf("kite ")).toEqual(["Kite two", "Kite one"]);
+    await db
+      .deleteFrom("posts")
+      .where("slug", "in", [`post-${POSTS}`, `post-${POSTS + 1}`])
+      .execute();
     expect(await total('"quoted" 100% _DONE')).toBe(0);
-    expect(await total("needle in")).toBe(1);
+    expect(await titlesOf("kite ")).toEqual(["Kite two"]);
+    for (const q of ["kite", "post", "needle in", "oven", "%"]) {
+      for (const sort of POST_SORTS) expect(await after(db, q, sort, 50, 0)).toEqual(await before(db, q, sort, 50, 0));
+    }
   });
 });
 
@@ -190,7 +204,7 @@ describe("with 10,000 posts", () => {
   });
 
   it.runIf(TEST_BACKEND === "sqlite")(
-    "SQLite: a text of three characters or more is looked up in the trigram index, not in every title",
+    "SQLite: a text of three characters or more is looked up in the trigram index, its sort keys beside it",
     async () => {
       const filter = await titleFilter(db, "needle");
       expect(filter.few).toBe(1);
@@ -200,9 +214,11 @@ describe("with 10,000 posts", () => {
         .prepare<unknown[], { detail: string }>(`explain query plan ${query.sql}`)
         .all(...query.parameters)
         .map((step) => step.detail);
-      expect(plan).toContain("SEARCH posts USING INTEGER PRIMARY KEY (rowid=?)");
-      expect(plan.some((step) => /^SCAN posts_title_search VIRTUAL TABLE/.test(step))).toBe(true);
-      expect(plan.some((step) => /^SCAN posts\b/.test(step))).toBe(false);
+      // The matches come from the trigram index and their sort keys from the table beside it, by rowid:
+      // no post's row is read and no order is walked.
+      expect(plan).toContain("SEARCH posts_title_search_keys USING INTEGER PRIMARY KEY (rowid=?)");
+      expect(plan.some((step) => /^SCAN posts_title_search VIRTUAL TABLE INDEX \d+:M/.test(step))).toBe(true);
+      expect(plan.filter((step) => /^(?:SCAN|SEARCH) /.test(step))).toHaveLength(2);
     },
   );
 

@@ -21,7 +21,7 @@ import { getLogger } from "./logger.server";
  * can guess well (a rare text's matches may all sit at the far end of the
  * list's order), so the filter first counts them, up to SORTED_MATCHES_MAX + 1:
  * - at most SORTED_MATCHES_MAX: that is the count, and a page is sorted from
- *   the matches alone (fewMatches);
+ *   the matches' sort keys alone (fewMatches);
  * - more: the list is read as before (ADR 026): the count tests every title
  *   in an index, and the page walks the list's order, where such common
  *   matches come soon.
@@ -31,16 +31,17 @@ import { getLogger } from "./logger.server";
 const TRIGRAM = 3;
 
 /**
- * The most matches counted in the index and sorted for a page. Each costs a
- * microsecond or so to find and up to a few to sort (SQLite reads the post's
- * row for its date), where testing every title takes about 5 ms with 100,000
- * posts, and a common text has matches early in any order. ADR 030.
+ * The most matches counted in the index and sorted for a page. Each costs
+ * about a microsecond to find and to sort, where testing every title takes
+ * about 5 ms with 100,000 posts, and a common text has matches early in
+ * any order. ADR 030.
  */
 export const SORTED_MATCHES_MAX = 2_000;
 
 type PostsCondition = (eb: ExpressionBuilder<Database, "posts">) => RawBuilder<SqlBool>;
 
 export interface TitleFilter {
+  text: string;
   /** The condition on `posts` that keeps the matching posts. */
   matches: PostsCondition;
   /** When at most SORTED_MATCHES_MAX posts match: their number. */
@@ -49,31 +50,50 @@ export interface TitleFilter {
 
 /** How to filter the admin's list by `text` (not empty). */
 export async function titleFilter(db: Db, text: string): Promise<TitleFilter> {
+  const matches = titleContains(text);
   const atMost = SORTED_MATCHES_MAX + 1;
-  const trigrams = !isPostgres(db) && [...text].length >= TRIGRAM;
-  const found = trigrams
+  const found = usesTrigramTable(db, text)
     ? await countTrigramMatches(db, text, atMost)
-    : await countUpTo(db, titleContains(text), atMost);
-  if (found > SORTED_MATCHES_MAX) return { matches: titleContains(text) };
-  return { matches: trigrams ? inTrigramMatches(text) : titleContains(text), few: found };
+    : await countUpTo(db, matches, atMost);
+  return found > SORTED_MATCHES_MAX ? { text, matches } : { text, matches, few: found };
 }
 
 /**
- * The matching posts' ids and sort keys, for a filter with `few` matches, to
- * sort a page from. PostgreSQL gets them first (a materialized common table
- * expression), so its planner cannot choose to walk the list's order index
- * instead, as it does when it takes a rare title's matches to be spread
- * evenly: for "post 42" with 100,000 generated posts that walk read 57,000
- * index entries. SQLite already reads a trigram condition's matches first
- * (a test checks its plan), and copying them out would cost it a third more.
+ * The matches' ids and sort keys (`id`, `publish_date`, `title` lowercased
+ * or not), to sort a page from when a filter has `few` matches:
+ * - SQLite, three characters or more: the trigram index's matches, their
+ *   keys read from the table beside it, so no post's row is read (its date
+ *   lies past its markdown and HTML: reading 1,111 of them took 6 ms);
+ * - otherwise the posts that meet the condition. PostgreSQL gets them first
+ *   (a materialized common table expression), so its planner cannot choose
+ *   to walk the list's order index instead, as it does when it takes a rare
+ *   title's matches to be spread evenly: for "post 42" with 100,000
+ *   generated posts that walk read 57,000 index entries. SQLite reads one
+ *   or two characters' matches from the order index, which holds the keys.
  */
 export function fewMatches(db: Db, filter: TitleFilter) {
+  if (usesTrigramTable(db, filter.text)) {
+    const matching = sql<number>`(select rowid from posts_title_search where posts_title_search match ${trigramPhrase(filter.text)})`;
+    return db
+      .with("matches", (from) =>
+        from
+          .selectFrom("posts_title_search_keys")
+          .select(["id", "publish_date", "title"])
+          .where("post_rowid", "in", matching),
+      )
+      .selectFrom("matches");
+  }
   return db
     .with(
       (cte) => (isPostgres(db) ? cte("matches").materialized() : cte("matches")),
       (from) => from.selectFrom("posts").select(["id", "publish_date", "title"]).where(filter.matches),
     )
     .selectFrom("matches");
+}
+
+/** SQLite's trigram table answers texts of three characters or more; PostgreSQL's GIN index is used by the planner. */
+function usesTrigramTable(db: Db, text: string): boolean {
+  return !isPostgres(db) && [...text].length >= TRIGRAM;
 }
 
 /**
@@ -89,17 +109,11 @@ function titleContains(text: string): PostsCondition {
 }
 
 /**
- * SQLite: the post is among the trigram index's matches (its rowid is the
- * post's). The FTS5 query is one phrase, so every character is literal (a
- * `"` doubled), lowercased by SQLite's lower() as the indexed titles were.
- * Case-sensitive trigrams matched as a phrase are consecutive in the title:
- * the phrase matches exactly the titles that contain it.
+ * SQLite: the FTS5 query for `text`, one phrase, so every character is
+ * literal (a `"` doubled), lowercased by SQLite's lower() as the indexed
+ * titles were. Case-sensitive trigrams matched as a phrase are consecutive
+ * in the title: the phrase matches exactly the titles that contain it.
  */
-function inTrigramMatches(text: string): PostsCondition {
-  return () =>
-    sql<SqlBool>`rowid in (select rowid from posts_title_search where posts_title_search match ${trigramPhrase(text)})`;
-}
-
 const trigramPhrase = (text: string) => sql<string>`'"' || replace(lower(${text}), '"', '""') || '"'`;
 
 /** SQLite: the number of matches, counting no further than `atMost`, in the index alone. */

@@ -24,16 +24,18 @@ export const SKIPPED_TABLES = ["rate_limits", "setup_tokens", "content_version"]
 
 /**
  * SQLite's index of the posts' titles (migration 009, ADR 030): an FTS5
- * table and the tables it keeps its index in. Not copied: a SQLite target's
- * triggers index each post as it is copied in; PostgreSQL keeps the same
- * index as an ordinary index of the posts table.
+ * table, the tables it keeps its index in, and the posts' sort keys beside
+ * it. Not copied: a SQLite target's triggers index each post as it is
+ * copied in; PostgreSQL keeps the same index as an ordinary index of the
+ * posts table.
  */
 export const SQLITE_INDEX_TABLES = [
   "posts_title_search",
   "posts_title_search_config",
-  "posts_title_search_content",
   "posts_title_search_data",
+  "posts_title_search_docsize",
   "posts_title_search_idx",
+  "posts_title_search_keys",
 ] as const;
 
 const BATCH_ROWS = 100;
