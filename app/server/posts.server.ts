@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
 import type { PostSort } from "~/lib/admin-lists";
 import type { PostInput } from "./post-input.server";
 import { getConfig } from "./config.server";
@@ -7,10 +7,9 @@ import { changingContent } from "./page-cache/version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { renderMarkdownSafely } from "./markdown.server";
-import type { Database } from "./db/schema.server";
 import type { PostListQuery } from "./list-query.server";
+import { fewMatches, titleFilter } from "./title-search.server";
 import {
-  newestFirst,
   POST_COLUMNS,
   POST_LIST_COLUMNS,
   toPost,
@@ -34,20 +33,26 @@ export class SlugTakenError extends Error {
 /**
  * One page of the admin's list: drafts and scheduled posts included, without
  * their markdown, in `sort` order (newest publishDate first by default), and
- * the number of posts that match. ADR 026.
+ * the number of posts that match. ADR 026; the title filter, ADR 030.
  */
 export async function listAdminPosts(db: Db, { limit, offset, q, sort }: PostListQuery): Promise<PostListPage> {
-  let list = db.selectFrom("posts").select(POST_LIST_COLUMNS);
-  let count = db.selectFrom("posts").select((eb) => eb.fn.countAll<string | number>().as("count"));
-  if (q !== undefined) {
-    list = list.where(titleContains(q));
-    count = count.where(titleContains(q));
+  const filter = q === undefined ? undefined : await titleFilter(db, q);
+  if (filter?.few !== undefined) {
+    // Few matches, counted already: the page is sorted from them alone.
+    const page = inOrder(fewMatches(db, filter).select("id"), sort).limit(limit).offset(offset);
+    return { posts: offset < filter.few ? await postsOf(db, page, sort) : [], total: filter.few };
   }
-  const [rows, counted] = await Promise.all([
-    inOrder(list, sort).limit(limit).offset(offset).execute(),
+  let ids = db.selectFrom("posts").select("id");
+  let count = db.selectFrom("posts").select((eb) => eb.fn.countAll<string | number>().as("count"));
+  if (filter) {
+    ids = ids.where(filter.matches);
+    count = count.where(filter.matches);
+  }
+  const [posts, counted] = await Promise.all([
+    postsOf(db, inOrder(ids, sort).limit(limit).offset(offset), sort),
     count.executeTakeFirstOrThrow(),
   ]);
-  return { posts: rows.map(toPostListItem), total: Number(counted.count) };
+  return { posts, total: Number(counted.count) };
 }
 
 export interface PostListPage {
@@ -57,31 +62,40 @@ export interface PostListPage {
 }
 
 /**
- * Title contains `text`, ignoring case, with `%`, `_` and `\` taken as
- * themselves. One spelling for both backends: `lower()` on both sides (SQLite's
- * LIKE ignores ASCII case only, PostgreSQL's LIKE none), and an explicit
- * escape character (PostgreSQL's default, SQLite has none).
+ * The posts of a page, in `sort` order, from a query of their ids. The ids
+ * come first and the rows after, so the entries an offset skips are walked
+ * in the order's index alone (a covering scan) and only the page's rows are
+ * read: offset 50,000 of 100,000 in about half the time on SQLite and two
+ * thirds on PostgreSQL (ADR 030).
  */
-function titleContains(text: string) {
-  const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
-  return (eb: ExpressionBuilder<Database, "posts">) =>
-    sql<SqlBool>`lower(${eb.ref("title")}) like lower(${pattern}) escape '\\'`;
+async function postsOf<DB, TB extends keyof DB>(
+  db: Db,
+  ids: SelectQueryBuilder<DB, TB, { id: string }>,
+  sort: PostSort,
+) {
+  const rows = await inOrder(db.selectFrom("posts").select(POST_LIST_COLUMNS).where("id", "in", ids), sort).execute();
+  return rows.map(toPostListItem);
 }
 
 /**
  * The admin list's orders, each ending in the id so that equal dates or
- * titles keep one order across pages. Each has an index (migration 007).
+ * titles keep one order across pages, on the posts table or on a selection
+ * of its columns (fewMatches). Each has an index on posts (migration 007).
+ * Newest first is the public list's order (newestFirst).
  */
-function inOrder<O>(query: SelectQueryBuilder<Database, "posts", O>, sort: PostSort) {
+function inOrder<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, sort: PostSort) {
+  const date = sql.ref("publish_date");
+  const id = sql.ref("id");
+  const title = sql`lower(${sql.ref("title")})`;
   switch (sort) {
     case "-publishDate":
-      return newestFirst(query);
+      return query.orderBy(date, "desc").orderBy(id, "asc");
     case "publishDate":
-      return newestFirst(query, "backward");
+      return query.orderBy(date, "asc").orderBy(id, "desc");
     case "title":
-      return query.orderBy(sql`lower(${sql.ref("title")})`, "asc").orderBy("id", "asc");
+      return query.orderBy(title, "asc").orderBy(id, "asc");
     case "-title":
-      return query.orderBy(sql`lower(${sql.ref("title")})`, "desc").orderBy("id", "desc");
+      return query.orderBy(title, "desc").orderBy(id, "desc");
   }
 }
 

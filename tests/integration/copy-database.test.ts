@@ -4,9 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COPIED_TABLES, SKIPPED_TABLES } from "~/server/db/copy.server";
+import { COPIED_TABLES, copyDatabase, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
+import { listAdminPosts } from "~/server/posts.server";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
-import { freshDatabase } from "../support/database";
+import { freshDatabase, freshSqlite } from "../support/database";
+import { generatedTitle, generatePosts } from "../support/generate-posts";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 const CLI = path.resolve(import.meta.dirname, "../../build/server/cli.js");
@@ -14,13 +16,40 @@ const copy = (from: string, to: string) =>
   spawnSync(process.execPath, [CLI, "copy-database", "--from", from, "--to", to], { encoding: "utf8" });
 
 describe("the copy command's table list", () => {
-  it("names every table of the schema, as copied or as deliberately skipped", async () => {
+  it("names every table of the schema, as copied, as deliberately skipped or as SQLite's title index", async () => {
     const { connection, cleanup } = await freshDatabase();
     try {
       const tables = (await connection.db.introspection.getTables()).map((t) => t.name).sort();
-      expect(tables).toEqual([...COPIED_TABLES, ...SKIPPED_TABLES].sort());
+      const indexTables = connection.kind === "sqlite" ? SQLITE_INDEX_TABLES : [];
+      expect(tables).toEqual([...COPIED_TABLES, ...SKIPPED_TABLES, ...indexTables].sort());
     } finally {
       await cleanup();
+    }
+  });
+});
+
+describe.runIf(TEST_BACKEND === "sqlite")("copying into SQLite", () => {
+  it("indexes the copied posts' titles for the title filter (its index tables are not copied)", async () => {
+    const [from, to] = await Promise.all([freshSqlite(), freshSqlite()]);
+    try {
+      await generatePosts(from.url, 30);
+      const counts = await copyDatabase(from.connection, to.connection);
+      expect(counts.posts).toBe(30);
+      const found = await listAdminPosts(to.connection.db, { q: "POST 0001", sort: "title", limit: 50, offset: 0 });
+      expect(found.posts.map((post) => post.title)).toEqual(
+        [10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map(generatedTitle),
+      );
+      const discounts = await listAdminPosts(to.connection.db, { q: "100% OFF", sort: "title", limit: 50, offset: 0 });
+      expect(discounts.posts.map((post) => post.title)).toEqual([generatedTitle(7)]);
+      const posts = await listAdminPosts(to.connection.db, {
+        q: "generated post",
+        sort: "title",
+        limit: 50,
+        offset: 0,
+      });
+      expect(posts.total).toBe(29);
+    } finally {
+      await Promise.all([from.cleanup(), to.cleanup()]);
     }
   });
 });
@@ -93,6 +122,9 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     await admin.signIn(TEST_ADMIN);
     const all = await admin.get("/api/admin/posts");
     expect(all.json.some((p: { id: string }) => p.id === postId)).toBe(true);
+    // The title filter's index (a GIN index there) covers the copied posts.
+    const filtered = await admin.get("/api/admin/posts?q=in%20the%20MOVE");
+    expect(filtered.json.map((p: { id: string }) => p.id)).toEqual([postId]);
     const draft = (await admin.get(`/api/admin/posts/${postId}`)).json;
     expect(draft).toMatchObject({ slug: "kept-in-the-move", published: false, content: "Read on **PostgreSQL**." });
     const samples = await new ApiClient(onPostgres.url).get("/api/posts");

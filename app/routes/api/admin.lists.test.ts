@@ -182,6 +182,37 @@ describe("GET /api/admin/posts", () => {
     expect(await list(`?q=${encodeURIComponent("C:\\")}%25`)).toEqual({ items: [], total: 0 });
   });
 
+  it("finds the text anywhere in a title, quotes included, and follows a rename and a deletion (ADR 030)", async () => {
+    // In the middle of a word, across words, in any case.
+    expect(titlesOf((await list("?q=KE_CA")).items)).toEqual(["snake_case tips"]);
+    expect(titlesOf((await list("?q=uD%20nO")).items)).toEqual(["Alpha Cloud Notes"]);
+    const post = {
+      title: `It's "quoted": 50% off_now`,
+      slug: "quoted-title",
+      excerpt: "An excerpt",
+      content: "Body.",
+      category: "Lists",
+      published: false,
+      publishDate: day(-1),
+    };
+    const created = await admin.post("/api/admin/posts", post);
+    expect(created.status, created.text).toBe(201);
+    const only = { total: 1, items: [{ id: created.json.id }] };
+    expect(await list(`?q=${encodeURIComponent(`'S "QUOTED": 50% OFF_`)}`)).toMatchObject(only);
+    expect(await list(`?q=${encodeURIComponent('"')}`)).toMatchObject(only);
+    expect(await list(`?q=${encodeURIComponent("'s \"")}`)).toMatchObject(only);
+    expect(await list(`?q=${encodeURIComponent('"quoted"" ')}`)).toEqual({ items: [], total: 0 });
+
+    const renamed = await admin.put(`/api/admin/posts/${created.json.id}`, { ...post, title: "Renamed: Kite Flying" });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(await list("?q=quoted")).toEqual({ items: [], total: 0 });
+    expect(await list("?q=kite%20FLY")).toMatchObject(only);
+
+    expect((await admin.delete(`/api/admin/posts/${created.json.id}`)).status).toBe(204);
+    expect(await list("?q=kite%20fly")).toEqual({ items: [], total: 0 });
+    expect((await list()).total).toBe(TOTAL);
+  });
+
   it("sorts by publishDate or title either way, on request; ties and pages keep one order", async () => {
     const newest = (await list("?limit=100")).items;
     const oldest = (await list("?limit=100&sort=publishDate")).items;

@@ -22,6 +22,22 @@ export const COPIED_TABLES = [
  */
 export const SKIPPED_TABLES = ["rate_limits", "setup_tokens", "content_version"] as const;
 
+/**
+ * SQLite's index of the posts' titles (migration 009, ADR 030): an FTS5
+ * table, the tables it keeps its index in, and the posts' sort keys beside
+ * it. Not copied: a SQLite target's triggers index each post as it is
+ * copied in; PostgreSQL keeps the same index as an ordinary index of the
+ * posts table.
+ */
+export const SQLITE_INDEX_TABLES = [
+  "posts_title_search",
+  "posts_title_search_config",
+  "posts_title_search_data",
+  "posts_title_search_docsize",
+  "posts_title_search_idx",
+  "posts_title_search_keys",
+] as const;
+
 const BATCH_ROWS = 100;
 
 export class CopyError extends Error {
@@ -36,10 +52,8 @@ export class CopyError extends Error {
  */
 export async function copyDatabase(from: Connection, to: Connection): Promise<Record<string, number>> {
   const sourceTables = new Set((await from.db.introspection.getTables()).map((t) => t.name));
-  const unknown = [...sourceTables].filter(
-    (name) =>
-      !(COPIED_TABLES as readonly string[]).includes(name) && !(SKIPPED_TABLES as readonly string[]).includes(name),
-  );
+  const known: readonly string[] = [...COPIED_TABLES, ...SKIPPED_TABLES, ...SQLITE_INDEX_TABLES];
+  const unknown = [...sourceTables].filter((name) => !known.includes(name));
   if (unknown.length > 0) {
     throw new CopyError(`The source has tables this version does not know how to copy: ${unknown.join(", ")}`);
   }

@@ -94,6 +94,19 @@ export interface ContactMessagesTable {
   notice_error: string | null;
 }
 
+/**
+ * SQLite only (migration 009, ADR 030): each post's sort keys beside the
+ * FTS5 trigram index of the titles (posts_title_search), both under the
+ * post's rowid, written by triggers on posts and only read by the app.
+ */
+export interface PostsTitleSearchKeysTable {
+  post_rowid: number;
+  id: string;
+  publish_date: string;
+  /** lower(title) */
+  title: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -104,4 +117,5 @@ export interface Database {
   image_variants: ImageVariantsTable;
   content_version: ContentVersionTable;
   contact_messages: ContactMessagesTable;
+  posts_title_search_keys: PostsTitleSearchKeysTable;
 }
