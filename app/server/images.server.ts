@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import sharp, { type Metadata, type Sharp } from "sharp";
 import { IMAGE_VARIANT_CONTENT_TYPE, IMAGE_VARIANT_FORMAT, imageVariantPath, variantWidthsFor } from "~/lib/images";
+import { BoundedWork } from "./bounded-work.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 
 /**
@@ -72,6 +73,17 @@ interface Encoded {
   width: number;
   height: number;
 }
+
+/**
+ * One image processed at a time per process, and at most this many uploads
+ * admitted (processing, or waiting with their file read or arriving): each
+ * holds its file, up to 10 MiB, until it is done. One upload waits while
+ * another is processed; past that an upload is answered 503.
+ */
+export const IMAGE_UPLOADS_ADMITTED = 2;
+export const imageWork = new BoundedWork(IMAGE_UPLOADS_ADMITTED, 1);
+export const IMAGES_BUSY_MESSAGE = "The server is busy processing other images: try again in a few seconds";
+export const IMAGES_BUSY_RETRY_SECONDS = 5;
 
 async function encode(pipeline: Sharp): Promise<Encoded> {
   const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });

@@ -210,6 +210,42 @@ describe("POST /api/admin/upload", () => {
     expect(status).toBe(413);
   });
 
+  it("processes one image at a time: a burst of uploads gets 201s and clean 503s with Retry-After, never a 500", async () => {
+    const photos = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        sharp({
+          create: {
+            width: 1800,
+            height: 1200,
+            channels: 3,
+            background: { r: 20 + i, g: 90, b: 60 },
+            noise: { type: "gaussian", mean: 120, sigma: 20 },
+          },
+        })
+          .jpeg({ quality: 70 })
+          .toBuffer(),
+      ),
+    );
+    const answers = await Promise.all(photos.map((input) => upload(input, { name: "burst.jpg", type: "image/jpeg" })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((status) => status === 201 || status === 503)).toBe(true);
+    // Two are admitted (one processed, one waiting); the others arrive while they are.
+    expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThanOrEqual(1);
+    for (const busy of answers.filter((a) => a.status === 503)) {
+      expect(busy.json).toEqual({
+        error: "The server is busy processing other images: try again in a few seconds",
+      });
+      expect(busy.headers.get("retry-after")).toBe("5");
+    }
+    // Every place was given back: the refused ones go through now.
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status === 503) {
+        expect((await upload(photos[i]!, { name: "again.jpg", type: "image/jpeg" })).status).toBe(201);
+      }
+    }
+  });
+
   it("answers 413 for a file over 10 MiB (10,485,760 bytes)", async () => {
     const input = Buffer.alloc(10 * 1024 * 1024 + 1, 0x41);
     input.set(await photo(50, 50, "png")); // starts like a real PNG
