@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp } from "sharp";
 import { IMAGE_VARIANT_CONTENT_TYPE, IMAGE_VARIANT_FORMAT, imageVariantPath, variantWidthsFor } from "~/lib/images";
 import { BoundedWork } from "./bounded-work.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
@@ -74,6 +74,26 @@ interface Encoded {
   height: number;
 }
 
+type SharpFactory = typeof import("sharp").default;
+let loading: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp (libvips and its codecs, about 20 MB resident) loads with the first
+ * upload, not at start: most processes never see one.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  loading ??= import("sharp").then(({ default: sharp }) => {
+    // libvips keeps up to 50 MB of recent operations for reuse; an upload's
+    // images are never seen again, so that is memory held for nothing.
+    sharp.cache(false);
+    // One libvips worker thread per image (sharp's own default on glibc):
+    // more threads, more buffers at once, for work that is rare.
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loading;
+}
+
 /**
  * One image processed at a time per process, and at most this many uploads
  * admitted (processing, or waiting with their file read or arriving): each
@@ -118,6 +138,7 @@ export async function processImage(input: Buffer): Promise<{
 }> {
   const format = sniffImageFormat(input);
   if (!format) throw new UnsupportedImageError();
+  const sharp = await loadSharp();
 
   let metadata: Metadata;
   try {
