@@ -1,16 +1,24 @@
 import { createHash } from "node:crypto";
-import type { Metadata, Sharp } from "sharp";
+import type { Metadata, Sharp, SharpOptions } from "sharp";
 import { IMAGE_VARIANT_CONTENT_TYPE, IMAGE_VARIANT_FORMAT, imageVariantPath, variantWidthsFor } from "~/lib/images";
 import { BoundedWork } from "./bounded-work.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 
 /**
  * Decompression-bomb guard: an image may declare at most this many pixels
- * (50 megapixels covers any current phone or camera photo; decoding one takes
- * about 200 MB), and no side longer than MAX_IMAGE_SIDE.
+ * (50 megapixels covers any current phone or camera photo), and no side
+ * longer than MAX_IMAGE_SIDE.
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MAX_IMAGE_SIDE = 12_000;
+/**
+ * The stored copy of an upload (what its variants, and any later ones, are
+ * made from) is at most this many pixels on its longer side: 1.28 times the
+ * widest variant. Encoders hold their whole image (WebP about 10 bytes a
+ * pixel), so a full-size copy of a 48-megapixel photo cannot be written in
+ * a process's 200 MB.
+ */
+export const MAX_STORED_SIDE = 2048;
 
 export const UNSUPPORTED_IMAGE_MESSAGE = "The file is not a JPEG, PNG, WebP, GIF or AVIF image";
 
@@ -25,14 +33,6 @@ export class UnsupportedImageError extends Error {
 export class ImageTooLargeError extends Error {}
 
 type SourceFormat = "jpeg" | "png" | "webp" | "gif" | "avif";
-
-const CONTENT_TYPES: Record<SourceFormat, string> = {
-  jpeg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-  gif: "image/gif",
-  avif: "image/avif",
-};
 
 const ascii = (bytes: Uint8Array, start: number, end: number) =>
   Buffer.from(bytes.subarray(start, end)).toString("latin1");
@@ -72,6 +72,7 @@ interface Encoded {
   data: Buffer;
   width: number;
   height: number;
+  contentType: string;
 }
 
 type SharpFactory = typeof import("sharp").default;
@@ -105,30 +106,38 @@ export const imageWork = new BoundedWork(IMAGE_UPLOADS_ADMITTED, 1);
 export const IMAGES_BUSY_MESSAGE = "The server is busy processing other images: try again in a few seconds";
 export const IMAGES_BUSY_RETRY_SECONDS = 5;
 
-async function encode(pipeline: Sharp): Promise<Encoded> {
-  const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
-}
-
-function masterPipeline(base: Sharp, format: SourceFormat): Sharp {
+/**
+ * The stored copy's encoder. JPEG and PNG keep their format (both encoders
+ * write row by row). WebP keeps its own; AVIF is stored as WebP, as AVIF's
+ * encoder takes about 35 bytes a pixel; GIF is stored as PNG (lossless, and
+ * GIF's palette search takes several times the image). `optimiseCoding`
+ * off lets JPEG write as it goes: on, libjpeg keeps every coefficient of the
+ * image to build its Huffman tables (about 290 MB for 48 megapixels).
+ */
+function storedCopy(pipeline: Sharp, format: SourceFormat): { pipeline: Sharp; contentType: string } {
   switch (format) {
     case "jpeg":
-      return base.jpeg({ quality: 90 });
+      return { pipeline: pipeline.jpeg({ quality: 90, optimiseCoding: false }), contentType: "image/jpeg" };
     case "png":
-      return base.png({ compressionLevel: 6 });
-    case "webp":
-      return base.webp({ quality: 90 });
     case "gif":
-      return base.gif();
+      return { pipeline: pipeline.png({ compressionLevel: 6 }), contentType: "image/png" };
+    case "webp":
     case "avif":
-      return base.avif({ quality: 70, effort: 2 });
+      return { pipeline: pipeline.webp({ quality: 90 }), contentType: "image/webp" };
   }
 }
 
+async function encode(pipeline: Sharp, contentType: string): Promise<Encoded> {
+  const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, contentType };
+}
+
 /**
- * Checks an upload by its content and prepares what is stored: the image
- * re-encoded in its own format with every metadata block (EXIF, GPS, XMP,
- * comments) dropped and the orientation applied, plus WebP variants.
+ * Checks an upload by its content and prepares what is stored: a copy of the
+ * image at most MAX_STORED_SIDE on its longer side, with every metadata
+ * block (EXIF, GPS, XMP, comments) dropped and the orientation applied,
+ * plus WebP variants made from that copy. Callers run it (through storeImage)
+ * inside an `imageWork` admission, so one image is decoded at a time.
  */
 export async function processImage(input: Buffer): Promise<{
   id: string;
@@ -160,16 +169,38 @@ export async function processImage(input: Buffer): Promise<{
     );
   }
 
-  // sharp writes no metadata unless asked (keepMetadata/withMetadata), so
-  // every output below is stripped. rotate() applies the EXIF orientation first.
-  const base = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error", animated: false }).rotate();
+  // sequentialRead (sharp's default, named here because it matters) lets
+  // libvips decode row by row as the encoder takes them; limitInputPixels
+  // is a second guard behind the check above.
+  const decoding: SharpOptions = {
+    limitInputPixels: MAX_IMAGE_PIXELS,
+    sequentialRead: true,
+    failOn: "error",
+    animated: false,
+  };
   try {
-    const master = await encode(masterPipeline(base.clone(), format));
+    // sharp writes no metadata unless asked (keepMetadata/withMetadata), so
+    // every output below is stripped. autoOrient() applies the EXIF
+    // orientation after the shrink, on the small image; the resize lets JPEG
+    // and WebP decode at a fraction of their size (shrink-on-load).
+    const copy = storedCopy(
+      sharp(input, decoding)
+        .autoOrient()
+        .resize({ width: MAX_STORED_SIDE, height: MAX_STORED_SIDE, fit: "inside", withoutEnlargement: true }),
+      format,
+    );
+    const master = await encode(copy.pipeline, copy.contentType);
+    // The variants come from the stored copy, not the upload: it is oriented
+    // and small, so each is one cheap decode (and a re-processing later,
+    // from the same copy, makes the same variants).
     const variants: Encoded[] = [];
     for (const targetWidth of variantWidthsFor(master.width)) {
       variants.push(
         await encode(
-          base.clone().resize({ width: targetWidth, withoutEnlargement: true }).webp({ quality: 80, effort: 4 }),
+          sharp(master.data, { failOn: "error" })
+            .resize({ width: targetWidth, withoutEnlargement: true })
+            .webp({ quality: 80, effort: 4 }),
+          IMAGE_VARIANT_CONTENT_TYPE,
         ),
       );
     }
@@ -224,7 +255,7 @@ export async function storeImage(db: Db, input: Buffer): Promise<StoredImage> {
           source_format: processed.format,
           width: processed.master.width,
           height: processed.master.height,
-          content_type: CONTENT_TYPES[processed.format],
+          content_type: processed.master.contentType,
           byte_size: processed.master.data.byteLength,
           bytes: processed.master.data,
           created_at: now,

@@ -94,8 +94,9 @@ describe("POST /api/admin/upload", () => {
     const { status, json } = await upload(input, { name: "holiday.jpg", type: "image/jpeg" });
     expect(status).toBe(201);
     expect(json.url).toMatch(/^\/images\/[0-9a-f]{64}-1600\.webp$/);
-    expect(json.width).toBe(2400);
-    expect(json.height).toBe(1200);
+    // The stored copy is at most MAX_STORED_SIDE (2048) on its longer side (ADR 032).
+    expect(json.width).toBe(2048);
+    expect(json.height).toBe(1024);
     expect(json.variants.map((v: { width: number }) => v.width)).toEqual([320, 640, 960, 1280, 1600]);
 
     for (const variant of json.variants as Array<{ width: number; height: number; url: string }>) {
@@ -123,7 +124,7 @@ describe("POST /api/admin/upload", () => {
         .executeTakeFirstOrThrow();
       const bytes = Buffer.from(row.bytes);
       expect(row.source_format).toBe("jpeg");
-      expect(row.width).toBe(2400);
+      expect(row.width).toBe(2048);
       const meta = await sharp(bytes).metadata();
       expect(meta.format).toBe("jpeg");
       expect(meta.exif).toBeUndefined();
@@ -208,6 +209,45 @@ describe("POST /api/admin/upload", () => {
   it("answers 413 for an image longer than 12000 pixels on one side", async () => {
     const { status } = await upload(pngBomb(100, 15_000), { name: "tall.png" });
     expect(status).toBe(413);
+  });
+
+  it("takes a 48-megapixel phone photo: stored at most 2048 pixels a side, turned as its EXIF orientation says", async () => {
+    // Portrait photo as phones write it: landscape pixels and orientation 6 (turn 90 degrees clockwise).
+    const input = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: "#3a6" } })
+      .jpeg({ quality: 80 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    expect((await sharp(input).metadata()).orientation).toBe(6);
+    const { status, json } = await upload(input, { name: "portrait.jpg", type: "image/jpeg" });
+    expect(status).toBe(201);
+    expect([json.width, json.height]).toEqual([1536, 2048]);
+    expect(json.variants.map((v: { width: number }) => v.width)).toEqual([320, 640, 960, 1280, 1536]);
+    const widest = Buffer.from(await (await fetch(server.url + json.url)).arrayBuffer());
+    const meta = await sharp(widest).metadata();
+    expect([meta.width, meta.height, meta.orientation]).toEqual([1536, 2048, undefined]);
+  });
+
+  it("stores a GIF's copy as PNG and an AVIF's as WebP (their own encoders hold far more memory)", async () => {
+    const { db } = connect(resolveDatabase(server.databaseUrl, process.cwd()));
+    try {
+      for (const [format, contentType] of [
+        ["gif", "image/png"],
+        ["avif", "image/webp"],
+      ] as const) {
+        const { status, json } = await upload(await photo(420, 260, format), { name: `x.${format}` });
+        expect(status).toBe(201);
+        const id = json.url.slice("/images/".length, "/images/".length + 64);
+        const row = await db
+          .selectFrom("images")
+          .select(["source_format", "content_type", "bytes"])
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
+        expect([row.source_format, row.content_type]).toEqual([format, contentType]);
+        expect((await sharp(Buffer.from(row.bytes)).metadata()).format).toBe(contentType.slice("image/".length));
+      }
+    } finally {
+      await db.destroy();
+    }
   });
 
   it("processes one image at a time: a burst of uploads gets 201s and clean 503s with Retry-After, never a 500", async () => {
