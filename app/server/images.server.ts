@@ -5,12 +5,18 @@ import { BoundedWork } from "./bounded-work.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 
 /**
- * Decompression-bomb guard: an image may declare at most this many pixels
- * (50 megapixels covers any current phone or camera photo), and no side
- * longer than MAX_IMAGE_SIDE.
+ * Decompression-bomb guard (ADR 013): an image may declare at most this many
+ * pixels (50 megapixels covers any phone or camera photo), and no side
+ * longer than MAX_IMAGE_SIDE. Images whose decoder holds much of the image
+ * at once get less (pixelLimitFor, ADR 032).
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MAX_IMAGE_SIDE = 12_000;
+/**
+ * What a decoder may hold at once beyond what shrink-on-load avoids: one
+ * upload's work stays within about 50 MB of a process's 200 (ADR 032).
+ */
+export const MAX_HELD_BYTES = 32 * 1024 * 1024;
 /**
  * The stored copy of an upload (what its variants, and any later ones, are
  * made from) is at most this many pixels on its longer side: 1.28 times the
@@ -106,6 +112,57 @@ export const imageWork = new BoundedWork(IMAGE_UPLOADS_ADMITTED, 1);
 export const IMAGES_BUSY_MESSAGE = "The server is busy processing other images: try again in a few seconds";
 export const IMAGES_BUSY_RETRY_SECONDS = 5;
 
+type DecoderFacts = Pick<Metadata, "isProgressive" | "hasAlpha" | "depth" | "channels" | "chromaSubsampling">;
+
+/**
+ * The bytes a pixel costs while decoding, when the decoder cannot shrink the
+ * image as it reads it (0 when it can), and the kind of image that makes it
+ * so, for the 413. Measured with libvips 8.18 (ADR 032).
+ */
+export function heldBytesPerPixel(format: SourceFormat, facts: DecoderFacts): { bytes: number; kind?: string } {
+  const channels = facts.channels ?? 4;
+  const sampleBytes = facts.depth === "ushort" ? 2 : 1;
+  switch (format) {
+    case "jpeg":
+      // Baseline: read a few rows at a time and shrunk while decoded (1/2 to
+      // 1/8). Progressive: every DCT coefficient (2 bytes) is kept until the
+      // last scan: 1.5 a pixel with 4:2:0 colour, one a channel otherwise.
+      if (!facts.isProgressive) return { bytes: 0 };
+      return {
+        bytes: 2 * (facts.chromaSubsampling === "4:2:0" ? 1.5 : channels),
+        kind: "a progressive JPEG (a baseline JPEG may have 50)",
+      };
+    case "webp":
+      // libwebp decodes straight to the size asked for.
+      return { bytes: 0 };
+    case "png":
+      // An 8-bit PNG without transparency streams. Interlacing keeps the
+      // whole image; transparency and 16-bit samples widen every row libvips
+      // holds while it shrinks (~1 byte a pixel per channel and sample byte).
+      if (!facts.isProgressive && !facts.hasAlpha && sampleBytes === 1) return { bytes: 0 };
+      return {
+        bytes: channels * sampleBytes,
+        kind: "an interlaced PNG or one with transparency or 16-bit colour (other PNGs may have 50)",
+      };
+    case "gif":
+      // The whole frame, 4 bytes a pixel.
+      return { bytes: 4, kind: "a GIF" };
+    case "avif":
+      // libheif and libaom hold the frame several times over (15-19 bytes a
+      // pixel measured; 15 lets a 1920 x 1080 image in, at ~45 MB).
+      return { bytes: 15, kind: "an AVIF image" };
+  }
+}
+
+/** The most pixels an image may declare, and the kind the 413 names when it is below MAX_IMAGE_PIXELS. */
+export function pixelLimitFor(format: SourceFormat, facts: DecoderFacts): { pixels: number; kind?: string } {
+  const held = heldBytesPerPixel(format, facts);
+  if (held.bytes === 0) return { pixels: MAX_IMAGE_PIXELS };
+  // Rounded down to a tenth of a megapixel, as the 413 quotes it.
+  const pixels = Math.floor(MAX_HELD_BYTES / held.bytes / 100_000) * 100_000;
+  return pixels >= MAX_IMAGE_PIXELS ? { pixels: MAX_IMAGE_PIXELS } : { pixels, kind: held.kind };
+}
+
 /**
  * The stored copy's encoder. JPEG and PNG keep their format (both encoders
  * write row by row). WebP keeps its own; AVIF is stored as WebP, as AVIF's
@@ -162,10 +219,11 @@ export async function processImage(input: Buffer): Promise<{
   }
   const { width = 0, height = 0 } = metadata;
   if (width < 1 || height < 1) throw new UnsupportedImageError("The image has no pixels");
-  if (width * height > MAX_IMAGE_PIXELS || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+  const limit = pixelLimitFor(format, metadata);
+  if (width * height > limit.pixels || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
     throw new ImageTooLargeError(
-      `The image is ${width} x ${height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels ` +
-        `and ${MAX_IMAGE_SIDE} pixels per side are accepted`,
+      `The image is ${width} x ${height} pixels; at most ${limit.pixels / 1_000_000} megapixels ` +
+        `and ${MAX_IMAGE_SIDE} pixels per side are accepted${limit.kind ? ` for ${limit.kind}` : ""}`,
     );
   }
 
@@ -173,7 +231,7 @@ export async function processImage(input: Buffer): Promise<{
   // libvips decode row by row as the encoder takes them; limitInputPixels
   // is a second guard behind the check above.
   const decoding: SharpOptions = {
-    limitInputPixels: MAX_IMAGE_PIXELS,
+    limitInputPixels: limit.pixels,
     sequentialRead: true,
     failOn: "error",
     animated: false,

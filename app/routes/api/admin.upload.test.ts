@@ -227,6 +227,18 @@ describe("POST /api/admin/upload", () => {
     expect([meta.width, meta.height, meta.orientation]).toEqual([1536, 2048, undefined]);
   });
 
+  it("answers 413 naming the lower limit of an image its decoder holds whole (a progressive JPEG)", async () => {
+    const input = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: "#3a6" } })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    const { status, json } = await upload(input, { name: "progressive.jpg", type: "image/jpeg" });
+    expect(status).toBe(413);
+    expect(json.error).toBe(
+      "The image is 4000 x 3000 pixels; at most 11.1 megapixels and 12000 pixels per side are accepted " +
+        "for a progressive JPEG (a baseline JPEG may have 50)",
+    );
+  });
+
   it("stores a GIF's copy as PNG and an AVIF's as WebP (their own encoders hold far more memory)", async () => {
     const { db } = connect(resolveDatabase(server.databaseUrl, process.cwd()));
     try {
