@@ -1,15 +1,30 @@
 import { createHash } from "node:crypto";
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp, SharpOptions } from "sharp";
 import { IMAGE_VARIANT_CONTENT_TYPE, IMAGE_VARIANT_FORMAT, imageVariantPath, variantWidthsFor } from "~/lib/images";
+import { BoundedWork } from "./bounded-work.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 
 /**
- * Decompression-bomb guard: an image may declare at most this many pixels
- * (50 megapixels covers any current phone or camera photo; decoding one takes
- * about 200 MB), and no side longer than MAX_IMAGE_SIDE.
+ * Decompression-bomb guard (ADR 013): an image may declare at most this many
+ * pixels (50 megapixels covers any phone or camera photo), and no side
+ * longer than MAX_IMAGE_SIDE. Images whose decoder holds much of the image
+ * at once get less (pixelLimitFor, ADR 032).
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 export const MAX_IMAGE_SIDE = 12_000;
+/**
+ * What a decoder may hold at once beyond what shrink-on-load avoids: one
+ * upload's work stays within about 50 MB of a process's 200 (ADR 032).
+ */
+export const MAX_HELD_BYTES = 32 * 1024 * 1024;
+/**
+ * The stored copy of an upload (what its variants, and any later ones, are
+ * made from) is at most this many pixels on its longer side: 1.28 times the
+ * widest variant. Encoders hold their whole image (WebP about 10 bytes a
+ * pixel), so a full-size copy of a 48-megapixel photo cannot be written in
+ * a process's 200 MB.
+ */
+export const MAX_STORED_SIDE = 2048;
 
 export const UNSUPPORTED_IMAGE_MESSAGE = "The file is not a JPEG, PNG, WebP, GIF or AVIF image";
 
@@ -24,14 +39,6 @@ export class UnsupportedImageError extends Error {
 export class ImageTooLargeError extends Error {}
 
 type SourceFormat = "jpeg" | "png" | "webp" | "gif" | "avif";
-
-const CONTENT_TYPES: Record<SourceFormat, string> = {
-  jpeg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-  gif: "image/gif",
-  avif: "image/avif",
-};
 
 const ascii = (bytes: Uint8Array, start: number, end: number) =>
   Buffer.from(bytes.subarray(start, end)).toString("latin1");
@@ -71,32 +78,123 @@ interface Encoded {
   data: Buffer;
   width: number;
   height: number;
+  contentType: string;
 }
 
-async function encode(pipeline: Sharp): Promise<Encoded> {
-  const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
-}
+type SharpFactory = typeof import("sharp").default;
+let loading: Promise<SharpFactory> | undefined;
 
-function masterPipeline(base: Sharp, format: SourceFormat): Sharp {
-  switch (format) {
-    case "jpeg":
-      return base.jpeg({ quality: 90 });
-    case "png":
-      return base.png({ compressionLevel: 6 });
-    case "webp":
-      return base.webp({ quality: 90 });
-    case "gif":
-      return base.gif();
-    case "avif":
-      return base.avif({ quality: 70, effort: 2 });
-  }
+/**
+ * sharp (libvips and its codecs, about 20 MB resident) loads with the first
+ * upload, not at start: most processes never see one.
+ */
+function loadSharp(): Promise<SharpFactory> {
+  loading ??= import("sharp").then(({ default: sharp }) => {
+    // libvips keeps up to 50 MB of recent operations for reuse; an upload's
+    // images are never seen again, so that is memory held for nothing.
+    sharp.cache(false);
+    // One libvips worker thread per image (sharp's own default on glibc):
+    // more threads, more buffers at once, for work that is rare.
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loading;
 }
 
 /**
- * Checks an upload by its content and prepares what is stored: the image
- * re-encoded in its own format with every metadata block (EXIF, GPS, XMP,
- * comments) dropped and the orientation applied, plus WebP variants.
+ * One image processed at a time per process, and at most this many uploads
+ * admitted (processing, or waiting with their file read or arriving): each
+ * holds its file, up to 10 MiB, until it is done. One upload waits while
+ * another is processed; past that an upload is answered 503.
+ */
+export const IMAGE_UPLOADS_ADMITTED = 2;
+export const imageWork = new BoundedWork(IMAGE_UPLOADS_ADMITTED, 1);
+export const IMAGES_BUSY_MESSAGE = "The server is busy processing other images: try again in a few seconds";
+export const IMAGES_BUSY_RETRY_SECONDS = 5;
+
+type DecoderFacts = Pick<Metadata, "isProgressive" | "hasAlpha" | "depth" | "channels" | "chromaSubsampling">;
+
+/**
+ * The bytes a pixel costs while decoding, when the decoder cannot shrink the
+ * image as it reads it (0 when it can), and the kind of image that makes it
+ * so, for the 413. Measured with libvips 8.18 (ADR 032).
+ */
+export function heldBytesPerPixel(format: SourceFormat, facts: DecoderFacts): { bytes: number; kind?: string } {
+  const channels = facts.channels ?? 4;
+  const sampleBytes = facts.depth === "ushort" ? 2 : 1;
+  switch (format) {
+    case "jpeg":
+      // Baseline: read a few rows at a time and shrunk while decoded (1/2 to
+      // 1/8). Progressive: every DCT coefficient (2 bytes) is kept until the
+      // last scan: 1.5 a pixel with 4:2:0 colour, one a channel otherwise.
+      if (!facts.isProgressive) return { bytes: 0 };
+      return {
+        bytes: 2 * (facts.chromaSubsampling === "4:2:0" ? 1.5 : channels),
+        kind: "a progressive JPEG (a baseline JPEG may have 50)",
+      };
+    case "webp":
+      // libwebp decodes straight to the size asked for.
+      return { bytes: 0 };
+    case "png":
+      // An 8-bit PNG without transparency streams. Interlacing keeps the
+      // whole image; transparency and 16-bit samples widen every row libvips
+      // holds while it shrinks (~1 byte a pixel per channel and sample byte).
+      if (!facts.isProgressive && !facts.hasAlpha && sampleBytes === 1) return { bytes: 0 };
+      return {
+        bytes: channels * sampleBytes,
+        kind: "an interlaced PNG or one with transparency or 16-bit colour (other PNGs may have 50)",
+      };
+    case "gif":
+      // The whole frame, 4 bytes a pixel.
+      return { bytes: 4, kind: "a GIF" };
+    case "avif":
+      // libheif and libaom hold the frame several times over (15-19 bytes a
+      // pixel measured; 15 lets a 1920 x 1080 image in, at ~45 MB).
+      return { bytes: 15, kind: "an AVIF image" };
+  }
+}
+
+/** The most pixels an image may declare, and the kind the 413 names when it is below MAX_IMAGE_PIXELS. */
+export function pixelLimitFor(format: SourceFormat, facts: DecoderFacts): { pixels: number; kind?: string } {
+  const held = heldBytesPerPixel(format, facts);
+  if (held.bytes === 0) return { pixels: MAX_IMAGE_PIXELS };
+  // Rounded down to a tenth of a megapixel, as the 413 quotes it.
+  const pixels = Math.floor(MAX_HELD_BYTES / held.bytes / 100_000) * 100_000;
+  return pixels >= MAX_IMAGE_PIXELS ? { pixels: MAX_IMAGE_PIXELS } : { pixels, kind: held.kind };
+}
+
+/**
+ * The stored copy's encoder. JPEG and PNG keep their format (both encoders
+ * write row by row). WebP keeps its own; AVIF is stored as WebP, as AVIF's
+ * encoder takes about 35 bytes a pixel; GIF is stored as PNG (lossless, and
+ * GIF's palette search takes several times the image). `optimiseCoding`
+ * off lets JPEG write as it goes: on, libjpeg keeps every coefficient of the
+ * image to build its Huffman tables (about 290 MB for 48 megapixels).
+ */
+function storedCopy(pipeline: Sharp, format: SourceFormat): { pipeline: Sharp; contentType: string } {
+  switch (format) {
+    case "jpeg":
+      return { pipeline: pipeline.jpeg({ quality: 90, optimiseCoding: false }), contentType: "image/jpeg" };
+    case "png":
+    case "gif":
+      return { pipeline: pipeline.png({ compressionLevel: 6 }), contentType: "image/png" };
+    case "webp":
+    case "avif":
+      return { pipeline: pipeline.webp({ quality: 90 }), contentType: "image/webp" };
+  }
+}
+
+async function encode(pipeline: Sharp, contentType: string): Promise<Encoded> {
+  const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, contentType };
+}
+
+/**
+ * Checks an upload by its content and prepares what is stored: a copy of the
+ * image at most MAX_STORED_SIDE on its longer side, with every metadata
+ * block (EXIF, GPS, XMP, comments) dropped and the orientation applied,
+ * plus WebP variants made from that copy. Callers run it (through storeImage)
+ * inside an `imageWork` admission, so one image is decoded at a time.
  */
 export async function processImage(input: Buffer): Promise<{
   id: string;
@@ -106,6 +204,7 @@ export async function processImage(input: Buffer): Promise<{
 }> {
   const format = sniffImageFormat(input);
   if (!format) throw new UnsupportedImageError();
+  const sharp = await loadSharp();
 
   let metadata: Metadata;
   try {
@@ -120,23 +219,46 @@ export async function processImage(input: Buffer): Promise<{
   }
   const { width = 0, height = 0 } = metadata;
   if (width < 1 || height < 1) throw new UnsupportedImageError("The image has no pixels");
-  if (width * height > MAX_IMAGE_PIXELS || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+  const limit = pixelLimitFor(format, metadata);
+  if (width * height > limit.pixels || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
     throw new ImageTooLargeError(
-      `The image is ${width} x ${height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels ` +
-        `and ${MAX_IMAGE_SIDE} pixels per side are accepted`,
+      `The image is ${width} x ${height} pixels; at most ${limit.pixels / 1_000_000} megapixels ` +
+        `and ${MAX_IMAGE_SIDE} pixels per side are accepted${limit.kind ? ` for ${limit.kind}` : ""}`,
     );
   }
 
-  // sharp writes no metadata unless asked (keepMetadata/withMetadata), so
-  // every output below is stripped. rotate() applies the EXIF orientation first.
-  const base = sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error", animated: false }).rotate();
+  // sequentialRead (sharp's default, named here because it matters) lets
+  // libvips decode row by row as the encoder takes them; limitInputPixels
+  // is a second guard behind the check above.
+  const decoding: SharpOptions = {
+    limitInputPixels: limit.pixels,
+    sequentialRead: true,
+    failOn: "error",
+    animated: false,
+  };
   try {
-    const master = await encode(masterPipeline(base.clone(), format));
+    // sharp writes no metadata unless asked (keepMetadata/withMetadata), so
+    // every output below is stripped. autoOrient() applies the EXIF
+    // orientation after the shrink, on the small image; the resize lets JPEG
+    // and WebP decode at a fraction of their size (shrink-on-load).
+    const copy = storedCopy(
+      sharp(input, decoding)
+        .autoOrient()
+        .resize({ width: MAX_STORED_SIDE, height: MAX_STORED_SIDE, fit: "inside", withoutEnlargement: true }),
+      format,
+    );
+    const master = await encode(copy.pipeline, copy.contentType);
+    // The variants come from the stored copy, not the upload: it is oriented
+    // and small, so each is one cheap decode (and a re-processing later,
+    // from the same copy, makes the same variants).
     const variants: Encoded[] = [];
     for (const targetWidth of variantWidthsFor(master.width)) {
       variants.push(
         await encode(
-          base.clone().resize({ width: targetWidth, withoutEnlargement: true }).webp({ quality: 80, effort: 4 }),
+          sharp(master.data, { failOn: "error" })
+            .resize({ width: targetWidth, withoutEnlargement: true })
+            .webp({ quality: 80, effort: 4 }),
+          IMAGE_VARIANT_CONTENT_TYPE,
         ),
       );
     }
@@ -191,7 +313,7 @@ export async function storeImage(db: Db, input: Buffer): Promise<StoredImage> {
           source_format: processed.format,
           width: processed.master.width,
           height: processed.master.height,
-          content_type: CONTENT_TYPES[processed.format],
+          content_type: processed.master.contentType,
           byte_size: processed.master.data.byteLength,
           bytes: processed.master.data,
           created_at: now,

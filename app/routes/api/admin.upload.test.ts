@@ -94,8 +94,9 @@ describe("POST /api/admin/upload", () => {
     const { status, json } = await upload(input, { name: "holiday.jpg", type: "image/jpeg" });
     expect(status).toBe(201);
     expect(json.url).toMatch(/^\/images\/[0-9a-f]{64}-1600\.webp$/);
-    expect(json.width).toBe(2400);
-    expect(json.height).toBe(1200);
+    // The stored copy is at most MAX_STORED_SIDE (2048) on its longer side (ADR 032).
+    expect(json.width).toBe(2048);
+    expect(json.height).toBe(1024);
     expect(json.variants.map((v: { width: number }) => v.width)).toEqual([320, 640, 960, 1280, 1600]);
 
     for (const variant of json.variants as Array<{ width: number; height: number; url: string }>) {
@@ -123,7 +124,7 @@ describe("POST /api/admin/upload", () => {
         .executeTakeFirstOrThrow();
       const bytes = Buffer.from(row.bytes);
       expect(row.source_format).toBe("jpeg");
-      expect(row.width).toBe(2400);
+      expect(row.width).toBe(2048);
       const meta = await sharp(bytes).metadata();
       expect(meta.format).toBe("jpeg");
       expect(meta.exif).toBeUndefined();
@@ -208,6 +209,93 @@ describe("POST /api/admin/upload", () => {
   it("answers 413 for an image longer than 12000 pixels on one side", async () => {
     const { status } = await upload(pngBomb(100, 15_000), { name: "tall.png" });
     expect(status).toBe(413);
+  });
+
+  it("takes a 48-megapixel phone photo: stored at most 2048 pixels a side, turned as its EXIF orientation says", async () => {
+    // Portrait photo as phones write it: landscape pixels and orientation 6 (turn 90 degrees clockwise).
+    const input = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: "#3a6" } })
+      .jpeg({ quality: 80 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    expect((await sharp(input).metadata()).orientation).toBe(6);
+    const { status, json } = await upload(input, { name: "portrait.jpg", type: "image/jpeg" });
+    expect(status).toBe(201);
+    expect([json.width, json.height]).toEqual([1536, 2048]);
+    expect(json.variants.map((v: { width: number }) => v.width)).toEqual([320, 640, 960, 1280, 1536]);
+    const widest = Buffer.from(await (await fetch(server.url + json.url)).arrayBuffer());
+    const meta = await sharp(widest).metadata();
+    expect([meta.width, meta.height, meta.orientation]).toEqual([1536, 2048, undefined]);
+  });
+
+  it("answers 413 naming the lower limit of an image its decoder holds whole (a progressive JPEG)", async () => {
+    const input = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: "#3a6" } })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    const { status, json } = await upload(input, { name: "progressive.jpg", type: "image/jpeg" });
+    expect(status).toBe(413);
+    expect(json.error).toBe(
+      "The image is 4000 x 3000 pixels; at most 11.1 megapixels and 12000 pixels per side are accepted " +
+        "for a progressive JPEG (a baseline JPEG may have 50)",
+    );
+  });
+
+  it("stores a GIF's copy as PNG and an AVIF's as WebP (their own encoders hold far more memory)", async () => {
+    const { db } = connect(resolveDatabase(server.databaseUrl, process.cwd()));
+    try {
+      for (const [format, contentType] of [
+        ["gif", "image/png"],
+        ["avif", "image/webp"],
+      ] as const) {
+        const { status, json } = await upload(await photo(420, 260, format), { name: `x.${format}` });
+        expect(status).toBe(201);
+        const id = json.url.slice("/images/".length, "/images/".length + 64);
+        const row = await db
+          .selectFrom("images")
+          .select(["source_format", "content_type", "bytes"])
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
+        expect([row.source_format, row.content_type]).toEqual([format, contentType]);
+        expect((await sharp(Buffer.from(row.bytes)).metadata()).format).toBe(contentType.slice("image/".length));
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("processes one image at a time: a burst of uploads gets 201s and clean 503s with Retry-After, never a 500", async () => {
+    const photos = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        sharp({
+          create: {
+            width: 1800,
+            height: 1200,
+            channels: 3,
+            background: { r: 20 + i, g: 90, b: 60 },
+            noise: { type: "gaussian", mean: 120, sigma: 20 },
+          },
+        })
+          .jpeg({ quality: 70 })
+          .toBuffer(),
+      ),
+    );
+    const answers = await Promise.all(photos.map((input) => upload(input, { name: "burst.jpg", type: "image/jpeg" })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((status) => status === 201 || status === 503)).toBe(true);
+    // Two are admitted (one processed, one waiting); the others arrive while they are.
+    expect(statuses.filter((status) => status === 201).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThanOrEqual(1);
+    for (const busy of answers.filter((a) => a.status === 503)) {
+      expect(busy.json).toEqual({
+        error: "The server is busy processing other images: try again in a few seconds",
+      });
+      expect(busy.headers.get("retry-after")).toBe("5");
+    }
+    // Every place was given back: the refused ones go through now.
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status === 503) {
+        expect((await upload(photos[i]!, { name: "again.jpg", type: "image/jpeg" })).status).toBe(201);
+      }
+    }
   });
 
   it("answers 413 for a file over 10 MiB (10,485,760 bytes)", async () => {

@@ -1,7 +1,14 @@
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { ImageTooLargeError, storeImage, UnsupportedImageError } from "~/server/images.server";
+import {
+  ImageTooLargeError,
+  IMAGES_BUSY_MESSAGE,
+  IMAGES_BUSY_RETRY_SECONDS,
+  imageWork,
+  storeImage,
+  UnsupportedImageError,
+} from "~/server/images.server";
 import { getLogger } from "~/server/logger.server";
 import { readUploadedFile } from "~/server/uploads.server";
 import type { Route } from "./+types/admin.upload";
@@ -11,13 +18,24 @@ export async function loader({ request }: Route.LoaderArgs) {
   return methodNotAllowed(["POST"]);
 }
 
-/** PRODUCT §3: 201 {url}; 400 no file; 413 over 10 MiB (or too many pixels); 415 not a real image. */
+/**
+ * PRODUCT §3: 201 {url}; 400 no file; 413 over 10 MiB (or too many pixels);
+ * 415 not a real image; and 503 with Retry-After while the process already
+ * holds as many uploads as it takes (ADR 032).
+ */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
-  const file = await readUploadedFile(request);
+  // Admitted before the file is read, so a refused upload is never held in
+  // memory (its body is dropped unread, server/request-checks.ts).
+  const admission = imageWork.tryAdmit();
+  if (!admission) {
+    getLogger().warn({ by: admin.email, admitted: imageWork.size }, "image upload refused: busy");
+    return jsonError(503, IMAGES_BUSY_MESSAGE, { "Retry-After": String(IMAGES_BUSY_RETRY_SECONDS) });
+  }
   try {
-    const image = await storeImage(getDb(), file);
+    const file = await readUploadedFile(request);
+    const image = await admission.run(() => storeImage(getDb(), file));
     getLogger().info({ image: image.id, by: admin.email, bytes: file.byteLength }, "image uploaded");
     return Response.json(
       { url: image.url, width: image.width, height: image.height, variants: image.variants },
@@ -27,5 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof UnsupportedImageError) return jsonError(415, error.message);
     if (error instanceof ImageTooLargeError) return jsonError(413, error.message);
     throw error;
+  } finally {
+    admission.release();
   }
 }
