@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOG_PAGE_SIZE, pageOfIndex } from "~/lib/blog-pages";
 import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
+import { postRow } from "../../tests/support/post-row";
 import { connect, type Connection, type Db } from "./db/db.server";
 import { changingContent } from "./page-cache/version.server";
 import { ANCHOR_SPACING, currentListShape, readListShape } from "./public-list.server";
@@ -17,25 +17,6 @@ import { findPublicArticle, listPublicSummaries, type PostSummary } from "./publ
 
 const now = new Date();
 const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
-
-function postRow(slug: string, date: string, published = 1) {
-  return {
-    id: randomUUID(),
-    title: slug,
-    slug,
-    excerpt: "e",
-    content: "c",
-    content_html: "<p>c</p>",
-    category: "",
-    author: "a",
-    publish_date: date,
-    read_time: "1 min read",
-    published,
-    header_image: null,
-    created_at: date,
-    updated_at: date,
-  };
-}
 
 async function insertPosts(db: Db, rows: ReturnType<typeof postRow>[]) {
   for (let i = 0; i < rows.length; i += 200) {

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
+import { postRow } from "../../tests/support/post-row";
 import { currentListShape } from "./public-list.server";
 import { findPublicArticle, listPublicSummaries } from "./public-posts.server";
 
@@ -22,24 +22,7 @@ beforeAll(async () => {
   rows.push({ date: at(5), published: 0, slug: "draft" }, { date: at(-5), published: 1, slug: "scheduled" });
   await database.connection.db
     .insertInto("posts")
-    .values(
-      rows.map(({ date, published, slug }) => ({
-        id: randomUUID(),
-        title: slug,
-        slug,
-        excerpt: "e",
-        content: "c",
-        content_html: "<p>c</p>",
-        category: "",
-        author: "a",
-        publish_date: date,
-        read_time: "1 min read",
-        published,
-        header_image: null,
-        created_at: date,
-        updated_at: date,
-      })),
-    )
+    .values(rows.map(({ date, published, slug }) => postRow(slug, date, published)))
     .execute();
 });
 afterAll(() => database?.cleanup());
