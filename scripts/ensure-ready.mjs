@@ -35,8 +35,19 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 
+// A worktree that borrows another checkout's node_modules through a symlink
+// must never reinstall: npm ci would empty the tree the other checkout uses.
+const borrowed = (() => {
+  try {
+    return fs.lstatSync(path.join(root, "node_modules")).isSymbolicLink();
+  } catch {
+    return false;
+  }
+})();
 const installed = mtime("node_modules/.package-lock.json");
-if (!installed || installed < mtime("package-lock.json")) {
+if (borrowed) {
+  if (!installed) console.warn("node_modules is a symlink to a tree without an install: run npm ci there.");
+} else if (!installed || installed < mtime("package-lock.json")) {
   console.log("Installing dependencies (npm ci)...");
   run("npm ci --no-audit --no-fund");
 }
