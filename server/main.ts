@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
@@ -14,6 +15,16 @@ import { prepareApp } from "~/server/startup.server";
 import { createApp } from "./app";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * How long an idle keep-alive connection stays open (Node's default, stated
+ * because a proxy depends on it). A proxy in front must close its idle
+ * connections sooner (deploy/nginx: 4 s), so that this server never closes a
+ * connection at the moment the proxy sends a request on it: that request
+ * would be lost, and a proxy does not send a POST it has sent once to another
+ * process (ADR 033).
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /**
  * V8 "pretenures" an allocation site, allocating its objects straight in the
@@ -45,7 +56,14 @@ async function main() {
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = createApp({ build, clientDir });
-  const server = http.createServer(app);
+  // Once draining (SIGTERM), every answer closes its connection after it, so
+  // a proxy's connections end one by one, each after a whole answer.
+  let draining = false;
+  const server = http.createServer((req, res) => {
+    if (draining) res.setHeader("Connection", "close");
+    app(req, res);
+  });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   watchEventLoop(log);
   server.listen(config.port, config.host, () => {
     const address = server.address();
@@ -59,21 +77,28 @@ async function main() {
 
   let stopping = false;
   const shutdown = (signal: string) => {
-    if (stopping) return;
+    // A second signal: whoever sends it knows no proxy will send more, so idle connections end now.
+    if (stopping) return void server.closeIdleConnections();
     stopping = true;
+    draining = true;
     log.info({ signal }, "shutting down: finishing in-flight requests");
     const force = setTimeout(() => {
       log.warn("in-flight requests did not finish in time; closing connections");
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    server.close((error) => {
+    // net.Server's close, not http.Server's: that one also closes every idle
+    // keep-alive connection at once, racing a proxy that is sending a request
+    // on one. This one stops accepting (a proxy's new connection is refused,
+    // and it tries the next process: safe, nothing was sent) and waits for the
+    // open connections to end: after their next answer, when the proxy closes
+    // them, or at the keep-alive timeout (ADR 033).
+    net.Server.prototype.close.call(server, (error?: Error) => {
       void Promise.all([closeConnection(), closeMarkdownWorker()]).then(() => {
         log.info("stopped");
         process.exit(error ? 1 : 0);
       });
     });
-    server.closeIdleConnections();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createTestDatabase } from "./backend";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -23,6 +24,8 @@ export interface TestServer {
   kill(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
+
+const SHUTTING_DOWN = "shutting down: finishing in-flight requests";
 
 export const TEST_ADMIN = { email: "admin@example.com", password: "correct-horse-battery" };
 
@@ -115,7 +118,13 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       await exited;
     },
     async stop() {
-      if (running()) child.kill("SIGTERM");
+      if (running()) {
+        child.kill("SIGTERM");
+        // Once it drains, a second signal ends its idle keep-alive connections (fetch's, kept 4 s)
+        // rather than waiting for them: nothing will be sent on them (ADR 033).
+        for (let i = 0; i < 200 && running() && !logs.some((line) => line.msg === SHUTTING_DOWN); i++) await sleep(10);
+        if (running()) child.kill("SIGTERM");
+      }
       await exited;
       await dropDatabase();
     },
