@@ -30,11 +30,27 @@ export type Connection =
 
 export function connect(target: DatabaseTarget): Connection {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // An idle client's error (PostgreSQL restarted, connection cut) must not
-    // crash the process: the pool drops that client and the next query
-    // opens a new connection.
-    pool.on("error", (error) => getLogger().warn({ err: error }, "idle database connection lost"));
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      // A database that does not answer at all (its machine gone, packets
+      // dropped) fails a new connection in 5 s, so /healthz answers 503
+      // instead of waiting; TCP keep-alive finds connections that died so.
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
+    // A connection PostgreSQL ends (a restart, a failover, an administrator)
+    // must not end the process. pg reports it as an 'error' event on the
+    // client, and the pool listens only while a client is idle: one that a
+    // request holds between two queries (a transaction) would throw it
+    // unhandled. So every client gets a listener of its own. The query that
+    // used it fails, the pool drops it when it is released, and the next
+    // query opens a new connection (ADR 033).
+    pool.on("connect", (client) => {
+      client.on("error", (error) => getLogger().warn({ err: error }, "database connection lost"));
+    });
+    // The pool's own report of an idle client's error: the client's listener has logged it.
+    pool.on("error", () => {});
     return { kind: "postgres", pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
   }
   fs.mkdirSync(path.dirname(target.file), { recursive: true });

@@ -1,0 +1,60 @@
+import net from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { TEST_BACKEND } from "../../../tests/support/backend";
+import { freshPostgres } from "../../../tests/support/database";
+import { connect, ping } from "./db.server";
+
+/**
+ * PostgreSQL going away under a running process (a restart, a failover):
+ * the process keeps running and uses new connections once it is back
+ * (tests/integration/deploy.test.ts restarts a whole cluster under load).
+ */
+describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL connections that end or never answer", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    // Last made, first undone: the database is dropped after the connections to it are closed.
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it("a connection ended while a transaction holds it fails that transaction only, and the next query reconnects", async () => {
+    const database = await freshPostgres();
+    cleanups.push(database.cleanup);
+    const connection = connect({ kind: "postgres", url: database.url });
+    cleanups.push(() => connection.db.destroy());
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+
+    await expect(
+      connection.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        // Ended as a server shutdown ends it (57P01), while no query of ours is running: pg
+        // reports that as an 'error' event on the client, which used to end the process.
+        await admin.query("select pg_terminate_backend($1)", [rows[0]!.pid]);
+        await sleep(300);
+        await sql`select 1`.execute(trx);
+      }),
+    ).rejects.toThrow();
+    expect(await ping(connection.db)).toBe(true);
+  });
+
+  it("a database that accepts no conversation fails a new connection within the 5 s timeout", async () => {
+    // Accepts the TCP connection and never says a word, like a machine that stopped answering.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    });
+    const { port } = silent.address() as net.AddressInfo;
+    const connection = connect({ kind: "postgres", url: `postgres://nobody@127.0.0.1:${port}/none` });
+    cleanups.push(() => connection.db.destroy());
+    const started = Date.now();
+    expect(await ping(connection.db)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(7000);
+  }, 15_000);
+});
