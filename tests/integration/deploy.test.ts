@@ -1,0 +1,599 @@
+import fs from "node:fs";
+import http2 from "node:http2";
+import https from "node:https";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_BACKEND } from "../support/backend";
+import { renderNginxSite } from "../../deploy/render-nginx-site.mjs";
+import {
+  findNginx,
+  freeFixedPort,
+  parseEnvironmentFile,
+  readUnit,
+  ROOT,
+  startAppProcess,
+  startNginx,
+  startPostgresCluster,
+  tail,
+  type AppProcess,
+  type Nginx,
+  type PostgresCluster,
+} from "../support/deploy";
+import { isFailure, lostWrites, runLoad, summarize, type LoadRequest, type LoadResult } from "../support/load";
+import { TEST_ADMIN } from "../support/server";
+
+/**
+ * Issue 19: the production path of docs/deploy.md, run here. nginx with the
+ * site file deploy/ ships (rendered with this test's ports, a self-signed
+ * certificate and its own folders) in front of app processes started as
+ * deploy/systemd's unit starts them.
+ *
+ * On the SQLite pass of the suite: the one-machine deployment (nginx and one
+ * process on SQLite): TLS, HTTP/2, the redirect, compression, the upload
+ * limit, the caching of /assets and /images, and the visitor's address.
+ * On the PostgreSQL pass: two processes on one PostgreSQL database, a cluster
+ * this test makes with initdb (never the machine's shared server, since the
+ * test stops it): one site through either process, then under load a rolling
+ * restart, a process killed with SIGKILL, and the database restarted.
+ *
+ * Skipped only when nginx is not installed (.ci/run installs Debian's).
+ * DEPLOY_LOAD_SECONDS sets each load phase (default 12; `npm run deploy:drill`
+ * runs 30 and prints the figures docs/performance.md quotes).
+ */
+const nginxBinary = findNginx();
+const LOAD_MS = Number(process.env.DEPLOY_LOAD_SECONDS ?? 12) * 1000;
+const CONNECTIONS = 20;
+/**
+ * How long after a restarted process answers /healthz nginx surely sends it
+ * requests again: its fail_timeout (2 s, deploy/render-nginx-site.mjs) on a
+ * clock of whole seconds, and a second more. Restarting the next process
+ * sooner can leave nginx with none it will try (502 at once), which is why
+ * deploy/rolling-restart.sh waits as long.
+ */
+const NGINX_TAKES_BACK_MS = 4000;
+const FIGURES_FILE = path.resolve(import.meta.dirname, "../../.tmp/deploy-figures.json");
+
+if (!nginxBinary) {
+  console.warn("deploy tests skipped: nginx is not installed (apt-get install nginx; .ci/run installs it)");
+}
+
+const appEnvironment = (siteUrl: string, databaseUrl: string) => ({
+  SITE_URL: siteUrl,
+  HOST: "127.0.0.1",
+  DATABASE_URL: databaseUrl,
+  TRUST_PROXY: "loopback",
+  LOG_LEVEL: "info",
+  SEED_SAMPLE_POSTS: "true",
+  ADMIN_EMAIL: TEST_ADMIN.email,
+  ADMIN_PASSWORD: TEST_ADMIN.password,
+});
+
+/** A request to nginx over HTTPS/1.1, optionally from another loopback address (a different visitor). */
+function request(
+  nginx: Nginx,
+  method: string,
+  pathname: string,
+  { body, headers = {}, from }: { body?: string | Buffer; headers?: Record<string, string>; from?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = https.request(
+      new URL(pathname, nginx.siteUrl),
+      {
+        method,
+        ca: nginx.ca,
+        agent: false,
+        localAddress: from,
+        headers: { ...(body !== undefined ? { "Content-Length": Buffer.byteLength(body) } : {}), ...headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
+    // nginx may answer (413) before it has read the whole body, and close.
+    outgoing.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE" && error.code !== "ECONNRESET") reject(error);
+    });
+    outgoing.end(body);
+  });
+}
+
+async function signIn(nginx: Nginx): Promise<string> {
+  const answer = await request(nginx, "POST", "/api/auth/login", {
+    body: JSON.stringify(TEST_ADMIN),
+    headers: { "Content-Type": "application/json" },
+  });
+  expect(answer.status).toBe(200);
+  const cookie = String(answer.headers["set-cookie"]).split(";")[0]!;
+  expect(cookie).toMatch(/^__Host-session=/);
+  return cookie;
+}
+
+/**
+ * Sign-in throttling counts the visitor's address, which nginx passes in
+ * X-Forwarded-For, not nginx's own (127.0.0.1, the same for every visitor).
+ * Visitors here are other loopback addresses: nginx sees 127.0.0.2 and
+ * 127.0.0.3. Each attempt names another account, so only the per-address
+ * count can reach its limit of 5.
+ */
+async function throttlesByVisitorAddress(nginx: Nginx) {
+  const attempt = (from: string, email: string, headers: Record<string, string> = {}) =>
+    request(nginx, "POST", "/api/auth/login", {
+      from,
+      body: JSON.stringify({ email, password: "wrong-password" }),
+      headers: { "Content-Type": "application/json", ...headers },
+    }).then((answer) => answer.status);
+  for (let i = 0; i < 5; i++) expect(await attempt("127.0.0.2", `visitor-a-${i}@example.com`)).toBe(401);
+  expect(await attempt("127.0.0.2", "visitor-a-5@example.com")).toBe(429);
+  // A forged X-Forwarded-For does not get the throttled visitor out: nginx replaces it.
+  expect(await attempt("127.0.0.2", "visitor-a-6@example.com", { "X-Forwarded-For": "203.0.113.7" })).toBe(429);
+  // Another visitor is not throttled by the first one's failures.
+  expect(await attempt("127.0.0.3", "visitor-b-0@example.com")).toBe(401);
+}
+
+describe("what deploy/ ships", () => {
+  it("the systemd unit starts the process with npm start's environment and Node flags, on its instance's port", () => {
+    const start = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }
+    ).scripts.start;
+    const words = start.split(" ");
+    const node = words.indexOf("node");
+    const unit = readUnit("3001");
+    expect(unit.execStart).toEqual(["/usr/bin/node", ...words.slice(node + 1)]);
+    expect(unit.environment).toEqual({
+      ...Object.fromEntries(words.slice(0, node).map((word) => word.split("="))),
+      NODE_ENV: "production",
+      PORT: "3001",
+    });
+  });
+
+  it("the environment file example sets no PORT (it would override every instance's) and only variables the app reads", () => {
+    const example = parseEnvironmentFile(fs.readFileSync(path.join(ROOT, "deploy/ojai-site.env.example"), "utf8"));
+    expect(example).not.toHaveProperty("PORT");
+    const config = fs.readFileSync(path.join(ROOT, "app/server/config.server.ts"), "utf8");
+    for (const name of Object.keys(example)) expect(config, name).toContain(`${name}:`);
+  });
+
+  it("the nginx template renders with nothing left to fill in, and refuses a site URL that is not https", () => {
+    const site = renderNginxSite({ siteUrl: "https://www.example.com", apps: ["127.0.0.1:3001", "127.0.0.1:3002"] });
+    expect(site).not.toMatch(/\{\{|\}\}/);
+    expect(site).toContain("server 127.0.0.1:3002 max_fails=1 fail_timeout=2s;");
+    expect(site).toContain("listen [::]:443 ssl http2;");
+    expect(site).toContain("return 301 https://www.example.com$request_uri;");
+    expect(() => renderNginxSite({ siteUrl: "http://www.example.com", apps: ["127.0.0.1:3001"] })).toThrow(/https/);
+  });
+});
+
+/** The deployment of the backend under test; skipped, and saying why, only when nginx is missing. */
+function deployment(backend: "sqlite" | "postgres", name: string, body: () => void) {
+  if (TEST_BACKEND !== backend) return;
+  if (nginxBinary) describe(name, body);
+  else describe.skip(`${name} (skipped: nginx is not installed; apt-get install nginx)`, body);
+}
+
+deployment("sqlite", "one machine: nginx and one app process on SQLite", () => {
+  let dir: string;
+  let nginx: Nginx;
+  let app: AppProcess;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-deploy-"));
+    const port = await freeFixedPort();
+    nginx = await startNginx(nginxBinary!, [`127.0.0.1:${port}`], dir);
+    app = await startAppProcess(port, appEnvironment(nginx.siteUrl, path.join(dir, "site.db")), dir);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.stop();
+    await nginx?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("plain HTTP answers with a redirect to the same path on the site's https origin", async () => {
+    const answer = await fetch(`http://127.0.0.1:${nginx.httpPort}/blog?page=2`, { redirect: "manual" });
+    expect(answer.status).toBe(301);
+    expect(answer.headers.get("location")).toBe(`${nginx.siteUrl}/blog?page=2`);
+  });
+
+  it("HTTPS speaks HTTP/2, the app's security headers come through, and nginx names no version", async () => {
+    const session = http2.connect(nginx.siteUrl, { ca: nginx.ca });
+    try {
+      const headers = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
+        const stream = session.request({ ":path": "/about", "accept-encoding": "br" });
+        stream.on("response", (received) => {
+          stream.resume();
+          stream.on("end", () => resolve(received));
+        });
+        stream.on("error", reject);
+      });
+      expect(session.alpnProtocol).toBe("h2");
+      expect(headers[":status"]).toBe(200);
+      expect(headers["strict-transport-security"]).toMatch(/max-age=\d+/);
+      expect(headers["content-security-policy"]).toBeTruthy();
+      // Compression is the app's (brotli, from its page cache); nginx adds none of its own.
+      expect(headers["content-encoding"]).toBe("br");
+      expect(headers.server).toBe("nginx");
+    } finally {
+      session.close();
+    }
+  });
+
+  it("hashed assets keep the app's year-long caching, and nginx serves repeats from its cache", async () => {
+    const page = (await request(nginx, "GET", "/about")).body.toString();
+    const asset = /(\/assets\/[\w.-]+\.(?:css|js))/.exec(page)?.[1];
+    expect(asset).toBeTruthy();
+    const first = await request(nginx, "GET", asset!);
+    expect(first.status).toBe(200);
+    expect(first.headers["cache-control"]).toMatch(/max-age=31536000/);
+    expect(first.headers["cache-control"]).toMatch(/immutable/);
+    const second = await request(nginx, "GET", asset!);
+    expect(second.headers["x-cache-status"]).toBe("HIT");
+    expect(second.body.equals(first.body)).toBe(true);
+  });
+
+  it("an image uploaded through nginx is cached by it for as long as the app says", async () => {
+    const cookie = await signIn(nginx);
+    const png = await sharp({ create: { width: 640, height: 320, channels: 3, background: "#2f7a4a" } })
+      .png()
+      .toBuffer();
+    const boundary = "----deploy-test";
+    const form = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="header.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const uploaded = await request(nginx, "POST", "/api/admin/upload", {
+      body: form,
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Cookie: cookie },
+    });
+    expect(uploaded.status).toBe(201);
+    const { url } = JSON.parse(uploaded.body.toString()) as { url: string };
+    const first = await request(nginx, "GET", url);
+    expect(first.status).toBe(200);
+    expect(first.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(first.headers["x-cache-status"]).toBe("MISS");
+    const second = await request(nginx, "GET", url);
+    expect(second.headers["x-cache-status"]).toBe("HIT");
+    expect(second.body.equals(first.body)).toBe(true);
+  });
+
+  it("nginx's body limit sits just above the app's upload limit", async () => {
+    const headers = { "Content-Type": "multipart/form-data; boundary=x" };
+    // 10.5 MiB: nginx passes it on, and the app answers for itself (413 in its JSON).
+    const toApp = await request(nginx, "POST", "/api/admin/upload", {
+      body: Buffer.alloc(10.5 * 1024 * 1024, "a"),
+      headers,
+    });
+    expect(toApp.status).toBe(413);
+    expect(toApp.headers["content-type"]).toMatch(/application\/json/);
+    // 11.5 MiB: past client_max_body_size, nginx refuses it before any app process sees it.
+    const refused = await request(nginx, "POST", "/api/admin/upload", {
+      body: Buffer.alloc(11.5 * 1024 * 1024, "a"),
+      headers,
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.headers["content-type"]).toMatch(/text\/html/);
+  });
+
+  it("throttling counts the visitor's address from X-Forwarded-For, not nginx's", async () => {
+    await throttlesByVisitorAddress(nginx);
+  });
+});
+
+interface Figures {
+  seconds: number;
+  connections: number;
+  requests: number;
+  failed: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  writesAcknowledged: number;
+  lostWrites: number;
+  [detail: string]: unknown;
+}
+
+deployment("postgres", "two app processes behind nginx on one PostgreSQL database", () => {
+  let dir: string;
+  let cluster: PostgresCluster;
+  let databaseUrl: string;
+  let nginx: Nginx;
+  const ports: number[] = [];
+  const apps: AppProcess[] = [];
+  let environment: Record<string, string>;
+  let cookie: string;
+  let readPaths: string[];
+  const figures: Record<string, Figures> = {};
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-deploy-"));
+    cluster = await startPostgresCluster();
+    databaseUrl = await cluster.createDatabase("ojai_site");
+    ports.push(await freeFixedPort(), await freeFixedPort());
+    nginx = await startNginx(
+      nginxBinary!,
+      ports.map((port) => `127.0.0.1:${port}`),
+      dir,
+    );
+    environment = appEnvironment(nginx.siteUrl, databaseUrl);
+    // Both at once, as systemd starts them at boot.
+    apps.push(...(await Promise.all(ports.map((port) => startAppProcess(port, environment, dir)))));
+    cookie = await signIn(nginx);
+    const posts = (await (await fetch(`${apps[0]!.url}/api/posts`)).json()) as Array<{ slug: string }>;
+    readPaths = ["/", "/blog", "/about", "/api/posts?limit=5", ...posts.map((p) => `/blog/${p.slug}`)];
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await nginx?.stop();
+    await cluster?.destroy();
+    if (Object.keys(figures).length) {
+      fs.mkdirSync(path.dirname(FIGURES_FILE), { recursive: true });
+      fs.writeFileSync(FIGURES_FILE, JSON.stringify(figures, null, 2));
+      console.log(`deploy figures (${FIGURES_FILE}):\n${JSON.stringify(figures, null, 2)}`);
+    }
+    // DEPLOY_KEEP_DIR=1 keeps nginx's and the processes' logs for a look after a failure.
+    if (dir && process.env.DEPLOY_KEEP_DIR) console.log(`deploy test folder kept: ${dir}`);
+    else if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  const address = (i: number) => `127.0.0.1:${ports[i]}`;
+  /** What nginx logged for each request of a load run, by request id. */
+  const logged = () => new Map(nginx.accessLog().map((line) => [line.requestId, line]));
+  const describeFailures = (failures: LoadRequest[]) => {
+    const lines = logged();
+    return failures
+      .slice(0, 20)
+      .map((f) => `${f.method} ${f.path} -> ${f.status || f.error} ${JSON.stringify(lines.get(f.id) ?? null)}`)
+      .join("\n");
+  };
+  async function record(name: string, result: LoadResult, durationMs: number, extra: Record<string, unknown> = {}) {
+    const lost = await lostWrites(databaseUrl, result.posts);
+    figures[name] = {
+      seconds: Math.round(durationMs / 100) / 10,
+      connections: CONNECTIONS,
+      ...summarize(result.requests, durationMs),
+      writesAcknowledged: result.posts.reduce((n, p) => n + 1 + p.acknowledged, 0),
+      lostWrites: lost.length,
+      ...extra,
+    };
+    return lost;
+  }
+
+  it("a post saved through one process is served by the other at once", async () => {
+    const [a, b] = apps as [AppProcess, AppProcess];
+    // B has the list in its page cache before A writes.
+    await fetch(`${b.url}/api/posts`);
+    expect((await fetch(`${b.url}/api/posts`)).headers.get("x-cache")).toBe("hit");
+    const created = await fetch(`${a.url}/api/admin/posts`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Cookie: cookie },
+      body: JSON.stringify({
+        title: "Saved on A",
+        slug: "saved-on-a",
+        excerpt: "Through the first process",
+        content: "Served by **the second**.",
+        published: true,
+        publishDate: new Date(Date.now() - 60_000).toISOString(),
+      }),
+    });
+    expect(created.status).toBe(201);
+    const list = (await (await fetch(`${b.url}/api/posts`)).json()) as Array<{ slug: string }>;
+    expect(list[0]!.slug).toBe("saved-on-a");
+    expect(await (await fetch(`${b.url}/blog/saved-on-a`)).text()).toContain("<strong>the second</strong>");
+    // And through nginx, whichever process answers.
+    for (let i = 0; i < 4; i++) expect((await request(nginx, "GET", "/blog/saved-on-a")).status).toBe(200);
+  });
+
+  it("a session made on one process works on the other", async () => {
+    const [a, b] = apps as [AppProcess, AppProcess];
+    const signedIn = await fetch(`${a.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(TEST_ADMIN),
+    });
+    expect(signedIn.status).toBe(200);
+    const session = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    const me = await fetch(`${b.url}/api/auth/me`, { headers: { Cookie: session } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toEqual({ user: { email: TEST_ADMIN.email } });
+    // Through nginx, over and over: whichever process answers knows the session.
+    for (let i = 0; i < 6; i++) {
+      expect((await request(nginx, "GET", "/api/admin/posts?limit=1", { headers: { Cookie: session } })).status).toBe(
+        200,
+      );
+    }
+  });
+
+  it("throttling counts the visitor's address from X-Forwarded-For, not nginx's", async () => {
+    await throttlesByVisitorAddress(nginx);
+  });
+
+  it(
+    "rolling restart under load: each process in turn gets SIGTERM and starts again; no request fails, no write is lost",
+    async () => {
+      const started = Date.now();
+      const restarts: Array<{ port: number; exitCode: number | null; stoppedAt: number; upAt: number }> = [];
+      const restarting = (async () => {
+        await sleep(1500);
+        for (let i = 0; i < apps.length; i++) {
+          const stoppedAt = Date.now();
+          const exitCode = await apps[i]!.stop();
+          apps[i] = await startAppProcess(ports[i]!, environment, dir);
+          restarts.push({ port: ports[i]!, exitCode, stoppedAt: stoppedAt - started, upAt: Date.now() - started });
+          await sleep(NGINX_TAKES_BACK_MS);
+        }
+      })();
+      const result = await runLoad({
+        url: nginx.siteUrl,
+        ca: nginx.ca,
+        durationMs: LOAD_MS,
+        connections: CONNECTIONS,
+        cookie,
+        readPaths,
+        writeShare: 0.2,
+        tag: "rolling",
+        until: restarting,
+      });
+      await restarting;
+      const duration = Date.now() - started;
+      const failures = result.requests.filter(isFailure);
+      const lost = await record("rollingRestart", result, duration, { restarts });
+
+      // Each drained cleanly (exit 0), and each served again after its restart.
+      expect(restarts.map((r) => r.exitCode)).toEqual([0, 0]);
+      const lines = nginx.accessLog();
+      for (let i = 0; i < apps.length; i++) {
+        const upAt = started + restarts[i]!.upAt;
+        expect(lines.filter((line) => line.start > upAt && line.upstreams.includes(address(i))).length).toBeGreaterThan(
+          0,
+        );
+      }
+      expect(failures.length, describeFailures(failures)).toBe(0);
+      expect(lost).toEqual([]);
+      expect(result.posts.length).toBeGreaterThan(10);
+    },
+    LOAD_MS + 90_000,
+  );
+
+  it(
+    "a process killed with SIGKILL under load: nginx routes around it; only requests in flight on it fail",
+    async () => {
+      const started = Date.now();
+      let killedAt = 0;
+      const killing = (async () => {
+        await sleep(Math.min(3000, LOAD_MS / 4));
+        killedAt = Date.now();
+        await apps[0]!.kill("SIGKILL");
+      })();
+      const result = await runLoad({
+        url: nginx.siteUrl,
+        ca: nginx.ca,
+        durationMs: LOAD_MS,
+        connections: CONNECTIONS,
+        cookie,
+        readPaths,
+        writeShare: 0.2,
+        tag: "killed",
+        until: killing,
+      });
+      const duration = Date.now() - started;
+      const lines = nginx.accessLog();
+      const byId = new Map(lines.map((line) => [line.requestId, line]));
+      const killed = address(0);
+      // What nginx had sent to the killed process and not yet had answered when it died,
+      // or sent on one of its connections before noticing they were gone (within 100 ms).
+      const inFlight = lines.filter(
+        (line) =>
+          line.requestId.startsWith("killed-") &&
+          line.upstreams.includes(killed) &&
+          line.start <= killedAt + 100 &&
+          line.end >= killedAt,
+      );
+      const failures = result.requests.filter(isFailure);
+      const lost = await record("killed", result, duration, {
+        inFlightOnKilledProcess: inFlight.length,
+        failedWrites: failures.filter((f) => f.method !== "GET").length,
+        failedReads: failures.filter((f) => f.method === "GET").length,
+      });
+      const inFlightIds = new Set(inFlight.map((line) => line.requestId));
+      const unexplained = failures.filter((f) => !inFlightIds.has(f.id));
+      expect(unexplained.length, describeFailures(unexplained)).toBe(0);
+      // A read in flight is sent again to the other process; a write is not (nginx never resends a POST).
+      expect(failures.filter((f) => f.method === "GET").length, describeFailures(failures)).toBe(0);
+      for (const failure of failures) expect(byId.get(failure.id)?.status).toBe(502);
+      // After it died, every answer came from the other process.
+      const after = lines.filter((line) => line.requestId.startsWith("killed-") && line.start > killedAt + 100);
+      expect(after.length).toBeGreaterThan(100);
+      expect(after.every((line) => line.upstreamStatuses.at(-1) !== "502" && line.status < 500)).toBe(true);
+      expect(lost).toEqual([]);
+      // systemd would start it again (Restart=on-failure); so does the test, for what follows.
+      apps[0] = await startAppProcess(ports[0]!, environment, dir);
+    },
+    LOAD_MS + 90_000,
+  );
+
+  it(
+    "the database restarts under load: /healthz says 503 meanwhile, the processes reconnect by themselves, and no acknowledged write is lost",
+    async () => {
+      const started = Date.now();
+      const pids = apps.map((app) => app.pid);
+      const health: Array<{ at: number; process: number; status: number }> = [];
+      let stoppedAt = 0;
+      let startedAgainAt = 0;
+      let healthyAt = 0;
+      const probe = async () =>
+        Promise.all(
+          apps.map(async (app, i) => {
+            const status = await fetch(`${app.url}/healthz`).then(
+              (answer) => answer.status,
+              () => 0,
+            );
+            health.push({ at: Date.now(), process: i, status });
+            return status;
+          }),
+        );
+      const restarting = (async () => {
+        await sleep(Math.min(3000, LOAD_MS / 4));
+        stoppedAt = Date.now();
+        await cluster.stop();
+        // Down for two seconds, checked all along.
+        while (Date.now() < stoppedAt + 2000) {
+          await probe();
+          await sleep(200);
+        }
+        await cluster.start();
+        startedAgainAt = Date.now();
+        while (!(await probe()).every((status) => status === 200)) {
+          if (Date.now() > startedAgainAt + 20_000) throw new Error("the processes did not reconnect in 20 s");
+          await sleep(50);
+        }
+        healthyAt = Date.now();
+      })();
+      const result = await runLoad({
+        url: nginx.siteUrl,
+        ca: nginx.ca,
+        durationMs: LOAD_MS,
+        connections: CONNECTIONS,
+        cookie,
+        readPaths,
+        writeShare: 0.2,
+        tag: "database",
+        until: restarting.then(() => sleep(3000)),
+      });
+      await restarting;
+      const duration = Date.now() - started;
+      const failures = result.requests.filter(isFailure);
+      const lost = await record("databaseRestart", result, duration, {
+        databaseDownMs: startedAgainAt - stoppedAt,
+        reconnectedMsAfterStart: healthyAt - startedAgainAt,
+        failedWhileDown: failures.length,
+      });
+
+      // /healthz said 503 on both processes while the database was down, and neither process exited.
+      for (const i of [0, 1]) {
+        const down = health.filter((h) => h.process === i && h.at > stoppedAt && h.at < startedAgainAt);
+        expect(down.length).toBeGreaterThan(3);
+        expect(down.every((h) => h.status === 503)).toBe(true);
+      }
+      expect(apps.map((app) => app.running())).toEqual([true, true]);
+      expect(apps.map((app) => app.pid)).toEqual(pids);
+      // Requests failed only while the database was away: none that started once both were healthy again.
+      const afterwards = failures.filter((f) => f.start >= healthyAt || f.end < stoppedAt);
+      expect(afterwards.length, describeFailures(afterwards)).toBe(0);
+      expect(result.requests.filter((r) => r.start >= healthyAt).length).toBeGreaterThan(100);
+      // Writes went on after it, through both processes' new connections.
+      expect(result.posts.filter((post) => post.createdAt >= healthyAt).length).toBeGreaterThan(0);
+      expect(lost).toEqual([]);
+      for (const app of apps) expect(tail(app.logFile, 400)).not.toMatch(/"level":60/);
+    },
+    LOAD_MS + 90_000,
+  );
+});

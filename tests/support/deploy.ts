@@ -1,0 +1,446 @@
+// The production path of docs/deploy.md, on this machine: nginx with the site
+// file deploy/ships, app processes started as deploy/systemd's unit starts
+// them, and a PostgreSQL cluster of the test's own (tests/integration/deploy.test.ts).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import { renderNginxSite } from "../../deploy/render-nginx-site.mjs";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const UNIT_FILE = path.join(ROOT, "deploy/systemd/ojai-site@.service");
+
+/** nginx's binary, or undefined when nginx is not installed (apt-get install nginx). */
+export function findNginx(): string | undefined {
+  for (const dir of [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/usr/local/sbin"]) {
+    const candidate = path.join(dir, "nginx");
+    if (dir && fs.existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * A port nobody listens on, picked at random below the kernel's ephemeral
+ * range (32768 and up here): other tests listen on port 0 and outgoing
+ * connections take ephemeral ports, so a port taken here stays free for a
+ * process that stops and starts again on it.
+ */
+export async function freeFixedPort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error("no free port between 20000 and 30000");
+}
+
+/** KEY=value lines, as systemd's EnvironmentFile= reads them (comments and blank lines skipped). */
+export function parseEnvironmentFile(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const trimmed = line.trim();
+    if (!trimmed || trimmed.startsWith("#")) continue;
+    const eq = trimmed.indexOf("=");
+    if (eq > 0) env[trimmed.slice(0, eq)] = trimmed.slice(eq + 1).replace(/^"(.*)"$/, "$1");
+  }
+  return env;
+}
+
+/**
+ * The unit's Environment= assignments and ExecStart= command for one
+ * instance (%i = the port). Only the forms the unit uses are understood:
+ * unquoted KEY=value words, and a command of plain words.
+ */
+export function readUnit(instance: string): { environment: Record<string, string>; execStart: string[] } {
+  const environment: Record<string, string> = {};
+  let execStart: string[] | undefined;
+  for (const line of fs.readFileSync(UNIT_FILE, "utf8").split("\n")) {
+    const value = line.slice(line.indexOf("=") + 1).replaceAll("%i", instance);
+    if (line.startsWith("Environment=")) {
+      for (const word of value.split(/\s+/).filter(Boolean)) {
+        const eq = word.indexOf("=");
+        environment[word.slice(0, eq)] = word.slice(eq + 1);
+      }
+    } else if (line.startsWith("ExecStart=")) {
+      execStart = value.split(/\s+/).filter(Boolean);
+    }
+  }
+  if (!execStart) throw new Error(`${UNIT_FILE} has no ExecStart=`);
+  return { environment, execStart };
+}
+
+export interface AppProcess {
+  port: number;
+  url: string;
+  pid: number;
+  logFile: string;
+  /** SIGTERM, as systemctl stop sends it; answers once the process has exited, with its exit code. */
+  stop(): Promise<number | null>;
+  /** Any signal at once (SIGKILL: nothing of the shutdown runs); answers once the process has gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  running(): boolean;
+}
+
+/**
+ * Starts one app process as systemd starts the unit's instance `port`: the
+ * unit's Environment= (PORT among them), overridden by the environment
+ * file's variables (`environment`, as /etc/ojai-site/env holds them); its ExecStart= command
+ * with this machine's node in place of /usr/bin/node, from the checkout's
+ * root (the unit's WorkingDirectory). Answers once /healthz says 200.
+ */
+export async function startAppProcess(
+  port: number,
+  environment: Record<string, string>,
+  logDir: string,
+): Promise<AppProcess> {
+  const unit = readUnit(String(port));
+  const [node, ...args] = unit.execStart;
+  if (!node?.endsWith("/node"))
+    throw new Error(`the unit's ExecStart= does not start node: ${unit.execStart.join(" ")}`);
+  const logFile = path.join(logDir, `app-${port}.log`);
+  const log = fs.openSync(logFile, "a");
+  // systemd's order: what EnvironmentFile= sets overrides Environment= (so the file must not set PORT).
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...unit.environment, ...environment },
+    stdio: ["ignore", log, log],
+  });
+  fs.closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (!running()) throw new Error(`app process on ${port} exited while starting:\n${tail(logFile)}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`app process on ${port} did not answer /healthz in 30 s:\n${tail(logFile)}`);
+    }
+    await sleep(50);
+  }
+  return {
+    port,
+    url,
+    pid: child.pid!,
+    logFile,
+    running,
+    async stop() {
+      if (running()) child.kill("SIGTERM");
+      // systemd's TimeoutStopSec=20 of the unit.
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+    async kill(signal) {
+      if (running()) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** The last lines of a log file, for an error message. */
+export function tail(file: string, lines = 15): string {
+  try {
+    return fs.readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+/** One line of the test nginx's access log (the `deploy` log_format below). */
+export interface NginxLogLine {
+  /** When the answer ended, ms since the epoch. */
+  end: number;
+  /** When nginx read the request's first bytes, ms since the epoch. */
+  start: number;
+  requestId: string;
+  status: number;
+  method: string;
+  /** Each app process nginx tried, in order (host:port). */
+  upstreams: string[];
+  upstreamStatuses: string[];
+}
+
+export interface Nginx {
+  /** https://localhost:PORT: the site's public origin in this test. */
+  siteUrl: string;
+  httpsPort: number;
+  httpPort: number;
+  /** The self-signed certificate, for clients to trust. */
+  ca: Buffer;
+  /** The site file rendered from deploy/'s template. */
+  siteFile: string;
+  accessLog(): NginxLogLine[];
+  errorLog(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts nginx in front of `apps` (host:port each) with deploy/'s site file,
+ * rendered for this test: its own ports, a self-signed certificate for
+ * localhost and 127.0.0.1, and folders under `dir`. The nginx.conf around it
+ * is this test's own (Debian's /etc/nginx/nginx.conf plays that part on a
+ * server): where nginx keeps its files, and an access log that names the
+ * app process each request went to.
+ */
+export async function startNginx(nginx: string, apps: string[], dir: string): Promise<Nginx> {
+  const [httpsPort, httpPort] = [await freeFixedPort(), await freeFixedPort()];
+  const certificate = path.join(dir, "cert.pem");
+  const certificateKey = path.join(dir, "key.pem");
+  const made = spawnSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "-keyout",
+      certificateKey,
+      "-out",
+      certificate,
+    ],
+    { encoding: "utf8" },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+  const siteUrl = `https://localhost:${httpsPort}`;
+  // nginx's workers run as nobody when nginx is started as root: the folders they write are theirs to write.
+  const folders = ["cache", "acme", "body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => path.join(dir, name));
+  for (const folder of folders) {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.chmodSync(folder, 0o777);
+  }
+  fs.chmodSync(dir, 0o755);
+  const siteFile = renderNginxSite({
+    siteUrl,
+    apps,
+    certificate,
+    certificateKey,
+    httpPort,
+    listenAddress: "127.0.0.1",
+    cacheDir: path.join(dir, "cache"),
+    acmeRoot: path.join(dir, "acme"),
+  });
+  fs.writeFileSync(path.join(dir, "site.conf"), siteFile);
+  const accessLogFile = path.join(dir, "access.log");
+  const errorLogFile = path.join(dir, "error.log");
+  const mimeTypes = fs.existsSync("/etc/nginx/mime.types") ? "include /etc/nginx/mime.types;" : "";
+  fs.writeFileSync(
+    path.join(dir, "nginx.conf"),
+    `daemon off;
+worker_processes 2;
+pid ${dir}/nginx.pid;
+error_log ${errorLogFile} warn;
+events { worker_connections 1024; }
+http {
+  ${mimeTypes}
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  log_format deploy '$msec $request_time "$http_x_request_id" $status $request_method "$upstream_addr" "$upstream_status"';
+  access_log ${accessLogFile} deploy;
+  include ${dir}/site.conf;
+}
+`,
+  );
+  const child = spawn(nginx, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", errorLogFile], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 10_000;
+  while (!(await listening(httpsPort))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`nginx did not start: ${stderr}\n${tail(errorLogFile)}`);
+    }
+    await sleep(50);
+  }
+  return {
+    siteUrl,
+    httpsPort,
+    httpPort,
+    ca: fs.readFileSync(certificate),
+    siteFile,
+    accessLog: () => parseAccessLog(fs.existsSync(accessLogFile) ? fs.readFileSync(accessLogFile, "utf8") : ""),
+    errorLog: () => (fs.existsSync(errorLogFile) ? fs.readFileSync(errorLogFile, "utf8") : ""),
+    async stop() {
+      // SIGQUIT: nginx's graceful stop.
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGQUIT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+// 1732000000.123 0.004 "load-12" 200 GET "127.0.0.1:3001, 127.0.0.1:3002" "502, 200"
+const LOG_LINE = /^(\d+\.\d+) (\d+\.\d+) "([^"]*)" (\d+) (\S+) "([^"]*)" "([^"]*)"$/;
+
+function parseAccessLog(text: string): NginxLogLine[] {
+  const lines: NginxLogLine[] = [];
+  for (const line of text.split("\n")) {
+    const match = LOG_LINE.exec(line);
+    if (!match) continue;
+    const end = Number(match[1]) * 1000;
+    // "a, b" for the processes tried in turn ("a : b" across internal redirects, which this site has none of).
+    const list = (value: string) =>
+      value === "-"
+        ? []
+        : value
+            .split(/[,:] /)
+            .map((item) => item.trim())
+            .filter(Boolean);
+    lines.push({
+      end,
+      start: end - Number(match[2]) * 1000,
+      requestId: match[3]!,
+      status: Number(match[4]),
+      method: match[5]!,
+      upstreams: list(match[6]!),
+      upstreamStatuses: list(match[7]!),
+    });
+  }
+  return lines;
+}
+
+export interface PostgresCluster {
+  /** postgres://... of the cluster's `postgres` database, for createDatabase. */
+  port: number;
+  /** A new database on the cluster, as a DATABASE_URL. */
+  createDatabase(name: string): Promise<string>;
+  /** pg_ctl stop -m fast: open connections are ended, as in a restart of the server. */
+  stop(): Promise<void>;
+  /** pg_ctl start, waiting until it accepts connections. */
+  start(): Promise<void>;
+  /** Stops it and removes its folder. */
+  destroy(): Promise<void>;
+}
+
+/** PostgreSQL's server programs (initdb, pg_ctl), from PATH or Debian's folder. */
+function postgresBin(name: string): string {
+  const dirs = [...(process.env.PATH ?? "").split(":")];
+  const debian = "/usr/lib/postgresql";
+  if (fs.existsSync(debian)) {
+    for (const version of fs.readdirSync(debian).sort((a, b) => Number(b) - Number(a))) {
+      dirs.push(path.join(debian, version, "bin"));
+    }
+  }
+  for (const dir of dirs) {
+    if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
+  }
+  throw new Error(`PostgreSQL's ${name} is missing (apt-get install postgresql)`);
+}
+
+/**
+ * A PostgreSQL cluster of the test's own, never the machine's shared server:
+ * initdb in a new folder, on its own port, its socket in that folder, trust
+ * authentication on 127.0.0.1 only. PostgreSQL refuses to run as root, so
+ * when the test runs as root the cluster belongs to an ordinary account: the
+ * `postgres` account Debian's postgresql package creates, or else `nobody`;
+ * the folder is made theirs. As any other user the cluster is that user's.
+ */
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const [initdb, pgCtl] = [postgresBin("initdb"), postgresBin("pg_ctl")];
+  const owner = process.getuid?.() === 0 ? (accountIds("postgres") ?? accountIds("nobody")) : undefined;
+  if (process.getuid?.() === 0 && !owner) throw new Error("no postgres or nobody account to run PostgreSQL as");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-pg-"));
+  const data = path.join(dir, "data");
+  const logFile = path.join(dir, "postgres.log");
+  if (owner) {
+    fs.chownSync(dir, owner.uid, owner.gid);
+    fs.chmodSync(dir, 0o700);
+  }
+  const port = await freeFixedPort();
+  const run = (command: string, args: string[]) => {
+    const result = spawnSync(command, args, {
+      encoding: "utf8",
+      cwd: dir,
+      env: { PATH: process.env.PATH, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" },
+      ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
+    });
+    if (result.status !== 0) {
+      throw new Error(`${path.basename(command)} failed: ${result.stderr}${result.stdout}\n${tail(logFile)}`);
+    }
+  };
+  run(initdb, ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-instructions"]);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=60`;
+  const start = () => run(pgCtl, ["-D", data, "-l", logFile, "-o", options, "-w", "-t", "30", "start"]);
+  start();
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let stopped = false;
+  return {
+    port,
+    async createDatabase(name) {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`create database "${name}"`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    stop() {
+      run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
+      stopped = true;
+      return Promise.resolve();
+    },
+    start() {
+      start();
+      stopped = false;
+      return Promise.resolve();
+    },
+    destroy() {
+      try {
+        if (!stopped) run(pgCtl, ["-D", data, "-m", "immediate", "-w", "-t", "30", "stop"]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+      return Promise.resolve();
+    },
+  };
+}
+
+function accountIds(name: string): { uid: number; gid: number } | undefined {
+  const line = fs
+    .readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith(`${name}:`));
+  if (!line) return undefined;
+  const [, , uid, gid] = line.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}
