@@ -79,8 +79,20 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
 
   if (clientDir) {
-    // Hashed build assets never change: cache them for a year.
-    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    // Hashed build assets never change: cache them for a year. One this
+    // build lacks is a 404, not the landing page (the catch-all's answer to
+    // other paths): a script must never be answered with HTML, and behind a
+    // proxy during a rolling upgrade the 404 sends the request on to a
+    // process of the other release (deploy/nginx, ADR 033).
+    app.use(
+      "/assets",
+      express.static(path.join(clientDir, "assets"), {
+        immutable: true,
+        maxAge: "1y",
+        index: false,
+        fallthrough: false,
+      }),
+    );
     const serveRootFile = express.static(clientDir, { maxAge: "1h", index: false });
     app.use((req, res, next) => (rootFiles.has(req.path) ? serveRootFile(req, res, next) : next()));
   }
@@ -108,7 +120,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       res
         .status(status)
         .type("text/plain")
-        .send(status === 400 ? "Bad request" : "Request refused");
+        .send(status === 400 ? "Bad request" : status === 404 ? "Not found" : "Request refused");
       return;
     }
     next(error);
