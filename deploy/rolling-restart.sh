@@ -23,7 +23,7 @@ for port in $ports; do
   echo "restarting ojai-site@$port"
   systemctl restart "ojai-site@$port"
   tries=0
-  until curl -fsS -o /dev/null --max-time 2 "http://$HEALTH_HOST:$port/healthz"; do
+  until curl -fs -o /dev/null --max-time 2 "http://$HEALTH_HOST:$port/healthz"; do
     tries=$((tries + 1))
     if [ "$tries" -ge 60 ]; then
       echo "ojai-site@$port does not answer /healthz after 30 s: stopping here (journalctl -u ojai-site@$port)" >&2
