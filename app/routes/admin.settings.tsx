@@ -16,7 +16,7 @@ import { readFormBody } from "~/server/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings.server";
 import type { Route } from "./+types/admin.settings";
 
-/** /admin/settings: the owner's site settings (ADR 034). */
+/** /admin/settings: the owner's site settings and the backup download (ADR 034). */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdminPage(request);
   return {
@@ -238,6 +238,25 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             </button>
           </div>
         </Form>
+
+        <section aria-labelledby="backup-heading" className="mt-10 rounded-lg border border-neutral-200 bg-white p-5">
+          <h2 id="backup-heading" className="text-lg font-semibold">
+            Backup
+          </h2>
+          <p className="mt-2 text-neutral-800">
+            One file with the whole site: posts, images, these settings, administrators and contact messages. Keep
+            copies somewhere other than this server. To load a backup, the person who runs the server uses{" "}
+            <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code> (README,
+            &ldquo;Backups&rdquo;).
+          </p>
+          <a
+            href="/api/admin/backup"
+            download
+            className="mt-4 inline-block rounded-md border border-brand-700 px-5 py-2.5 font-medium text-brand-800 hover:bg-brand-50"
+          >
+            Download backup
+          </a>
+        </section>
       </div>
     </AdminShell>
   );
