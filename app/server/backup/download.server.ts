@@ -1,9 +1,14 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
+import { getAdmin } from "../auth.server";
 import { BoundedWork } from "../bounded-work.server";
 import { getConnection } from "../db/index.server";
-import { jsonError } from "../http.server";
 import { getLogger } from "../logger.server";
 import { writeBackup } from "./write.server";
+
+/** Where Settings' "Download backup" points. */
+export const BACKUP_PATH = "/api/admin/backup";
 
 /** One backup download at a time per process: each holds a database snapshot and up to an image in memory. */
 export const backupWork = new BoundedWork(1, 1);
@@ -15,42 +20,52 @@ export function backupFileName(now = new Date()): string {
   return `site-backup-${now.toISOString().slice(0, 16).replace(/:/g, "")}Z.tar`;
 }
 
+function answerJson(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers });
+  res.end(JSON.stringify(body));
+}
+
 /**
- * The whole site as a backup file, streamed as it is read: the tar's bytes
- * leave as the client takes them (React Router's adapter waits for the
- * socket to drain), so memory stays at about one image, not the site's size.
- * A client that goes away ends the backup and its snapshot.
+ * GET /api/admin/backup: the whole site as one file (ADR 034), streamed into
+ * the socket as it is read. The tar goes to the response through a stream
+ * pipeline, each entry waiting for the socket to take the one before, so a
+ * process holds about one image whatever the size of the site. A client
+ * that goes away ends the backup and its snapshot.
+ *
+ * Answered by the server (server/app.ts), not a React Router resource route:
+ * React Router 7.18's adapter keeps every chunk of a streamed body until the
+ * answer ends (writeReadableStreamToWritable races each read against one
+ * promise that never settles), so a 550 MB backup held 550 MB.
  */
-export function backupDownload(by: string): Response {
-  const admission = backupWork.tryAdmit();
-  if (!admission) return jsonError(503, BACKUP_BUSY_MESSAGE, { "Retry-After": "30" });
-  const log = getLogger();
-  const pack = tar.pack();
-  const started = Date.now();
-  void writeBackup(getConnection(), pack)
-    .then((counts) => log.info({ by, counts: counts.rows, ms: Date.now() - started }, "backup downloaded"))
-    .catch((error: unknown) => log.warn({ by, err: error }, "backup download ended early"))
-    .finally(() => admission.release());
-  const chunks = pack[Symbol.asyncIterator]() as AsyncIterator<Buffer, undefined>;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const { value, done } = await chunks.next();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      },
-      cancel(reason) {
-        pack.destroy(reason instanceof Error ? reason : new Error("the download was cancelled"));
-      },
-    },
-    { highWaterMark: 0 },
+export async function sendBackup(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return answerJson(res, 405, { error: "Method not allowed" }, { Allow: "GET" });
+  }
+  const admin = await getAdmin(
+    new Request(new URL(BACKUP_PATH, "http://localhost"), {
+      headers: { Cookie: req.headers.cookie ?? "" },
+    }),
   );
-  return new Response(body, {
-    headers: {
+  if (!admin) return answerJson(res, 401, { error: "Authentication required" });
+  const admission = backupWork.tryAdmit();
+  if (!admission) return answerJson(res, 503, { error: BACKUP_BUSY_MESSAGE }, { "Retry-After": "30" });
+  const log = getLogger();
+  try {
+    res.writeHead(200, {
       "Content-Type": "application/x-tar",
       "Content-Disposition": `attachment; filename="${backupFileName()}"`,
-      // no-transform: compression() leaves it alone (images do not compress; the tar stays a plain tar).
-      "Cache-Control": "no-store, no-transform",
-    },
-  });
+      "Cache-Control": "no-store",
+    });
+    if (req.method === "HEAD") return void res.end();
+    const started = Date.now();
+    const pack = tar.pack();
+    const [counts] = await Promise.all([writeBackup(getConnection(), pack), pipeline(pack, res)]);
+    log.info({ by: admin.email, rows: counts.rows, ms: Date.now() - started }, "backup downloaded");
+  } catch (error) {
+    // Headers are sent: the client sees a cut-off file, which a restore refuses.
+    log.warn({ by: admin.email, err: error }, "backup download ended early");
+    res.destroy();
+  } finally {
+    admission.release();
+  }
 }
