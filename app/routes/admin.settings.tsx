@@ -194,7 +194,10 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             })}
             {field("contactEmail", { type: "email", maxLength: SETTINGS_LIMITS.email, autoComplete: "email" })}
             {field("contactPhone", { type: "tel", maxLength: SETTINGS_LIMITS.contactPhone, autoComplete: "tel" })}
-            {field("location", { maxLength: SETTINGS_LIMITS.location, hint: "For example: Ojai, California" })}
+            {field("location", {
+              maxLength: SETTINGS_LIMITS.location,
+              hint: "Town and state, for example Ojai, California",
+            })}
           </fieldset>
 
           <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
@@ -213,7 +216,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           </fieldset>
 
           <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
-            <legend className="px-1 text-lg font-semibold">Search engines and e-mail notices</legend>
+            <legend className="px-1 text-lg font-semibold">Search results and notices</legend>
             {field("metaDescription", {
               multiline: true,
               maxLength: SETTINGS_LIMITS.metaDescription,
@@ -299,7 +302,11 @@ function Field({
         {label}
         {required && <span className="text-neutral-700"> (required)</span>}
       </label>
-      {multiline ? <textarea rows={3} {...common} maxLength={input.maxLength} /> : <input {...common} {...input} />}
+      {multiline ? (
+        <textarea rows={4} {...common} className={`${inputClass} min-h-32`} maxLength={input.maxLength} />
+      ) : (
+        <input {...common} {...input} />
+      )}
       {hint && (
         <p id={`${id}-hint`} className="text-sm text-neutral-700">
           {hint}
