@@ -25,6 +25,8 @@ import {
 
 /** Rows read per query; a page of posts is at most a few MB. */
 const PAGE_ROWS = 50;
+/** The longest the writer runs before it lets other work of the process in. */
+const YIELD_EVERY_MS = 10;
 
 /**
  * Runs `read` on one snapshot of the database, so a backup taken while the
@@ -78,8 +80,16 @@ async function writeEntries(db: Db, source: string, pack: Pack): Promise<Counts>
   const sums: string[] = [];
   const rows: Record<string, number> = {};
   const mtime = new Date();
-  const add = (name: string, data: Buffer) =>
-    new Promise<void>((resolve, reject) => {
+  let lastYield = performance.now();
+  const add = async (name: string, data: Buffer) => {
+    // SQLite reads synchronously, and a fast client's socket takes megabytes
+    // without waiting: without a pause every few milliseconds a backup would
+    // hold the event loop for hundreds of them (no other request answered).
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+    await new Promise<void>((resolve, reject) => {
       sums.push(`${createHash("sha256").update(data).digest("hex")}  ${name.slice(name.indexOf("/") + 1)}`);
       try {
         pack.entry({ name, size: data.byteLength, mtime, mode: 0o644 }, data, (error) =>
@@ -89,6 +99,7 @@ async function writeEntries(db: Db, source: string, pack: Pack): Promise<Counts>
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
+  };
 
   const tables: Record<string, string[]> = {};
   for (const table of (await db.introspection.getTables()).filter((t) => BACKED_UP_TABLES.includes(t.name as never))) {
