@@ -20,23 +20,25 @@ import { isIslandsPage, type PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/config.server";
 import { islandAssets } from "./server/islands.server";
+import { siteSettingsFor } from "./server/settings.server";
 
-export function loader() {
-  const { company, siteUrl } = getConfig();
-  return { company, siteUrl, islands: islandAssets };
+export async function loader({ request }: Route.LoaderArgs) {
+  const { siteUrl } = getConfig();
+  const { companyName, socialUrls } = await siteSettingsFor(request);
+  return { site: { companyName, socialUrls }, siteUrl, islands: islandAssets };
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
-  const site = useRouteLoaderData<RootData>("root");
+  const root = useRouteLoaderData<RootData>("root");
   const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
   // Public pages hydrate as islands and load no router (ADR 018); the admin
   // hydrates whole. The same test as app/entry.server.tsx's for the nonce: a
   // public page never gets React Router's inline scripts.
   const islandsPage = isIslandsPage(handles);
-  const islands = islandsPage ? site?.islands : undefined;
+  const islands = islandsPage ? root?.islands : undefined;
   const intro = handles.some((handle) => handle.intro);
   return (
     <html lang="en">
@@ -87,7 +89,7 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const site = useRouteLoaderData<RootData>("root");
+  const site = useRouteLoaderData<RootData>("root")?.site;
   const refused = isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 ? error : undefined;
   const notFound = refused?.status === 404;
   const reason = (refused?.data as { error?: unknown } | undefined)?.error;
@@ -103,9 +105,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!refused && typeof document !== "undefined") console.error(error);
   return (
     <>
-      <title>{`${title}${site ? ` | ${site.company.name}` : ""}`}</title>
+      <title>{`${title}${site ? ` | ${site.companyName}` : ""}`}</title>
       <meta name="robots" content="noindex" />
-      {site && <Island name="site-header" props={{ companyName: site.company.name }} />}
+      {site && <Island name="site-header" props={{ companyName: site.companyName }} />}
       <main id="main" className="mx-auto max-w-2xl px-4 py-24 text-center">
         <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{notFound ? "404" : "Error"}</p>
         <h1 className="mt-2 text-3xl font-bold">{title}</h1>
@@ -127,7 +129,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           </Link>
         </div>
       </main>
-      {site && <Island name="site-footer" props={{ companyName: site.company.name }} />}
+      {site && <Island name="site-footer" props={{ companyName: site.companyName, socialUrls: site.socialUrls }} />}
     </>
   );
 }

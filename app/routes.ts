@@ -11,6 +11,7 @@ export default [
   route("admin/setup", "routes/admin.setup.tsx"),
   route("admin/logout", "routes/admin.logout.ts"),
   route("admin/messages", "routes/admin.messages.tsx"),
+  route("admin/settings", "routes/admin.settings.tsx"),
 
   route("rss.xml", "routes/rss.xml.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
@@ -31,6 +32,7 @@ export default [
   route("api/contact", "routes/api/contact.ts"),
   route("api/admin/messages", "routes/api/admin.messages.ts"),
   route("api/admin/messages/:id", "routes/api/admin.messages.$id.ts"),
+  route("api/admin/settings", "routes/api/admin.settings.ts"),
   route("api/admin/*", "routes/api/admin.not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

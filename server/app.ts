@@ -12,6 +12,7 @@ import { sessionCookieName } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getConnection, getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/logger.server";
+import { BACKUP_PATH, sendBackup } from "~/server/backup/download.server";
 import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/cache.server";
 import { cacheKeyOf, isOpenEndedKey, pathOf } from "~/server/page-cache/key.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/page-cache/version.server";
@@ -75,6 +76,13 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
           logger: log,
           sessionCookie: sessionCookieName(config.secureCookies),
         });
+
+  // The backup download streams hundreds of megabytes: answered here, before
+  // compression (images do not compress) and React Router (whose adapter
+  // holds a streamed body's chunks until it ends). ADR 034.
+  app.all(BACKUP_PATH, (req, res, next) => {
+    sendBackup(req, res).catch(next);
+  });
 
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
 

@@ -1,11 +1,17 @@
 import fs from "node:fs";
+import path from "node:path";
 import readline from "node:readline";
+import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import tar from "tar-stream";
 import { AccountError, clearSignInThrottle, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/auth.server";
+import { BackupError } from "~/server/backup/format.server";
+import { readBackupFile, restoreBackup } from "~/server/backup/read.server";
+import { writeBackup } from "~/server/backup/write.server";
 import { ConfigError, resolveDatabase } from "~/server/config.server";
 import { CopyError, copyDatabase } from "~/server/db/copy.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
-import { closeConnection, getDb } from "~/server/db/index.server";
+import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
 
 const USAGE = `Usage:
   npm run admin -- set-password <email>   add an administrator, or reset the password of an existing one
@@ -15,6 +21,12 @@ const USAGE = `Usage:
                                           copy a whole site (posts, images, administrators,
                                           sessions, messages) into a new, empty database,
                                           e.g. --from ./data/site.db --to postgres://host/db
+  npm run admin -- backup <file>          write the whole site (posts, images, settings, administrators,
+                                          messages; not sessions) to one file, a .tar
+  npm run admin -- restore <file> [--replace]
+                                          load a backup into DATABASE_URL (SQLite or PostgreSQL, whichever
+                                          made it), in one transaction; a database that already holds a
+                                          site is refused unless --replace (which empties it first)
 
 The password is asked for (twice) on a terminal, or read from the first line of standard input:
   printf '%s\\n' "$PASSWORD" | npm run admin -- set-password owner@example.com
@@ -100,14 +112,70 @@ async function run(args: string[]): Promise<number> {
       await Promise.all([from.db.destroy(), to.db.destroy()]);
     }
   }
+  if (command === "backup" || command === "restore") {
+    const { values, positionals } = parseArgs({
+      args: args.slice(1),
+      options: { replace: { type: "boolean", default: false } },
+      allowPositionals: true,
+    });
+    const [file] = positionals;
+    if (!file || positionals.length > 1 || (command === "backup" && values.replace)) {
+      console.error(USAGE);
+      return 2;
+    }
+    return command === "backup" ? backup(path.resolve(file)) : restore(path.resolve(file), values.replace);
+  }
   console.error(USAGE);
   return 2;
+}
+
+/** Written beside the file under a temporary name and renamed when whole: FILE is never half a backup. */
+async function backup(file: string): Promise<number> {
+  const connection = getConnection();
+  await migrateToLatest(connection.db);
+  const partial = `${file}.partial-${process.pid}`;
+  const pack = tar.pack();
+  try {
+    const [counts] = await Promise.all([
+      writeBackup(connection, pack),
+      pipeline(pack, fs.createWriteStream(partial, { flags: "wx" })),
+    ]);
+    fs.renameSync(partial, file);
+    const size = fs.statSync(file).size;
+    for (const [table, count] of Object.entries(counts.rows)) console.log(`${table}: ${count} rows`);
+    console.log(`Backup written to ${file} (${(size / 1024 / 1024).toFixed(1)} MB).`);
+    return 0;
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+/** The file is checked whole before the database is touched; then loaded in one transaction. */
+async function restore(file: string, replace: boolean): Promise<number> {
+  const checked = await readBackupFile(file);
+  console.log(`${file}: a backup made ${checked.manifest.createdAt} on ${checked.manifest.source}; checksums match.`);
+  const connection = getConnection();
+  await migrateToLatest(connection.db);
+  const { counts } = await restoreBackup(connection, file, { replace });
+  for (const [table, count] of Object.entries(counts.rows)) console.log(`${table}: ${count} rows`);
+  console.log(
+    replace
+      ? "Restored: the database's earlier content was replaced, and everybody was signed out."
+      : "Restored. Start the site (or restart it) on this DATABASE_URL.",
+  );
+  return 0;
 }
 
 // An unexpected error is thrown again: Node reports it with its stack and exits with 1.
 void run(process.argv.slice(2))
   .catch((error: unknown) => {
-    if (error instanceof AccountError || error instanceof ConfigError || error instanceof CopyError) {
+    if (
+      error instanceof AccountError ||
+      error instanceof ConfigError ||
+      error instanceof CopyError ||
+      error instanceof BackupError
+    ) {
       console.error(error.message);
       return 1;
     }

@@ -1,4 +1,4 @@
-/** About page copy (SPEC §2, About). Contact details come from configuration. */
+/** About page copy (SPEC §2, About). The contact details themselves are site settings (Admin > Settings). */
 
 export const about = {
   title: "About",
@@ -95,6 +95,5 @@ export const about = {
     email: "Email",
     phone: "Phone",
     location: "Location",
-    locationValue: "Ojai, California",
   },
 };

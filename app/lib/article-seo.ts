@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
 import { pageMeta } from "./seo";
+import { SOCIAL_NETWORKS, type SiteSettings } from "./site-settings";
 
 /** What an article's meta tags and structured data are made from. */
 export interface ArticleSeoInput {
@@ -79,6 +80,27 @@ export function blogPostingJsonLd(post: ArticleSeoInput, site: SiteSeo): Record<
     ...(post.headerImage ? { image: [absoluteUrl(site.siteUrl, post.headerImage)] } : {}),
     author: post.author === site.companyName ? organization : { "@type": "Person", name: post.author },
     publisher: organization,
+  };
+}
+
+/**
+ * schema.org Organization for the landing page, from the site settings: the
+ * details that are set, and the social profiles as `sameAs`.
+ */
+export function organizationJsonLd(
+  settings: Pick<SiteSettings, "companyName" | "contactEmail" | "contactPhone" | "metaDescription" | "socialUrls">,
+  siteUrl: string,
+): Record<string, unknown> {
+  const sameAs = SOCIAL_NETWORKS.map((network) => settings.socialUrls[network]).filter((url) => url !== null);
+  return {
+    "@context": "https://schema.org",
+    "@type": "Organization",
+    name: settings.companyName,
+    url: `${siteUrl}/`,
+    ...(settings.metaDescription ? { description: settings.metaDescription } : {}),
+    ...(settings.contactEmail ? { email: settings.contactEmail } : {}),
+    ...(settings.contactPhone ? { telephone: settings.contactPhone } : {}),
+    ...(sameAs.length > 0 ? { sameAs } : {}),
   };
 }
 

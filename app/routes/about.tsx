@@ -2,8 +2,10 @@ import { about } from "~/content/about";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
+import { telHref } from "~/lib/site-settings";
 import { getConfig } from "~/server/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
+import { siteSettingsFor } from "~/server/settings.server";
 import type { Route } from "./+types/about";
 
 export const handle = islandsPage;
@@ -13,25 +15,28 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export function loader() {
-  const { company, siteUrl } = getConfig();
-  return { company, siteUrl };
+export async function loader({ request }: Route.LoaderArgs) {
+  const { siteUrl } = getConfig();
+  return { settings: await siteSettingsFor(request), siteUrl };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
   return pageMeta({
-    title: `About | ${data.company.name}`,
-    description: `${data.company.name}: technology solutions for people, by people, from Ojai, California.`,
+    title: `About | ${data.settings.companyName}`,
+    description: `${data.settings.companyName}: technology solutions for people, by people${
+      data.settings.location ? `, from ${data.settings.location}` : ""
+    }.`,
     canonical: `${data.siteUrl}/about`,
   });
 }
 
 export default function About({ loaderData }: Route.ComponentProps) {
-  const { company } = loaderData;
+  const { settings } = loaderData;
+  const { companyName, contactEmail, contactPhone, location, socialUrls } = settings;
   return (
     <>
-      <Island name="site-header" props={{ companyName: company.name }} />
+      <Island name="site-header" props={{ companyName }} />
       <main id="main">
         <section className="bg-gradient-to-br from-brand-900 to-brand-700 px-4 py-20 text-center text-white">
           <h1 className="text-4xl font-bold sm:text-5xl">{about.title}</h1>
@@ -127,29 +132,44 @@ export default function About({ loaderData }: Route.ComponentProps) {
           />
         </section>
 
-        <section aria-labelledby="contact-heading" className="mx-auto w-full max-w-6xl px-4 py-16">
-          <h2 id="contact-heading" className="text-3xl font-bold">
-            {about.contact.heading}
-          </h2>
-          <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-lg">
-            <dt className="font-semibold">{about.contact.email}</dt>
-            <dd>
-              <a className="text-brand-700 underline" href={`mailto:${company.email}`}>
-                {company.email}
-              </a>
-            </dd>
-            <dt className="font-semibold">{about.contact.phone}</dt>
-            <dd>
-              <a className="text-brand-700 underline" href={`tel:${company.phone.replace(/[^\d+]/g, "")}`}>
-                {company.phone}
-              </a>
-            </dd>
-            <dt className="font-semibold">{about.contact.location}</dt>
-            <dd>{about.contact.locationValue}</dd>
-          </dl>
-        </section>
+        {/* The owner's contact details (Settings): a detail not set is left out, never a placeholder. */}
+        {(contactEmail || contactPhone || location) && (
+          <section aria-labelledby="contact-heading" className="mx-auto w-full max-w-6xl px-4 py-16">
+            <h2 id="contact-heading" className="text-3xl font-bold">
+              {about.contact.heading}
+            </h2>
+            <dl className="mt-6 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-lg">
+              {contactEmail && (
+                <>
+                  <dt className="font-semibold">{about.contact.email}</dt>
+                  <dd className="min-w-0 break-words">
+                    <a className="text-brand-700 underline" href={`mailto:${contactEmail}`}>
+                      {contactEmail}
+                    </a>
+                  </dd>
+                </>
+              )}
+              {contactPhone && (
+                <>
+                  <dt className="font-semibold">{about.contact.phone}</dt>
+                  <dd>
+                    <a className="text-brand-700 underline" href={telHref(contactPhone)}>
+                      {contactPhone}
+                    </a>
+                  </dd>
+                </>
+              )}
+              {location && (
+                <>
+                  <dt className="font-semibold">{about.contact.location}</dt>
+                  <dd>{location}</dd>
+                </>
+              )}
+            </dl>
+          </section>
+        )}
       </main>
-      <Island name="site-footer" props={{ companyName: company.name }} />
+      <Island name="site-footer" props={{ companyName, socialUrls }} />
     </>
   );
 }

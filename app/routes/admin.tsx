@@ -26,11 +26,11 @@ import {
 } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
 import { requireAdminPage } from "~/server/auth.server";
-import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError } from "~/server/http.server";
 import { parsePostScreenQuery } from "~/server/list-query.server";
 import { listAdminPosts } from "~/server/posts.server";
+import { siteSettingsFor } from "~/server/settings.server";
 import type { Route } from "./+types/admin";
 
 /** /admin?q=&sort=&page=: one page of the posts list (ADR 026). */
@@ -45,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (page > pages) throw redirect(adminListHref("/admin", { page: pages, q, sort }));
   return {
     admin: { email: admin.email },
-    author: getConfig().company.name,
+    author: (await siteSettingsFor(request)).companyName,
     posts,
     total,
     page,

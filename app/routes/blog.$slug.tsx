@@ -5,6 +5,7 @@ import { islandsPage } from "~/islands/page";
 import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
 import { getConfig } from "~/server/config.server";
+import { siteSettingsFor } from "~/server/settings.server";
 import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { findPublicArticle } from "~/server/public-posts.server";
@@ -22,10 +23,12 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const found = await findPublicArticle(getConnection(), params.slug, new Date());
   if (!found) throw new Response("Not found", { status: 404 });
-  const { company, siteUrl } = getConfig();
+  const { siteUrl } = getConfig();
+  const { companyName, socialUrls } = await siteSettingsFor(request);
+  const company = { name: companyName, socialUrls };
   const { article, previous, next, index } = found;
   return { article, previous, next, page: pageOfIndex(index), company, siteUrl };
 }
@@ -49,7 +52,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         <ArticleView article={article} previous={previous} next={next} backTo={blogPageHref(page)} mode="page" />
         <JsonLd data={blogPostingJsonLd(article, { siteUrl, companyName: company.name })} />
       </main>
-      <Island name="site-footer" props={{ companyName: company.name }} />
+      <Island name="site-footer" props={{ companyName: company.name, socialUrls: company.socialUrls }} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow, parseBlogPage } 
 import { followLink } from "~/lib/page-transition";
 import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
+import { siteSettingsFor } from "~/server/settings.server";
 import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { currentListShape } from "~/server/public-list.server";
@@ -28,7 +29,9 @@ export function headers() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { company, siteUrl } = getConfig();
+  const { siteUrl } = getConfig();
+  const { companyName, socialUrls } = await siteSettingsFor(request);
+  const company = { name: companyName, socialUrls };
   const params = new URL(request.url).searchParams;
   const connection = getConnection();
   const now = new Date();
@@ -96,7 +99,10 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
           <BlogList posts={loaderData.posts} page={loaderData.page} pages={loaderData.pages} />
         )}
       </main>
-      <Island name="site-footer" props={{ companyName: loaderData.company.name }} />
+      <Island
+        name="site-footer"
+        props={{ companyName: loaderData.company.name, socialUrls: loaderData.company.socialUrls }}
+      />
     </>
   );
 }

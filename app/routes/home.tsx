@@ -4,10 +4,13 @@ import { insights } from "~/content/landing";
 import { Island } from "~/islands/island";
 import { landingPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
+import { JsonLd } from "~/components/site/json-ld";
+import { organizationJsonLd } from "~/lib/article-seo";
 import { getConfig } from "~/server/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
 import { getDb } from "~/server/db/index.server";
 import { listPublicSummaries } from "~/server/public-posts.server";
+import { siteSettingsFor } from "~/server/settings.server";
 import type { Route } from "./+types/home";
 
 export const handle = landingPage;
@@ -17,30 +20,33 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export async function loader() {
-  const { company, siteUrl } = getConfig();
-  const posts = await listPublicSummaries(getDb(), { limit: insights.maxPosts, offset: 0, now: new Date() });
-  return { posts, company, siteUrl };
+export async function loader({ request }: Route.LoaderArgs) {
+  const { siteUrl } = getConfig();
+  const [posts, settings] = await Promise.all([
+    listPublicSummaries(getDb(), { limit: insights.maxPosts, offset: 0, now: new Date() }),
+    siteSettingsFor(request),
+  ]);
+  return { posts, settings, siteUrl };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
   return pageMeta({
-    title: `${data.company.name} | Technology Solutions For People + By People`,
-    description:
-      "Web design for media, cloud and business platforms for systems, and research projects from Ojai, California.",
+    title: `${data.settings.companyName} | Technology Solutions For People + By People`,
+    description: data.settings.metaDescription ?? undefined,
     canonical: `${data.siteUrl}/`,
   });
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { posts, company, siteUrl } = loaderData;
+  const { posts, settings, siteUrl } = loaderData;
+  const { companyName, socialUrls } = settings;
   // The splash and fade-ins play on arrival; the <head> skips them for a
   // visitor coming from another page of the site (components/site/intro.tsx).
   return (
     <>
-      <Island name="splash" props={{ companyName: company.name }} />
-      <Island name="site-header" props={{ companyName: company.name, overlay: true, intro: true }} />
+      <Island name="splash" props={{ companyName }} />
+      <Island name="site-header" props={{ companyName, overlay: true, intro: true }} />
       <main id="main" className="intro-content">
         <Island name="hero" props={{}} />
         {/* SPEC §2: the footer's service links scroll to "services". */}
@@ -50,8 +56,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <ResearchSection />
         </div>
         <LatestInsights posts={posts} siteUrl={siteUrl} />
+        <JsonLd data={organizationJsonLd(settings, siteUrl)} />
       </main>
-      <Island name="site-footer" props={{ companyName: company.name, intro: true }} />
+      <Island name="site-footer" props={{ companyName, socialUrls, intro: true }} />
     </>
   );
 }

@@ -49,6 +49,30 @@ describe("parseConfig", () => {
     });
   });
 
+  it("the first start's site settings: the environment's, else the company name and no invented contact details", () => {
+    expect(parseConfig({}).company).toEqual({
+      name: "Ojai Technology Services",
+      nameFromEnvironment: false,
+      email: undefined,
+      phone: undefined,
+      notifyTo: undefined,
+    });
+    expect(
+      parseConfig({
+        COMPANY_NAME: " Ojai Works ",
+        CONTACT_EMAIL: "hi@ojai.example",
+        CONTACT_PHONE: "+1 805 555 0142",
+        CONTACT_NOTIFY_TO: "leads@ojai.example",
+      }).company,
+    ).toEqual({
+      name: "Ojai Works",
+      nameFromEnvironment: true,
+      email: "hi@ojai.example",
+      phone: "+1 805 555 0142",
+      notifyTo: "leads@ojai.example",
+    });
+  });
+
   it("SITE_URL follows PORT by default; a relative DATABASE_URL is a file under the working directory", () => {
     const config = parseConfig({ PORT: "4000", DATABASE_URL: "var/site.sqlite" }, "/srv");
     expect(config.siteUrl).toBe("http://localhost:4000");
@@ -70,6 +94,9 @@ describe("parseConfig", () => {
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "short" }],
     ["SMTP_URL", { SMTP_URL: "http://mail" }],
+    ["CONTACT_PHONE", { CONTACT_PHONE: "call us" }],
+    ["CONTACT_EMAIL", { CONTACT_EMAIL: "hello-at-example" }],
+    ["COMPANY_NAME", { COMPANY_NAME: "x".repeat(101) }],
   ])("a bad %s stops with one line naming it", (variable, env) => {
     let error: unknown;
     try {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { isValidPhone, SETTINGS_LIMITS } from "~/lib/site-settings";
 
 /**
  * Environment configuration (PRODUCT.md §7). Parsed once at start; a bad value
@@ -55,9 +56,16 @@ const envSchema = z
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
-    COMPANY_NAME: z.string().trim().min(1).default("Ojai Technology Services"),
+    COMPANY_NAME: optionalString.pipe(
+      z
+        .string()
+        .max(SETTINGS_LIMITS.companyName, { error: `must be at most ${SETTINGS_LIMITS.companyName} characters` })
+        .optional(),
+    ),
     CONTACT_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
-    CONTACT_PHONE: optionalString,
+    CONTACT_PHONE: optionalString.pipe(
+      z.string().refine(isValidPhone, { error: "must be a phone number (digits, spaces, + ( ) - or dots)" }).optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -68,6 +76,8 @@ const envSchema = z
       });
     }
   });
+
+export const DEFAULT_COMPANY_NAME = "Ojai Technology Services";
 
 export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
 
@@ -84,7 +94,20 @@ export interface Config {
   trustProxy: string;
   /** The page cache's size in bytes (its bodies and their compressed copies); 0 turns it off. */
   pageCacheBytes: number;
-  company: { name: string; email: string; phone: string };
+  /**
+   * The first start's site settings (ADR 034): saved in the database then,
+   * and changed in Admin > Settings afterwards. Unset values stay unset: no
+   * placeholders.
+   */
+  company: {
+    name: string;
+    /** Whether COMPANY_NAME was set (else `name` is the built-in default). */
+    nameFromEnvironment: boolean;
+    email: string | undefined;
+    phone: string | undefined;
+    /** CONTACT_NOTIFY_TO: where contact notices go. */
+    notifyTo: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -119,9 +142,11 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     trustProxy: e.TRUST_PROXY,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     company: {
-      name: e.COMPANY_NAME,
-      email: e.CONTACT_EMAIL ?? "hello@example.com",
-      phone: e.CONTACT_PHONE ?? "(555) 010-0100",
+      name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,
+      nameFromEnvironment: e.COMPANY_NAME !== undefined,
+      email: e.CONTACT_EMAIL,
+      phone: e.CONTACT_PHONE,
+      notifyTo: e.CONTACT_NOTIFY_TO,
     },
   };
 }

@@ -61,6 +61,42 @@ describe("e-mail notice of a contact message", () => {
       .toMatchObject({ status: "sent", attempts: 1, error: null });
   });
 
+  it("goes to the address saved in Settings from the next message on, without a restart", async () => {
+    smtp = await startSmtpServer();
+    app = await startServer({ SMTP_URL: smtp.url, CONTACT_NOTIFY_TO: "leads@example.com" });
+    const admin = new ApiClient(app.url);
+    await admin.signIn();
+    const saved = await admin.put("/api/admin/settings", {
+      notifyEmail: "owner@ojai.example",
+      contactEmail: "hello@ojai.example",
+      companyName: "Ojai Notices",
+    });
+    expect(saved.status).toBe(200);
+    expect((await admin.post("/api/contact", message)).status).toBe(201);
+    await expect.poll(() => smtp!.mails.length, { timeout: 10_000 }).toBe(1);
+    expect(smtp.mails[0]!.to).toEqual(["owner@ojai.example"]);
+    expect(smtp.mails[0]!.from).toBe("hello@ojai.example");
+    expect(mailText(smtp.mails[0]!.raw)).toMatch(/From: "?Ojai Notices"? <hello@ojai\.example>/);
+
+    // No notice address: the contact e-mail gets it.
+    expect((await admin.put("/api/admin/settings", { notifyEmail: null })).status).toBe(200);
+    expect((await admin.post("/api/contact", { ...message, name: "Second Sender" })).status).toBe(201);
+    await expect.poll(() => smtp!.mails.length, { timeout: 10_000 }).toBe(2);
+    expect(smtp.mails[1]!.to).toEqual(["hello@ojai.example"]);
+  });
+
+  it("with no address in Settings at all, the message is kept and its notice says what to set", async () => {
+    smtp = await startSmtpServer();
+    app = await startServer({ SMTP_URL: smtp.url });
+    const admin = new ApiClient(app.url);
+    await admin.signIn();
+    expect((await admin.post("/api/contact", message)).status).toBe(201);
+    await expect
+      .poll(() => noticeOf(admin, "Grace Hopper"), { timeout: 10_000 })
+      .toMatchObject({ status: "pending", attempts: 1, error: expect.stringMatching(/set one in Admin > Settings/) });
+    expect(smtp.mails).toHaveLength(0);
+  });
+
   it("with the mail server down, keeps the message, records the failure and retries until it is delivered", async () => {
     const port = await freePort();
     app = await startServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, CONTACT_NOTIFY_TO: "leads@example.com" });

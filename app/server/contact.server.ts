@@ -8,7 +8,8 @@ import { getConnection } from "./db/index.server";
 import type { ContactMessagesTable } from "./db/schema.server";
 import type { PageQuery } from "./list-query.server";
 import { getLogger } from "./logger.server";
-import { getMailer, noticeRecipient, type Mailer } from "./mail.server";
+import { getMailer, noticeAddresses, type Mailer } from "./mail.server";
+import { readSiteSettings } from "./settings.server";
 import { createThrottle, type Throttle } from "./throttle.server";
 
 /** Per client address: this many accepted messages per hour (PRODUCT §5). */
@@ -175,8 +176,10 @@ async function deliverNotice(db: Db, mailer: Mailer, row: Row): Promise<void> {
   const attempts = Number(row.notice_attempts) + 1;
   const log = getLogger();
   try {
+    const addresses = noticeAddresses(await readSiteSettings(db));
+    if (!addresses) throw new Error("No address for contact notices: set one in Admin > Settings");
     await mailer.send({
-      to: noticeRecipient(),
+      ...addresses,
       replyTo: row.email,
       subject: `New contact message from ${row.name}`,
       text: noticeText(toMessage(row)),

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
+import type { SiteSettings } from "~/lib/site-settings";
 import { getConfig } from "./config.server";
 
 /**
@@ -6,6 +7,7 @@ import { getConfig } from "./config.server";
  * talks SMTP; callers decide what to do when sending fails.
  */
 export interface OutgoingMail {
+  from: { name: string; address: string };
   to: string;
   subject: string;
   text: string;
@@ -21,7 +23,7 @@ let mailer: Mailer | null | undefined;
 /** The configured mailer, or null when SMTP_URL is not set. */
 export function getMailer(): Mailer | null {
   if (mailer !== undefined) return mailer;
-  const { smtp, company } = getConfig();
+  const { smtp } = getConfig();
   if (!smtp) return (mailer = null);
   const transport: Transporter = nodemailer.createTransport({
     url: smtp.url,
@@ -33,7 +35,7 @@ export function getMailer(): Mailer | null {
   mailer = {
     async send(mail) {
       await transport.sendMail({
-        from: { name: company.name, address: company.email },
+        from: mail.from,
         to: mail.to,
         replyTo: mail.replyTo,
         subject: mail.subject,
@@ -44,8 +46,15 @@ export function getMailer(): Mailer | null {
   return mailer;
 }
 
-/** Where contact notices go: CONTACT_NOTIFY_TO, else the company's CONTACT_EMAIL. */
-export function noticeRecipient(): string {
-  const { smtp, company } = getConfig();
-  return smtp?.notifyTo ?? company.email;
+/**
+ * Where contact notices go and whom they come from (ADR 034): the
+ * settings' notice address, else the contact e-mail; sent from the contact
+ * e-mail, else from the notice address itself. Undefined when neither is set.
+ */
+export function noticeAddresses(
+  settings: Pick<SiteSettings, "companyName" | "contactEmail" | "notifyEmail">,
+): { to: string; from: OutgoingMail["from"] } | undefined {
+  const to = settings.notifyEmail ?? settings.contactEmail;
+  if (!to) return undefined;
+  return { to, from: { name: settings.companyName, address: settings.contactEmail ?? to } };
 }

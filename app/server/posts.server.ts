@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql, type SelectQueryBuilder } from "kysely";
 import type { PostSort } from "~/lib/admin-lists";
 import type { PostInput } from "./post-input.server";
-import { getConfig } from "./config.server";
+import { readSiteSettings } from "./settings.server";
 import { changingContent } from "./page-cache/version.server";
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
@@ -106,7 +106,7 @@ export async function findPostById(db: Db, id: string): Promise<Post | undefined
 }
 
 /** The row's columns; the markdown is rendered before any transaction opens (it may take seconds). */
-async function columnsFrom(input: PostInput, now: string) {
+async function columnsFrom(db: Db, input: PostInput, now: string) {
   return {
     title: input.title,
     slug: input.slug,
@@ -114,7 +114,7 @@ async function columnsFrom(input: PostInput, now: string) {
     content: input.content,
     content_html: await renderMarkdownSafely(input.content),
     category: input.category,
-    author: input.author ?? getConfig().company.name,
+    author: input.author ?? (await readSiteSettings(db)).companyName,
     publish_date: input.publishDate ?? now,
     read_time: input.readTime,
     published: input.published ? 1 : 0,
@@ -126,7 +126,7 @@ async function columnsFrom(input: PostInput, now: string) {
 export async function createPost(db: Db, input: PostInput): Promise<Post> {
   const now = new Date().toISOString();
   const id = randomUUID();
-  const columns = await columnsFrom(input, now);
+  const columns = await columnsFrom(db, input, now);
   try {
     await changingContent(db, (trx) =>
       trx
@@ -145,7 +145,7 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
 export async function updatePost(db: Db, id: string, input: PostInput): Promise<Post | undefined> {
   if (!isRecordId(id)) return undefined;
   const now = new Date().toISOString();
-  const columns = await columnsFrom(input, now);
+  const columns = await columnsFrom(db, input, now);
   try {
     const updated = await changingContent(db, async (trx) => {
       const result = await trx.updateTable("posts").set(columns).where("id", "=", id).executeTakeFirst();

@@ -5,6 +5,7 @@ import { getDb } from "./db/index.server";
 import { countAdmins, createSetupToken, deleteExpiredSessions, upsertAdmin } from "./auth.server";
 import { getLogger } from "./logger.server";
 import { countPosts, createPost, SlugTakenError } from "./posts.server";
+import { ensureSiteSettings } from "./settings.server";
 import { warnIfTitleSearchUnindexed } from "./title-search.server";
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */
@@ -16,6 +17,7 @@ export async function prepareApp(): Promise<void> {
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
   await warnIfTitleSearchUnindexed(db);
+  await ensureSiteSettings(db, config);
 
   if (config.seedSamplePosts) await seedSamplePosts(db);
   await deleteExpiredSessions(db);

@@ -127,6 +127,28 @@ describe(`two app processes on one ${TEST_BACKEND} database`, () => {
     expect((await onB(`/blog?page=${pages + 1}`)).status).toBe(404);
   });
 
+  it("settings saved through one show on the other's next request, though it had the pages cached", async () => {
+    const visitor = new ApiClient(b.url);
+    for (const path of ["/about", "/rss.xml"]) {
+      await visitor.get(path);
+      expect((await visitor.get(path)).headers.get("x-cache"), path).toBe("hit");
+    }
+    const admin = new ApiClient(a.url);
+    await admin.signIn();
+    const saved = await admin.put("/api/admin/settings", {
+      companyName: "Saved Through A",
+      contactPhone: "+1 805 555 0177",
+      socialUrls: { facebook: "https://www.facebook.com/saved.through.a" },
+    });
+    expect(saved.status).toBe(200);
+    const about = await visitor.get("/about");
+    expect(about.headers.get("x-cache")).not.toBe("hit");
+    expect(about.text).toContain("+1 805 555 0177");
+    expect(about.text).toContain("About | Saved Through A");
+    expect(about.text).toContain('href="https://www.facebook.com/saved.through.a"');
+    expect((await visitor.get("/rss.xml")).text).toContain("<title>Saved Through A Blog</title>");
+  });
+
   it("a session from one is valid on the other, and signing out on one ends it on both", async () => {
     const onA = new ApiClient(a.url);
     await onA.signIn();

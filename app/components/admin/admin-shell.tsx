@@ -7,6 +7,7 @@ import { Form, NavLink } from "react-router";
 export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin", label: "Posts" },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/settings", label: "Settings" },
 ];
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */

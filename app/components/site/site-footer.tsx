@@ -1,11 +1,21 @@
 import { footer } from "~/content/navigation";
+import type { SocialUrls } from "~/lib/site-settings";
 import { Tip } from "~/components/ui/tip";
 import { goToSection } from "~/lib/scroll";
 import { contactTrigger } from "./contact-store";
 
 const linkClass = "text-left hover:text-white hover:underline";
 
-export function SiteFooter({ companyName, intro = false }: { companyName: string; intro?: boolean }) {
+export function SiteFooter({
+  companyName,
+  socialUrls,
+  intro = false,
+}: {
+  companyName: string;
+  /** The owner's profiles (Settings); one not set keeps SPEC's empty target. */
+  socialUrls?: SocialUrls;
+  intro?: boolean;
+}) {
   return (
     <footer id="footer" className={`w-full bg-neutral-950 text-neutral-300 ${intro ? "intro-content" : ""}`}>
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
@@ -57,9 +67,10 @@ export function SiteFooter({ companyName, intro = false }: { companyName: string
             {footer.social.map((item) => (
               <li key={item.label}>
                 <Tip label={item.label} side="top">
-                  {/* eslint-disable-next-line jsx-a11y/anchor-is-valid -- SPEC §2: the social links have empty targets; the footer test checks href="#" */}
+                  {/* SPEC §2: a profile not set in Settings keeps the empty target; the footer test checks href="#" */}
                   <a
-                    href="#"
+                    href={socialUrls?.[item.icon] ?? "#"}
+                    rel={socialUrls?.[item.icon] ? "me noopener" : undefined}
                     aria-label={item.label}
                     className="flex h-10 w-10 items-center justify-center rounded-full bg-white/10 text-white hover:bg-white/20"
                   >

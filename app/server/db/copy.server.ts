@@ -11,6 +11,7 @@ export const COPIED_TABLES = [
   "image_variants",
   "posts",
   "contact_messages",
+  "site_settings",
 ] as const;
 
 /**

@@ -107,6 +107,21 @@ export interface PostsTitleSearchKeysTable {
   title: string;
 }
 
+/** One row, id 1 (migration 010, ADR 034). Null: not set, shown nowhere. */
+export interface SiteSettingsTable {
+  id: number;
+  company_name: string;
+  contact_email: string | null;
+  contact_phone: string | null;
+  location: string | null;
+  facebook_url: string | null;
+  instagram_url: string | null;
+  linkedin_url: string | null;
+  meta_description: string | null;
+  notify_email: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -118,4 +133,5 @@ export interface Database {
   content_version: ContentVersionTable;
   contact_messages: ContactMessagesTable;
   posts_title_search_keys: PostsTitleSearchKeysTable;
+  site_settings: SiteSettingsTable;
 }

@@ -1,0 +1,28 @@
+import { parseSettingsInput } from "~/lib/site-settings";
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { readSiteSettings, saveSiteSettings } from "~/server/settings.server";
+import type { Route } from "./+types/admin.settings";
+
+/** GET and PUT /api/admin/settings (PRODUCT §10, ADR 034). */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  return Response.json(await readSiteSettings(getDb()), { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
+  const body = await readJsonBody(request);
+  const db = getDb();
+  const parsed = parseSettingsInput(body, await readSiteSettings(db));
+  if (!parsed.ok) {
+    const [first] = parsed.issues;
+    return Response.json(
+      { error: first!.message, field: first!.field, issues: parsed.issues },
+      { status: 400, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+  return Response.json(await saveSiteSettings(db, parsed.value), { headers: { "Cache-Control": "no-store" } });
+}

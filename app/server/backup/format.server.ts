@@ -1,0 +1,107 @@
+/**
+ * The backup file (ADR 034, docs/backup-format.md): an uncompressed POSIX tar
+ * that `tar`, `sha256sum`, `jq` and an image viewer can open. Everything is
+ * under one folder, in this order:
+ *
+ *   ojai-backup/manifest.json        what this is: format, version, tables and their columns
+ *   ojai-backup/images/{id}.json     one image's row and its variants' rows (no bytes), then
+ *   ojai-backup/images/{id}.{ext}    its stored bytes, and
+ *   ojai-backup/images/{id}-{w}.webp each variant's bytes
+ *   ojai-backup/data/{table}-{n}.jsonl  the other tables, one JSON object per row, in pieces of about 1 MiB
+ *   ojai-backup/counts.json          rows per table and image files, to check a restore against
+ *   ojai-backup/SHA256SUMS           `sha256sum -c` lines for every entry above
+ *
+ * Rows carry the database's own column names and values (dates as ISO
+ * strings, booleans as 0/1), so a row restores the same on either backend.
+ */
+
+export const BACKUP_FORMAT = "ojai-site-backup";
+export const BACKUP_VERSION = 1;
+export const ROOT = "ojai-backup";
+
+export const MANIFEST = `${ROOT}/manifest.json`;
+export const COUNTS = `${ROOT}/counts.json`;
+export const CHECKSUMS = `${ROOT}/SHA256SUMS`;
+
+/**
+ * Tables kept as rows, in the order they are written and restored (a
+ * referenced table before those that reference it). Images and their variants
+ * are written apart, as files, before these.
+ */
+export const ROW_TABLES = ["admin_users", "site_settings", "posts", "contact_messages"] as const;
+export type RowTable = (typeof ROW_TABLES)[number];
+export const IMAGE_TABLES = ["images", "image_variants"] as const;
+export type BackedUpTable = RowTable | (typeof IMAGE_TABLES)[number];
+export const BACKED_UP_TABLES: readonly BackedUpTable[] = [...IMAGE_TABLES, ...ROW_TABLES];
+
+/**
+ * Tables a backup leaves out: sessions (PRODUCT: a restore signs everybody
+ * out), short-lived state, and the content version (a restore bumps the
+ * target's). SQLite's title index is rebuilt by its triggers.
+ */
+export const LEFT_OUT_TABLES = ["sessions", "setup_tokens", "rate_limits", "content_version"] as const;
+
+/** A piece of JSON lines is closed once it reaches this size. */
+export const JSONL_PIECE_BYTES = 1024 * 1024;
+
+/** The largest entry of each kind a restore reads (checked on the tar header, before reading it). */
+export const ENTRY_LIMITS = {
+  manifest: 64 * 1024,
+  imageJson: 64 * 1024,
+  // A piece closes past 1 MiB, so it is 1 MiB plus one row; a post is at most a few MB of JSON.
+  jsonl: 16 * 1024 * 1024,
+  // Stored images are re-encoded copies of uploads of at most 10 MiB (ADR 013, ADR 032).
+  imageFile: 64 * 1024 * 1024,
+  counts: 64 * 1024,
+  checksums: 64 * 1024 * 1024,
+} as const;
+
+/** An image's id: the SHA-256 (hex) of the uploaded bytes. */
+export const IMAGE_ID = /^[\da-f]{64}$/;
+/** File name extensions by an image row's content type. */
+export const IMAGE_EXTENSIONS: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "image/avif": "avif",
+};
+
+export const imageJsonName = (id: string) => `${ROOT}/images/${id}.json`;
+export const imageFileName = (id: string, contentType: string) =>
+  `${ROOT}/images/${id}.${IMAGE_EXTENSIONS[contentType] ?? "bin"}`;
+export const variantFileName = (id: string, width: number, format: string) => `${ROOT}/images/${id}-${width}.${format}`;
+export const jsonlName = (table: RowTable, piece: number) =>
+  `${ROOT}/data/${table}-${String(piece).padStart(6, "0")}.jsonl`;
+/** data/{table}-{n}.jsonl, table and piece number. */
+export const JSONL_NAME = /^ojai-backup\/data\/([a-z_]{1,40})-(\d{6})\.jsonl$/;
+export const IMAGE_JSON_NAME = /^ojai-backup\/images\/([\da-f]{64})\.json$/;
+
+export interface Manifest {
+  format: typeof BACKUP_FORMAT;
+  version: number;
+  createdAt: string;
+  /** The database it was made from: "sqlite" or "postgres". */
+  source: string;
+  /** Each backed-up table's columns, as they were written. */
+  tables: Record<string, string[]>;
+  /** Where the format is described. */
+  description: string;
+}
+
+/** An image's entry: its row and its variants' rows, each without bytes, with the file holding them. */
+export interface ImageJson {
+  image: Record<string, unknown>;
+  file: string;
+  variants: Array<{ row: Record<string, unknown>; file: string }>;
+}
+
+export interface Counts {
+  rows: Record<string, number>;
+  /** Entries before SHA256SUMS, counts.json included. */
+  entries: number;
+}
+
+export class BackupError extends Error {
+  override name = "BackupError";
+}

@@ -1,0 +1,429 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import type { Readable } from "node:stream";
+import tar from "tar-stream";
+import type { Connection } from "../db/db.server";
+import { bumpContentVersion } from "../page-cache/version.server";
+import {
+  BACKED_UP_TABLES,
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  BackupError,
+  CHECKSUMS,
+  COUNTS,
+  ENTRY_LIMITS,
+  IMAGE_ID,
+  IMAGE_JSON_NAME,
+  imageFileName,
+  JSONL_NAME,
+  MANIFEST,
+  ROOT,
+  ROW_TABLES,
+  variantFileName,
+  type Counts,
+  type ImageJson,
+  type Manifest,
+  type RowTable,
+} from "./format.server";
+
+type Row = Record<string, string | number | null>;
+
+/** What a restore does with each part of a backup, in the order the file holds them. */
+export interface BackupVisitor {
+  manifest?(manifest: Manifest): Promise<void> | void;
+  image?(image: Row, bytes: Buffer): Promise<void>;
+  variant?(variant: Row, bytes: Buffer): Promise<void>;
+  rows?(table: RowTable, rows: Row[]): Promise<void>;
+}
+
+export interface BackupSummary {
+  manifest: Manifest;
+  counts: Counts;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A name fit to repeat in an error (a foreign file's names may be anything). */
+const shown = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}...` : name);
+
+/**
+ * Reads a backup file, checking it as it goes: its first entry must be this
+ * format's manifest at a version this site reads; every entry must be one the
+ * format names, in its place, within its size limit; each row must have only
+ * the manifest's columns; and at the end the counts and every entry's
+ * SHA-256 must match. Throws a BackupError saying what is wrong. With no
+ * visitor it only checks the file.
+ */
+export async function readBackupFile(file: string, visit: BackupVisitor = {}): Promise<BackupSummary> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new BackupError(`No backup file at ${file}`);
+  }
+  if (!stat.isFile()) throw new BackupError(`${file} is not a file`);
+  if (stat.size === 0) throw new BackupError(`${file} is empty: it is not a backup`);
+  const head = Buffer.alloc(2);
+  const fd = fs.openSync(file, "r");
+  try {
+    fs.readSync(fd, head, 0, 2, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    throw new BackupError(`${file} is compressed (gzip): decompress it first (gunzip), then restore the .tar`);
+  }
+  return readBackup(fs.createReadStream(file), visit);
+}
+
+export async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<BackupSummary> {
+  const extract = tar.extract();
+  input.on("error", (error) => extract.destroy(error));
+  input.pipe(extract);
+
+  const hashes = new Map<string, string>();
+  const rows: Record<string, number> = Object.fromEntries(BACKED_UP_TABLES.map((table) => [table, 0]));
+  let manifest: Manifest | undefined;
+  let counts: Counts | undefined;
+  let checksumsSeen = false;
+  /** Files the last image's entry announced, still to come, in order. */
+  let expected: Array<{ file: string; variant?: Row; image?: Row }> = [];
+  /** The last table and piece of rows read, so they come in order. */
+  let lastTable = -1;
+  let lastPiece = 0;
+
+  try {
+    for await (const entry of extract) {
+      const { name, size = 0, type } = entry.header;
+      if (checksumsSeen) throw new BackupError(`The backup goes on after its checksums (${shown(name)})`);
+      if (type !== "file") throw new BackupError(`The backup holds ${shown(name)}, which is not a file`);
+      if (hashes.has(name)) throw new BackupError(`The backup holds ${shown(name)} twice`);
+      const read = async (limit: number) => {
+        if (size > limit) throw new BackupError(`${shown(name)} is larger than a backup's entry may be`);
+        const chunks: Buffer[] = [];
+        const hash = createHash("sha256");
+        for await (const chunk of entry as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          chunks.push(chunk);
+        }
+        hashes.set(name, hash.digest("hex"));
+        return Buffer.concat(chunks);
+      };
+
+      if (!manifest) {
+        if (name !== MANIFEST) {
+          throw new BackupError(
+            `This is not a backup of this site: its first entry is ${shown(name)}, not ${MANIFEST}`,
+          );
+        }
+        manifest = parseManifest(await read(ENTRY_LIMITS.manifest));
+        await visit.manifest?.(manifest);
+        continue;
+      }
+
+      const next = expected.shift();
+      if (next) {
+        if (name !== next.file) throw new BackupError(`The backup has ${shown(name)} where ${next.file} should be`);
+        const bytes = await read(ENTRY_LIMITS.imageFile);
+        if (next.image) {
+          rows.images! += 1;
+          await visit.image?.(next.image, bytes);
+        } else {
+          rows.image_variants! += 1;
+          await visit.variant?.(next.variant!, bytes);
+        }
+        continue;
+      }
+
+      const imageJson = IMAGE_JSON_NAME.exec(name);
+      if (imageJson) {
+        if (lastTable >= 0) throw new BackupError(`The backup has the image ${shown(name)} after its rows`);
+        const json = parseImageJson(await read(ENTRY_LIMITS.imageJson), imageJson[1]!, manifest, name);
+        expected = [
+          { file: json.file, image: json.image as Row },
+          ...json.variants.map((variant) => ({ file: variant.file, variant: variant.row as Row })),
+        ];
+        continue;
+      }
+
+      const jsonl = JSONL_NAME.exec(name);
+      if (jsonl) {
+        const table = ROW_TABLES.indexOf(jsonl[1] as RowTable);
+        const piece = Number(jsonl[2]);
+        if (table < 0)
+          throw new BackupError(`The backup has rows of ${shown(jsonl[1]!)}, which is not a table it keeps`);
+        const inOrder = table === lastTable ? piece === lastPiece + 1 : table > lastTable && piece === 1;
+        if (!inOrder) throw new BackupError(`The backup's ${shown(name)} is out of order`);
+        lastTable = table;
+        lastPiece = piece;
+        const tableName = ROW_TABLES[table]!;
+        const parsed = parseRows(await read(ENTRY_LIMITS.jsonl), manifest.tables[tableName], name);
+        rows[tableName]! += parsed.length;
+        await visit.rows?.(tableName, parsed);
+        continue;
+      }
+
+      if (name === COUNTS) {
+        if (counts) throw new BackupError(`The backup holds ${COUNTS} twice`);
+        counts = parseCounts(await read(ENTRY_LIMITS.counts));
+        continue;
+      }
+
+      if (name === CHECKSUMS) {
+        const text = (await read(ENTRY_LIMITS.checksums)).toString("utf8");
+        hashes.delete(CHECKSUMS);
+        checkSums(text, hashes);
+        checksumsSeen = true;
+        continue;
+      }
+      throw new BackupError(`The backup holds ${shown(name)}, which this format does not have`);
+    }
+  } catch (error) {
+    extract.destroy();
+    input.destroy();
+    if (error instanceof BackupError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (/unexpected end of data/i.test(message))
+      throw new BackupError("The backup file ends too early: it is truncated (an interrupted download or copy?)");
+    if (/invalid (?:tar )?header|header exceeds/i.test(message))
+      throw new BackupError(`This is not a backup of this site: it is not a tar file (${message})`);
+    throw new BackupError(`The backup file cannot be read: ${message}`);
+  }
+
+  if (!manifest) throw new BackupError("This is not a backup of this site: it holds no entries");
+  if (expected.length > 0) throw new BackupError(`The backup file is truncated: ${expected[0]!.file} is missing`);
+  if (!checksumsSeen || !counts) {
+    throw new BackupError(`The backup file is truncated: it ends before its ${checksumsSeen ? "counts" : "checksums"}`);
+  }
+  for (const table of BACKED_UP_TABLES) {
+    if ((counts.rows[table] ?? 0) !== rows[table]) {
+      throw new BackupError(
+        `The backup holds ${rows[table]} rows of ${table} where its counts say ${counts.rows[table] ?? 0}`,
+      );
+    }
+  }
+  // Every entry but SHA256SUMS (counts.json counts itself).
+  if (counts.entries !== hashes.size) {
+    throw new BackupError(`The backup holds ${hashes.size} entries where its counts say ${counts.entries}`);
+  }
+  return { manifest, counts };
+}
+
+function parseJson(bytes: Buffer, name: string): unknown {
+  try {
+    return JSON.parse(bytes.toString("utf8")) as unknown;
+  } catch {
+    throw new BackupError(`The backup's ${shown(name)} is not valid JSON`);
+  }
+}
+
+function parseManifest(bytes: Buffer): Manifest {
+  const value = parseJson(bytes, MANIFEST);
+  if (!isObject(value) || value.format !== BACKUP_FORMAT) {
+    throw new BackupError(`This is not a backup of this site: ${MANIFEST} does not name the format ${BACKUP_FORMAT}`);
+  }
+  if (typeof value.version !== "number" || !Number.isInteger(value.version) || value.version < 1) {
+    throw new BackupError(`The backup's format version is not a whole number`);
+  }
+  if (value.version > BACKUP_VERSION) {
+    throw new BackupError(
+      `The backup was made by a newer version of the site (format ${value.version}; this version reads format ${BACKUP_VERSION}): update the site first`,
+    );
+  }
+  const tables = value.tables;
+  if (
+    !isObject(tables) ||
+    !Object.entries(tables).every(
+      ([table, columns]) =>
+        BACKED_UP_TABLES.includes(table as never) &&
+        Array.isArray(columns) &&
+        columns.every((column) => typeof column === "string"),
+    )
+  ) {
+    throw new BackupError(`The backup's ${MANIFEST} does not list its tables and columns as this format does`);
+  }
+  return value as unknown as Manifest;
+}
+
+function checkRow(value: unknown, columns: readonly string[] | undefined, where: string): Row {
+  if (!isObject(value)) throw new BackupError(`${where} is not a row (a JSON object)`);
+  for (const [column, cell] of Object.entries(value)) {
+    if (!columns?.includes(column))
+      throw new BackupError(`${where} has the column ${shown(column)}, which the backup's manifest does not list`);
+    if (cell !== null && typeof cell !== "string" && typeof cell !== "number")
+      throw new BackupError(`${where} has a value of ${shown(column)} that is not text, a number or null`);
+  }
+  return value as Row;
+}
+
+function parseRows(bytes: Buffer, columns: readonly string[] | undefined, name: string): Row[] {
+  const text = bytes.toString("utf8");
+  const rows: Row[] = [];
+  let line = 0;
+  for (let start = 0; start < text.length;) {
+    const end = text.indexOf("\n", start);
+    const stop = end < 0 ? text.length : end;
+    line += 1;
+    if (stop > start) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text.slice(start, stop)) as unknown;
+      } catch {
+        throw new BackupError(`Line ${line} of the backup's ${shown(name)} is not valid JSON`);
+      }
+      rows.push(checkRow(value, columns, `Line ${line} of the backup's ${shown(name)}`));
+    }
+    start = stop + 1;
+  }
+  return rows;
+}
+
+function parseImageJson(bytes: Buffer, id: string, manifest: Manifest, name: string): ImageJson {
+  const value = parseJson(bytes, name);
+  const where = `The backup's ${shown(name)}`;
+  if (!isObject(value) || !Array.isArray(value.variants)) throw new BackupError(`${where} is not an image's entry`);
+  const image = checkRow(value.image, manifest.tables.images, where);
+  if (image.id !== id || !IMAGE_ID.test(id)) throw new BackupError(`${where} describes another image`);
+  if (value.file !== imageFileName(id, String(image.content_type)))
+    throw new BackupError(`${where} names its file wrongly`);
+  const variants = value.variants.map((variant: unknown) => {
+    if (!isObject(variant)) throw new BackupError(`${where} has a variant that is not an object`);
+    const row = checkRow(variant.row, manifest.tables.image_variants, where);
+    if (row.image_id !== id || variant.file !== variantFileName(id, Number(row.width), String(row.format)))
+      throw new BackupError(`${where} has a variant of another image, or names its file wrongly`);
+    return { row, file: variant.file };
+  });
+  return { image, file: value.file, variants };
+}
+
+function parseCounts(bytes: Buffer): Counts {
+  const value = parseJson(bytes, COUNTS);
+  if (
+    !isObject(value) ||
+    typeof value.entries !== "number" ||
+    !isObject(value.rows) ||
+    !Object.values(value.rows).every((n) => typeof n === "number")
+  ) {
+    throw new BackupError(`The backup's ${COUNTS} is not as this format has it`);
+  }
+  return value as unknown as Counts;
+}
+
+const CHECKSUM_LINE = /^([\da-f]{64}) {2}(\S.*)$/;
+
+/** SHA256SUMS must list every other entry, each with the hash of the bytes read. */
+function checkSums(text: string, hashes: Map<string, string>): void {
+  const listed = new Set<string>();
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const match = line.length <= 1024 ? CHECKSUM_LINE.exec(line) : null;
+    if (!match) throw new BackupError(`The backup's ${CHECKSUMS} has a line that is not a checksum`);
+    const name = `${ROOT}/${match[2]}`;
+    const actual = hashes.get(name);
+    if (actual === undefined) throw new BackupError(`The backup lacks ${shown(name)}, which its checksums list`);
+    if (actual !== match[1]) {
+      throw new BackupError(`The backup's ${shown(name)} is damaged: its SHA-256 is not the one its checksums list`);
+    }
+    listed.add(name);
+  }
+  for (const name of hashes.keys()) {
+    if (!listed.has(name)) throw new BackupError(`The backup holds ${shown(name)}, which its checksums do not list`);
+  }
+}
+
+/** Tables whose rows make a site: a target with any of them is not empty. */
+const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
+/** Emptied before a restore with `replace`, each before the tables it references. */
+const REPLACED_TABLES = [
+  "contact_messages",
+  "posts",
+  "image_variants",
+  "images",
+  "sessions",
+  "admin_users",
+  "setup_tokens",
+  "site_settings",
+] as const;
+
+/** Rows per INSERT: well inside both backends' limits on bound values. */
+const INSERT_ROWS = 100;
+
+/**
+ * Loads a backup into `connection` (migrated to this version) in one
+ * transaction: a failure anywhere, a damaged entry found at the end included,
+ * leaves the target as it was. Refuses a target that already holds a site
+ * unless `replace`, which empties it first (signing everybody out). The
+ * backup's settings replace the target's first-start defaults either way.
+ * Bumps the content version, so every process's cached pages are stale.
+ */
+export async function restoreBackup(
+  connection: Connection,
+  file: string,
+  { replace = false }: { replace?: boolean } = {},
+): Promise<BackupSummary> {
+  const targetColumns = new Map(
+    (await connection.db.introspection.getTables()).map((table) => [
+      table.name,
+      new Set(table.columns.map((column) => column.name)),
+    ]),
+  );
+  try {
+    return await connection.db.transaction().execute(async (trx) => {
+      if (!replace) {
+        for (const table of SITE_TABLES) {
+          const row = await trx
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number | string>().as("n"))
+            .executeTakeFirstOrThrow();
+          if (Number(row.n) > 0) {
+            throw new BackupError(
+              `The target database already has data in ${table}: restore into a new, empty database, or add --replace to replace everything in it`,
+            );
+          }
+        }
+      }
+      for (const table of REPLACED_TABLES) await trx.deleteFrom(table).execute();
+
+      const summary = await readBackupFile(file, {
+        manifest(manifest) {
+          for (const [table, columns] of Object.entries(manifest.tables)) {
+            const known = targetColumns.get(table);
+            const unknown = columns.find((column) => !known?.has(column));
+            if (unknown !== undefined) {
+              throw new BackupError(
+                `The backup has the column ${table}.${unknown}, which this version of the site does not know: it was made by a newer version; update the site first`,
+              );
+            }
+          }
+        },
+        async image(image, bytes) {
+          await trx
+            .insertInto("images")
+            .values({ ...image, bytes } as never)
+            .execute();
+        },
+        async variant(variant, bytes) {
+          await trx
+            .insertInto("image_variants")
+            .values({ ...variant, bytes } as never)
+            .execute();
+        },
+        async rows(table, rows) {
+          for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+            await trx
+              .insertInto(table)
+              .values(rows.slice(i, i + INSERT_ROWS) as never)
+              .execute();
+          }
+        },
+      });
+      await bumpContentVersion(trx);
+      return summary;
+    });
+  } catch (error) {
+    if (error instanceof BackupError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new BackupError(`The restore failed and changed nothing: ${message}`);
+  }
+}

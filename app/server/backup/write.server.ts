@@ -1,0 +1,206 @@
+import { createHash } from "node:crypto";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, sql, SqliteDialect } from "kysely";
+import type { Pack } from "tar-stream";
+import type { Connection, Db } from "../db/db.server";
+import type { Database } from "../db/schema.server";
+import {
+  BACKED_UP_TABLES,
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  CHECKSUMS,
+  COUNTS,
+  imageFileName,
+  imageJsonName,
+  JSONL_PIECE_BYTES,
+  jsonlName,
+  MANIFEST,
+  ROW_TABLES,
+  variantFileName,
+  type Counts,
+  type ImageJson,
+  type Manifest,
+  type RowTable,
+} from "./format.server";
+
+/** Rows read per query; a page of posts is at most a few MB. */
+const PAGE_ROWS = 50;
+/** The longest the writer runs before it lets other work of the process in. */
+const YIELD_EVERY_MS = 10;
+
+/**
+ * Runs `read` on one snapshot of the database, so a backup taken while the
+ * site runs is one moment of it.
+ * PostgreSQL: a read-only REPEATABLE READ transaction on one pooled client.
+ * SQLite: a read transaction on a connection of its own, opened read-only
+ * for the backup: the process's one connection must stay free for requests
+ * while the download streams (and a transaction held on it across awaits
+ * would take every other query of the process into it).
+ */
+export async function inBackupSnapshot<T>(connection: Connection, read: (db: Db) => Promise<T>): Promise<T> {
+  if (connection.kind === "postgres") {
+    return connection.db.transaction().setIsolationLevel("repeatable read").setAccessMode("read only").execute(read);
+  }
+  const own = new SqliteDatabase(connection.sqlite.name, { readonly: true, fileMustExist: true });
+  own.pragma("busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: own }) });
+  try {
+    return await db.connection().execute(async (single) => {
+      await sql`begin`.execute(single);
+      try {
+        return await read(single);
+      } finally {
+        await sql`rollback`.execute(single);
+      }
+    });
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Writes the whole site into `pack` as a backup (format.server.ts), reading
+ * one page of rows or one image at a time, and waiting for each entry to be
+ * taken before reading the next: memory stays at about one image and one
+ * piece of rows, whatever the size of the site. Finalizes the pack on success;
+ * destroys it with the error otherwise.
+ */
+export async function writeBackup(connection: Connection, pack: Pack): Promise<Counts> {
+  try {
+    const counts = await inBackupSnapshot(connection, (db) => writeEntries(db, connection.kind, pack));
+    pack.finalize();
+    return counts;
+  } catch (error) {
+    pack.destroy(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+}
+
+async function writeEntries(db: Db, source: string, pack: Pack): Promise<Counts> {
+  const sums: string[] = [];
+  const rows: Record<string, number> = {};
+  const mtime = new Date();
+  let lastYield = performance.now();
+  const add = async (name: string, data: Buffer) => {
+    // SQLite reads synchronously, and a fast client's socket takes megabytes
+    // without waiting: without a pause every few milliseconds a backup would
+    // hold the event loop for hundreds of them (no other request answered).
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
+    await new Promise<void>((resolve, reject) => {
+      sums.push(`${createHash("sha256").update(data).digest("hex")}  ${name.slice(name.indexOf("/") + 1)}`);
+      try {
+        pack.entry({ name, size: data.byteLength, mtime, mode: 0o644 }, data, (error) =>
+          error ? reject(error) : resolve(),
+        );
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  };
+
+  const tables: Record<string, string[]> = {};
+  for (const table of (await db.introspection.getTables()).filter((t) => BACKED_UP_TABLES.includes(t.name as never))) {
+    tables[table.name] = table.columns.map((column) => column.name);
+  }
+  const manifest: Manifest = {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    createdAt: mtime.toISOString(),
+    source,
+    tables,
+    description:
+      "A whole-site backup; see docs/backup-format.md in the site's source. Restore: npm run admin -- restore FILE",
+  };
+  await add(MANIFEST, Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`));
+
+  rows.images = 0;
+  rows.image_variants = 0;
+  for (let after = ""; ;) {
+    const page = await db
+      .selectFrom("images")
+      .select(["id", "source_format", "width", "height", "content_type", "byte_size", "created_at"])
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(PAGE_ROWS)
+      .execute();
+    for (const image of page) {
+      const variants = await db
+        .selectFrom("image_variants")
+        .selectAll()
+        .where("image_id", "=", image.id)
+        .orderBy("format")
+        .orderBy("width")
+        .execute();
+      const json: ImageJson = {
+        image,
+        file: imageFileName(image.id, image.content_type),
+        variants: variants.map(({ bytes: _bytes, ...row }) => ({
+          row,
+          file: variantFileName(image.id, row.width, row.format),
+        })),
+      };
+      await add(imageJsonName(image.id), Buffer.from(`${JSON.stringify(json, null, 2)}\n`));
+      const { bytes } = await db
+        .selectFrom("images")
+        .select("bytes")
+        .where("id", "=", image.id)
+        .executeTakeFirstOrThrow();
+      await add(json.file, asBuffer(bytes));
+      for (const [i, variant] of variants.entries()) await add(json.variants[i]!.file, asBuffer(variant.bytes));
+      rows.images += 1;
+      rows.image_variants += variants.length;
+    }
+    if (page.length < PAGE_ROWS) break;
+    after = page.at(-1)!.id;
+  }
+
+  for (const table of ROW_TABLES) rows[table] = await writeRows(db, table, add);
+
+  const counts: Counts = { rows, entries: sums.length + 1 };
+  await add(COUNTS, Buffer.from(`${JSON.stringify(counts, null, 2)}\n`));
+  await add(CHECKSUMS, Buffer.from(`${sums.join("\n")}\n`));
+  return counts;
+}
+
+/** The driver's bytes as a Buffer, without copying them. */
+const asBuffer = (bytes: Uint8Array) =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A table's rows as pieces of JSON lines, in key order. */
+async function writeRows(db: Db, table: RowTable, add: (name: string, data: Buffer) => Promise<void>) {
+  let lines: string[] = [];
+  let size = 0;
+  let piece = 0;
+  let count = 0;
+  const flush = async () => {
+    if (lines.length === 0) return;
+    piece += 1;
+    await add(jsonlName(table, piece), Buffer.from(`${lines.join("\n")}\n`));
+    lines = [];
+    size = 0;
+  };
+  // Every table here has a text or integer primary key named id.
+  for (let after: string | number | undefined; ;) {
+    let query = db
+      .selectFrom(table)
+      .selectAll()
+      .orderBy("id" as never)
+      .limit(PAGE_ROWS);
+    if (after !== undefined) query = query.where("id" as never, ">", after as never);
+    const page = (await query.execute()) as Array<Record<string, unknown>>;
+    for (const row of page) {
+      const line = JSON.stringify(row);
+      lines.push(line);
+      size += Buffer.byteLength(line) + 1;
+      count += 1;
+      if (size >= JSONL_PIECE_BYTES) await flush();
+    }
+    if (page.length < PAGE_ROWS) break;
+    after = page.at(-1)!.id as string | number;
+  }
+  await flush();
+  return count;
+}
