@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http2 from "node:http2";
 import https from "node:https";
@@ -158,6 +159,19 @@ describe("what deploy/ ships", () => {
     expect(example).not.toHaveProperty("PORT");
     const config = fs.readFileSync(path.join(ROOT, "app/server/config.server.ts"), "utf8");
     for (const name of Object.keys(example)) expect(config, name).toContain(`${name}:`);
+  });
+
+  it("the environment file example reads the same in a shell as in systemd (docs/deploy.md sources it for the command line)", () => {
+    const file = path.join(ROOT, "deploy/ojai-site.env.example");
+    const example = parseEnvironmentFile(fs.readFileSync(file, "utf8"));
+    const shell = execFileSync("sh", ["-c", 'set -a; . "$1"; set +a; env -0', "sh", file], {
+      env: {},
+      encoding: "utf8",
+    });
+    const read = Object.fromEntries(
+      shell.split("\0").map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    for (const [name, value] of Object.entries(example)) expect(read[name], name).toBe(value);
   });
 
   it("the nginx template renders with nothing left to fill in, and refuses a site URL that is not https", () => {
