@@ -161,6 +161,16 @@ describe("what deploy/ ships", () => {
     for (const name of Object.keys(example)) expect(config, name).toContain(`${name}:`);
   });
 
+  it("the unit starts the release docs/deploy.md links as current (its working directory holds the build it runs)", () => {
+    const unit = fs.readFileSync(path.join(ROOT, "deploy/systemd/ojai-site@.service"), "utf8");
+    const guide = fs.readFileSync(path.join(ROOT, "docs/deploy.md"), "utf8");
+    const workingDirectory = unit.split("\n").find((line) => line.startsWith("WorkingDirectory="));
+    const links = guide.split("\n").filter((line) => line.startsWith('ln -sfn "$RELEASE" '));
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links)
+      expect(workingDirectory).toBe(`WorkingDirectory=${link.slice('ln -sfn "$RELEASE" '.length)}`);
+  });
+
   it("the environment file example reads the same in a shell as in systemd (docs/deploy.md sources it for the command line)", () => {
     const file = path.join(ROOT, "deploy/ojai-site.env.example");
     const example = parseEnvironmentFile(fs.readFileSync(file, "utf8"));
