@@ -253,7 +253,8 @@ describe("migration 009", () => {
       const { error } = await migrator.migrateTo("008_posts_order_index");
       expect(error).toBeUndefined();
       await insertPosts(connection.db, ["An Old Post About Kites", "Another old one", "kites, again"]);
-      expect(await migrateToLatest(connection.db)).toEqual(["009_title_search"]);
+      // 009 runs first over the posts already there; later migrations may follow it.
+      expect((await migrateToLatest(connection.db))[0]).toBe("009_title_search");
       const found = await listAdminPosts(connection.db, { q: "KITES", sort: "title", limit: 50, offset: 0 });
       expect(found.posts.map((post) => post.title)).toEqual(["An Old Post About Kites", "kites, again"]);
       expect(found.total).toBe(2);
