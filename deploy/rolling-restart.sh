@@ -33,4 +33,4 @@ for port in $ports; do
   done
   sleep "$SETTLE_SECONDS"
 done
-echo "restarted: $ports"
+echo "restarted:" $ports
