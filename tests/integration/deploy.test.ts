@@ -342,6 +342,19 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
   let cookie: string;
   let readPaths: string[];
   const figures: Record<string, Figures> = {};
+  /** The drill's load through nginx (20% writes) until `until` has settled and LOAD_MS has passed. */
+  const loadUntil = (tag: string, until: Promise<unknown>) =>
+    runLoad({
+      url: nginx.siteUrl,
+      ca: nginx.ca,
+      durationMs: LOAD_MS,
+      connections: CONNECTIONS,
+      cookie,
+      readPaths,
+      writeShare: 0.2,
+      tag,
+      until,
+    });
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-deploy-"));
@@ -461,17 +474,7 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
           await sleep(NGINX_TAKES_BACK_MS);
         }
       })();
-      const result = await runLoad({
-        url: nginx.siteUrl,
-        ca: nginx.ca,
-        durationMs: LOAD_MS,
-        connections: CONNECTIONS,
-        cookie,
-        readPaths,
-        writeShare: 0.2,
-        tag: "rolling",
-        until: restarting,
-      });
+      const result = await loadUntil("rolling", restarting);
       await restarting;
       const duration = Date.now() - started;
       const failures = result.requests.filter(isFailure);
@@ -507,17 +510,7 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
       onTestFinished(async () => {
         if (!apps[0]!.running()) apps[0] = await startAppProcess(ports[0]!, environment, dir);
       });
-      const result = await runLoad({
-        url: nginx.siteUrl,
-        ca: nginx.ca,
-        durationMs: LOAD_MS,
-        connections: CONNECTIONS,
-        cookie,
-        readPaths,
-        writeShare: 0.2,
-        tag: "killed",
-        until: killing,
-      });
+      const result = await loadUntil("killed", killing);
       const duration = Date.now() - started;
       const lines = nginx.accessLog();
       const byId = new Map(lines.map((line) => [line.requestId, line]));
@@ -599,17 +592,10 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
         }
         healthyAt = Date.now();
       })();
-      const result = await runLoad({
-        url: nginx.siteUrl,
-        ca: nginx.ca,
-        durationMs: LOAD_MS,
-        connections: CONNECTIONS,
-        cookie,
-        readPaths,
-        writeShare: 0.2,
-        tag: "database",
-        until: restarting.then(() => sleep(3000)),
-      });
+      const result = await loadUntil(
+        "database",
+        restarting.then(() => sleep(3000)),
+      );
       await restarting;
       const duration = Date.now() - started;
       const failures = result.requests.filter(isFailure);
