@@ -41,7 +41,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { assertBuilt, cpuSecondsOf, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
+import { assertBuilt, childrenMemoryOf, cpuSecondsOf, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
 import { copyPosts } from "./lib/copy-posts.mjs";
 import { seedPosts, signIn } from "./lib/posts.mjs";
 
@@ -77,16 +77,6 @@ function startSite(databaseUrl, env = {}) {
     ADMIN_PASSWORD: ADMIN.password,
     ...env,
   });
-}
-
-/** The resident memory of `pid`'s child processes together (the markdown renderer, ADR 039). */
-function childrenMemoryOf(pid) {
-  try {
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-    return children.reduce((sum, child) => sum + memoryOf(child), 0);
-  } catch {
-    return 0;
-  }
 }
 
 const megabytes = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
