@@ -1,4 +1,5 @@
 import { Tinypool } from "tinypool";
+import { BoundedWork } from "./bounded-work.server";
 
 /**
  * Markdown is rendered at save and for the admin preview (ADR 004), and some
@@ -15,6 +16,9 @@ import { Tinypool } from "tinypool";
  */
 export const MARKDOWN_DEADLINE_MS = 5_000;
 
+/** Saves and previews rendering or waiting for the renderer; past this a save is answered 503. */
+export const RENDER_QUEUE = 64;
+
 /** The renderer process's V8 heap cap (its RSS stays around twice this at most). */
 export const RENDERER_HEAP_MB = 64;
 
@@ -30,6 +34,13 @@ export class MarkdownRenderError extends Error {
 
 let workerFile: string | undefined;
 let pool: Tinypool | undefined;
+
+/**
+ * One render at a time reaches the renderer, so its deadline counts that
+ * render alone: a post that waited behind others (a burst of saves, a
+ * loaded machine) is not refused for the others' time.
+ */
+const renders = new BoundedWork(RENDER_QUEUE, 1);
 
 /**
  * Turns the renderer process on: `file` is build/server/markdown-worker.js, which the
@@ -62,22 +73,25 @@ export async function renderMarkdownSafely(markdown: string): Promise<string> {
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: 5_000,
-    maxQueue: 64,
     execArgv: [`--max-old-space-size=${RENDERER_HEAP_MB}`, "--max-semi-space-size=2"],
     env: { MALLOC_ARENA_MAX: "2", NODE_ENV: "production" },
   });
+  const renderer = pool;
+  const admission = renders.tryAdmit();
+  if (!admission) throw new MarkdownRenderError("The server is busy rendering other posts: try again in a moment", 503);
   try {
-    return (await pool.run(markdown, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string;
+    return await admission.run(
+      async () => (await renderer.run(markdown, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string,
+    );
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") {
       throw new MarkdownRenderError(
         `content takes too long to render (over ${MARKDOWN_DEADLINE_MS / 1000} s): simplify its markdown or split the post`,
       );
     }
-    if (error instanceof Error && error.message === "Task queue is at limit") {
-      throw new MarkdownRenderError("The server is busy rendering other posts: try again in a moment", 503);
-    }
     throw new MarkdownRenderError("content could not be rendered: simplify its markdown or split the post");
+  } finally {
+    admission.release();
   }
 }
 
