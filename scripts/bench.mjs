@@ -22,7 +22,8 @@
 //          first page, a page in the middle, a title filter, and the /admin
 //          page that renders the first page
 //
-// It samples each server's resident memory every 100 ms (peak RSS), and
+// It samples each server's resident memory every 100 ms (peak RSS; the
+// markdown renderer, a child process of the server, is counted apart), and
 // reports the CPU time the server spent per request (user + system, from
 // /proc): on a shared, noisy machine that figure moves far less than req/s.
 // The load generators run on the same cores. A script, not a test: run it a
@@ -40,7 +41,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { assertBuilt, cpuSecondsOf, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
+import { assertBuilt, childrenMemoryOf, cpuSecondsOf, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
 import { copyPosts } from "./lib/copy-posts.mjs";
 import { seedPosts, signIn } from "./lib/posts.mjs";
 
@@ -78,14 +79,25 @@ function startSite(databaseUrl, env = {}) {
   });
 }
 
-/** Peak RSS and CPU time of `pid` while `run` runs. */
+const megabytes = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** Peak RSS (the server's, and its renderer's apart) and CPU time of `pid` while `run` runs. */
 async function watched(pid, run) {
   let peak = memoryOf(pid);
-  const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(pid))), 100);
+  let rendererPeak = childrenMemoryOf(pid);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, memoryOf(pid));
+    rendererPeak = Math.max(rendererPeak, childrenMemoryOf(pid));
+  }, 100);
   const cpuBefore = cpuSecondsOf(pid);
   try {
     const result = await run();
-    return { result, peakRssMb: Math.round((peak / 1024 / 1024) * 10) / 10, cpuSeconds: cpuSecondsOf(pid) - cpuBefore };
+    return {
+      result,
+      peakRssMb: megabytes(peak),
+      rendererPeakMb: megabytes(rendererPeak),
+      cpuSeconds: cpuSecondsOf(pid) - cpuBefore,
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -97,7 +109,7 @@ const cpuPerRequest = (cpuSeconds, requests) => Math.round((cpuSeconds * 1e7) / 
 async function measureRoute(mode, url, route, pid, extraHeaders = {}) {
   const requestHeaders = { ...headers, ...extraHeaders };
   await autocannon({ url: url + route, connections, duration: warmup, headers: requestHeaders });
-  const { result, peakRssMb, cpuSeconds } = await watched(pid, () =>
+  const { result, peakRssMb, rendererPeakMb, cpuSeconds } = await watched(pid, () =>
     autocannon({ url: url + route, connections, duration, headers: requestHeaders }),
   );
   return {
@@ -108,6 +120,7 @@ async function measureRoute(mode, url, route, pid, extraHeaders = {}) {
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     peakRssMb,
+    rendererPeakMb,
     cpuUsPerRequest: cpuPerRequest(cpuSeconds, result.requests.total),
   };
 }
@@ -143,7 +156,7 @@ async function drive(next) {
   return kinds;
 }
 
-function rowsOf(mode, kinds, seconds, { peakRssMb, cpuSeconds }) {
+function rowsOf(mode, kinds, seconds, { peakRssMb, rendererPeakMb, cpuSeconds }) {
   const total = [...kinds.values()].reduce((sum, k) => sum + k.latencies.length, 0);
   const row = (route, k) => {
     const sorted = [...k.latencies].sort((a, b) => a - b);
@@ -155,6 +168,7 @@ function rowsOf(mode, kinds, seconds, { peakRssMb, cpuSeconds }) {
       p99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
       errors: k.errors,
       peakRssMb,
+      rendererPeakMb,
       cpuUsPerRequest: cpuPerRequest(cpuSeconds, total),
     };
   };
@@ -230,7 +244,7 @@ async function mixed(site, cookie, slugs, hotRoutes) {
 
 function printRow(set, row) {
   console.log(
-    `  ${row.mode.padEnd(5)} ${shortRoute(row.route).padEnd(20)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(5)} ms  p99 ${String(row.p99Ms).padStart(6)} ms  errors ${row.errors}  peak RSS ${row.peakRssMb} MB  CPU ${row.cpuUsPerRequest} µs/req`,
+    `  ${row.mode.padEnd(5)} ${shortRoute(row.route).padEnd(20)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(5)} ms  p99 ${String(row.p99Ms).padStart(6)} ms  errors ${row.errors}  peak RSS ${row.peakRssMb} MB (renderer ${row.rendererPeakMb})  CPU ${row.cpuUsPerRequest} µs/req`,
   );
 }
 const shortRoute = (route) => (route.startsWith("/blog/") ? "/blog/{slug}" : route);
@@ -307,12 +321,14 @@ for (const count of sets) {
 }
 
 // One table, and per mode and route the ratio of the largest set to the smallest.
-console.log("\n| posts | mode | route | req/s | p50 ms | p99 ms | errors | peak RSS MB | server CPU µs/req |");
-console.log("|---:|---|---|---:|---:|---:|---:|---:|---:|");
+console.log(
+  "\n| posts | mode | route | req/s | p50 ms | p99 ms | errors | peak RSS MB | renderer peak RSS MB | server CPU µs/req |",
+);
+console.log("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const set of results.sets) {
   for (const r of set.rows) {
     console.log(
-      `| ${set.posts} | ${r.mode} | ${shortRoute(r.route)} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.peakRssMb} | ${r.cpuUsPerRequest} |`,
+      `| ${set.posts} | ${r.mode} | ${shortRoute(r.route)} | ${r.reqPerSec} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.peakRssMb} | ${r.rendererPeakMb} | ${r.cpuUsPerRequest} |`,
     );
   }
 }

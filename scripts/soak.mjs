@@ -54,7 +54,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { assertBuilt, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
+import { assertBuilt, childrenMemoryOf, memoryOf, root, startBuiltSite } from "./lib/built-site.mjs";
 import { article, seedPosts, signIn } from "./lib/posts.mjs";
 
 const { values: opts } = parseArgs({
@@ -669,7 +669,11 @@ const probing = probeHealth();
 
 // ---------------------------------------------------------------- memory and crashes
 let peakRss = memoryOf(site.pid);
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(site.pid))), 100);
+let rendererPeakRss = childrenMemoryOf(site.pid);
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, memoryOf(site.pid));
+  rendererPeakRss = Math.max(rendererPeakRss, childrenMemoryOf(site.pid));
+}, 100);
 let highWater = 0;
 let stopRequested = false;
 site.exited.then(({ code, signal }) => {
@@ -776,6 +780,7 @@ console.log(
 console.log(
   `\n5xx answers: ${total5xx}; connection errors: ${totalErrors} (${totalTimeouts} of them no answer in ${REQUEST_TIMEOUT_S} s); peak RSS ${mb(peakRss)} MB sampled` +
     (highWater ? `, VmHWM ${mb(highWater)} MB` : "") +
+    ` (markdown renderer apart: ${mb(rendererPeakRss)} MB)` +
     `; ${written.length} posts written, ${contactCount} contact and ${signInCount} sign-in requests sent` +
     (rawGroup.shed ? `; ${rawGroup.shed} malformed requests answered 503 with Retry-After (busy, not failed)` : "") +
     (skip.length ? `; skipped: ${skip.join(", ")}` : ""),

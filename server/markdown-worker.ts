@@ -1,5 +1,5 @@
 /**
- * The markdown pipeline in a worker thread (app/server/markdown.server.ts):
+ * The markdown pipeline in its own process (app/server/markdown.server.ts):
  * built as build/server/markdown-worker.js beside the server's entry.
  */
 import { renderMarkdown } from "~/server/markdown-pipeline.server";

@@ -52,6 +52,16 @@ export function memoryOf(pid, field = "VmRSS") {
   }
 }
 
+/** The resident memory of `pid`'s child processes together, in bytes: the markdown renderer (ADR 039). */
+export function childrenMemoryOf(pid) {
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return children.reduce((sum, child) => sum + memoryOf(child), 0);
+  } catch {
+    return 0;
+  }
+}
+
 /** The CPU time a process has used so far (user + system), in seconds; 0 once it is gone. */
 export function cpuSecondsOf(pid) {
   try {
