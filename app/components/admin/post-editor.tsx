@@ -428,7 +428,7 @@ export function PostEditor({
           {draft.headerImage && (
             <div className="flex flex-col gap-1">
               <label htmlFor={field("image-alt")} className={labelClass}>
-                Header image alt text
+                Image description (alt text)
                 <Required />
               </label>
               <input
@@ -506,7 +506,7 @@ export function PostEditor({
             <legend className="px-1 font-semibold text-neutral-800">Search engines and sharing</legend>
             <div className="flex flex-col gap-1">
               <label htmlFor={field("meta-title")} className={labelClass}>
-                Meta title
+                Search result headline
               </label>
               <input
                 id={field("meta-title")}
@@ -518,13 +518,13 @@ export function PostEditor({
                 onChange={(e) => set("metaTitle", e.target.value)}
               />
               <p id={field("meta-title-hint")} className={hintClass}>
-                Shown in search results and share previews instead of the title; about 60 characters show. Empty: the
-                title. <CharacterCount value={draft.metaTitle} shown={60} />
+                Shown in search results and share previews instead of the post's own; about 60 characters show. Empty:
+                the post's title. <CharacterCount value={draft.metaTitle} shown={60} />
               </p>
             </div>
             <div className="flex flex-col gap-1">
               <label htmlFor={field("meta-description")} className={labelClass}>
-                Meta description
+                Search result description
               </label>
               <textarea
                 id={field("meta-description")}
