@@ -12,6 +12,11 @@ export interface ArticleSeoInput {
   publishDate: string;
   updatedAt?: string;
   headerImage: string | null;
+  /** Per-post SEO (PRODUCT §10); absent or null: the title, the excerpt, the title. */
+  metaTitle?: string | null;
+  metaDescription?: string | null;
+  headerImageAlt?: string | null;
+  noindex?: boolean;
 }
 
 export interface SiteSeo {
@@ -31,33 +36,43 @@ export function absoluteUrl(siteUrl: string, url: string): string {
 
 /**
  * Title, description, canonical URL (always /blog/{slug}, also for the
- * in-place view on /blog), Open Graph and Twitter card tags.
+ * in-place view on /blog), Open Graph and Twitter card tags. A post's meta
+ * title is its whole <title> and its share title; its meta description
+ * replaces the excerpt; its alt text describes the share image; `noindex`
+ * asks search engines to leave it out.
  */
 export function articleMeta(post: ArticleSeoInput, site: SiteSeo): MetaDescriptor[] {
   const url = articleUrl(site.siteUrl, post.slug);
-  const title = `${post.title} | ${site.companyName}`;
+  const shareTitle = post.metaTitle || post.title;
+  const description = post.metaDescription || post.excerpt;
   const image = post.headerImage ? absoluteUrl(site.siteUrl, post.headerImage) : undefined;
+  const imageAlt = post.headerImageAlt || post.title;
   const tags: MetaDescriptor[] = [
-    ...pageMeta({ title, description: post.excerpt, canonical: url }),
+    ...pageMeta({
+      title: post.metaTitle || `${post.title} | ${site.companyName}`,
+      description,
+      canonical: url,
+      noindex: post.noindex,
+    }),
     { property: "og:type", content: "article" },
     { property: "og:site_name", content: site.companyName },
-    { property: "og:title", content: post.title },
-    { property: "og:description", content: post.excerpt },
+    { property: "og:title", content: shareTitle },
+    { property: "og:description", content: description },
     { property: "og:url", content: url },
     { property: "og:locale", content: "en_US" },
     { property: "article:published_time", content: post.publishDate },
     { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
-    { name: "twitter:title", content: post.title },
-    { name: "twitter:description", content: post.excerpt },
+    { name: "twitter:title", content: shareTitle },
+    { name: "twitter:description", content: description },
   ];
   if (post.updatedAt) tags.push({ property: "article:modified_time", content: post.updatedAt });
   if (post.category) tags.push({ property: "article:section", content: post.category });
   if (image) {
     tags.push(
       { property: "og:image", content: image },
-      { property: "og:image:alt", content: post.title },
+      { property: "og:image:alt", content: imageAlt },
       { name: "twitter:image", content: image },
-      { name: "twitter:image:alt", content: post.title },
+      { name: "twitter:image:alt", content: imageAlt },
     );
   }
   return tags;
@@ -71,7 +86,7 @@ export function blogPostingJsonLd(post: ArticleSeoInput, site: SiteSeo): Record<
     "@context": "https://schema.org",
     "@type": "BlogPosting",
     headline: post.title,
-    description: post.excerpt,
+    description: post.metaDescription || post.excerpt,
     url,
     mainEntityOfPage: { "@type": "WebPage", "@id": url },
     datePublished: post.publishDate,

@@ -6,3 +6,8 @@ export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields: titl
 export const MALFORMED_SLUG_MESSAGE =
   "Slug may contain only lowercase letters a-z, digits and single hyphens between them";
 export const DEFAULT_READ_TIME = "5 min read";
+
+/** Longest meta title, meta description and image alt text: well above what search engines show (about 60, 160 and 125). */
+export const MAX_META_TITLE = 200;
+export const MAX_META_DESCRIPTION = 500;
+export const MAX_IMAGE_ALT = 500;

@@ -8,6 +8,7 @@ import {
   DELETE_CONFIRMATION,
   draftFromPost,
   LEAVE_CONFIRMATION,
+  missingImageAlt,
   missingRequiredFields,
   newPostDraft,
   NO_POST_MESSAGE,
@@ -160,6 +161,12 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     const missing = missingRequiredFields(editor.draft);
     if (missing) {
       window.alert(missing);
+      return;
+    }
+    const noAlt = missingImageAlt(editor.draft);
+    if (noAlt) {
+      setSaveError(noAlt);
+      document.querySelector<HTMLInputElement>('input[name="headerImageAlt"]')?.focus();
       return;
     }
     setSaving(true);

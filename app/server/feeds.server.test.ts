@@ -27,6 +27,10 @@ const article = (overrides: Partial<Article>): Article => ({
   updatedAt: "2026-01-02T03:04:05.000Z",
   headerImage: null,
   contentHtml: "<p>x</p>",
+  metaTitle: null,
+  metaDescription: null,
+  headerImageAlt: null,
+  noindex: false,
   ...overrides,
 });
 

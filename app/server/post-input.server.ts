@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { DEFAULT_READ_TIME, MALFORMED_SLUG_MESSAGE, REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
+import {
+  DEFAULT_READ_TIME,
+  MALFORMED_SLUG_MESSAGE,
+  MAX_IMAGE_ALT,
+  MAX_META_DESCRIPTION,
+  MAX_META_TITLE,
+  REQUIRED_FIELDS_MESSAGE,
+} from "~/lib/post-rules";
 import { isWellFormedSlug } from "~/lib/slug";
 
 /**
@@ -13,6 +20,14 @@ const text = (field: string) =>
   z.string({ error: `${field} must be text` }).max(MAX_POST_TEXT, {
     error: `${field} is too long (${MAX_POST_TEXT.toLocaleString("en-US")} characters at most)`,
   });
+
+/** A text that may be left out: trimmed, and null when blank. */
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    .max(max, { error: `${field} is too long (${max} characters at most)` })
+    .nullish()
+    .transform((v) => v?.trim() || null);
 
 /**
  * A post as the admin editor sends it (POST and PUT bodies). Required fields
@@ -55,6 +70,14 @@ export const postInputSchema = z.object({
       error: "headerImage must be an http(s) URL or a path on this site",
     })
     .transform((v) => v || null),
+  // Per-post SEO (PRODUCT §10): omitted, null or blank is null.
+  metaTitle: optionalText("metaTitle", MAX_META_TITLE),
+  metaDescription: optionalText("metaDescription", MAX_META_DESCRIPTION),
+  headerImageAlt: optionalText("headerImageAlt", MAX_IMAGE_ALT),
+  noindex: z
+    .boolean({ error: "noindex must be true or false" })
+    .nullish()
+    .transform((v) => v ?? false),
 });
 
 export type PostInput = z.output<typeof postInputSchema>;

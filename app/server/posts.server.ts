@@ -119,6 +119,10 @@ async function columnsFrom(db: Db, input: PostInput, now: string) {
     read_time: input.readTime,
     published: input.published ? 1 : 0,
     header_image: input.headerImage,
+    meta_title: input.metaTitle,
+    meta_description: input.metaDescription,
+    header_image_alt: input.headerImageAlt,
+    noindex: input.noindex ? 1 : 0,
     updated_at: now,
   };
 }

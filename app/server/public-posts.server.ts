@@ -39,6 +39,12 @@ export interface Post {
   headerImage: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Per-post SEO (PRODUCT §10): null means the title, the excerpt, the title again. */
+  metaTitle: string | null;
+  metaDescription: string | null;
+  headerImageAlt: string | null;
+  /** Hidden from search engines: a robots noindex tag, left out of the sitemap and feeds. */
+  noindex: boolean;
 }
 
 /** A post in the admin's list: everything but the markdown (the editor reads the whole post by id). */
@@ -57,11 +63,15 @@ export interface PostSummary {
   headerImage: string | null;
 }
 
-/** An article page or a feed item: the summary, its body and its last change. */
+/** An article page or a feed item: the summary, its body, its last change and its SEO fields. */
 export interface Article extends PostSummary {
   /** Sanitised by the markdown pipeline when the post was saved. */
   contentHtml: string;
   updatedAt: string;
+  metaTitle: string | null;
+  metaDescription: string | null;
+  headerImageAlt: string | null;
+  noindex: boolean;
 }
 
 /** The article that Previous or Next leads to. */
@@ -100,6 +110,10 @@ export const POST_LIST_COLUMNS = [
   "header_image",
   "created_at",
   "updated_at",
+  "meta_title",
+  "meta_description",
+  "header_image_alt",
+  "noindex",
 ] as const;
 
 /** Every column but the stored HTML. */
@@ -117,7 +131,15 @@ const SUMMARY_COLUMNS = [
   "header_image",
 ] as const;
 
-const ARTICLE_COLUMNS = [...SUMMARY_COLUMNS, "content_html", "updated_at"] as const;
+const ARTICLE_COLUMNS = [
+  ...SUMMARY_COLUMNS,
+  "content_html",
+  "updated_at",
+  "meta_title",
+  "meta_description",
+  "header_image_alt",
+  "noindex",
+] as const;
 
 export function toPostListItem(row: Pick<Row, (typeof POST_LIST_COLUMNS)[number]>): PostListItem {
   return {
@@ -133,6 +155,10 @@ export function toPostListItem(row: Pick<Row, (typeof POST_LIST_COLUMNS)[number]
     headerImage: row.header_image,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    metaTitle: row.meta_title,
+    metaDescription: row.meta_description,
+    headerImageAlt: row.header_image_alt,
+    noindex: Boolean(row.noindex),
   };
 }
 
@@ -155,7 +181,15 @@ function toSummary(row: Pick<Row, (typeof SUMMARY_COLUMNS)[number]>): PostSummar
 }
 
 function toArticle(row: Pick<Row, (typeof ARTICLE_COLUMNS)[number]>): Article {
-  return { ...toSummary(row), contentHtml: row.content_html, updatedAt: row.updated_at };
+  return {
+    ...toSummary(row),
+    contentHtml: row.content_html,
+    updatedAt: row.updated_at,
+    metaTitle: row.meta_title,
+    metaDescription: row.meta_description,
+    headerImageAlt: row.header_image_alt,
+    noindex: Boolean(row.noindex),
+  };
 }
 
 /**
@@ -285,20 +319,27 @@ async function indexOf(db: Db, shape: PublicListShape, post: { publish_date: str
   return (anchor?.before ?? 0) + Number(row.count);
 }
 
-/** The newest public posts with their HTML, for the RSS feed. */
+/** The newest public posts with their HTML, for the RSS feed; posts hidden from search engines are left out. */
 export async function listFeedArticles(db: Db, { limit, now }: { limit: number; now: Date }): Promise<Article[]> {
-  const rows = await newestFirst(publicPosts(db, now).select(ARTICLE_COLUMNS)).limit(limit).execute();
+  const rows = await newestFirst(publicPosts(db, now).select(ARTICLE_COLUMNS).where("noindex", "=", 0))
+    .limit(limit)
+    .execute();
   return rows.map(toArticle);
 }
 
-/** Public posts' addresses and last changes, newest first, one sitemap file's worth at a time. */
+/**
+ * Public posts' addresses and last changes, newest first, one sitemap file's
+ * worth at a time. The file's share of the list is counted over every public
+ * post (the list's shape places it); a post hidden from search engines is
+ * then left out, so a file may list fewer than its share.
+ */
 export async function listPublicUrls(db: Db, { limit, ...from }: Page): Promise<PostUrl[]> {
   const { posts, skip } = publicFrom(db, from);
-  const rows = await newestFirst(posts.select(["slug", "publish_date", "updated_at"]))
+  const rows = await newestFirst(posts.select(["slug", "publish_date", "updated_at", "noindex"]))
     .limit(limit)
     .offset(skip)
     .execute();
-  return rows.map((row) => ({ slug: row.slug, lastModified: lastModified(row) }));
+  return rows.filter((row) => !row.noindex).map((row) => ({ slug: row.slug, lastModified: lastModified(row) }));
 }
 
 /** A scheduled post edited before its moment was "modified" when it went public. */

@@ -326,6 +326,14 @@ test("an uploaded header image shows on the public article in a responsive size;
   await expect(thumbnail).toHaveAttribute("src", url!);
   await expectNoAxeViolations(page);
 
+  // An image needs its alt text before the post is saved (issue 18).
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "alt text" })).toHaveText(
+    "Describe the header image in its alt text: people who cannot see it read that instead",
+  );
+  await expect(page.getByLabel("Image description (alt text)")).toBeFocused();
+  await page.getByLabel("Image description (alt text)").fill("A gradient from teal to orange");
+
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
   const saved = (await (await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`)).json()).find(
@@ -336,6 +344,7 @@ test("an uploaded header image shows on the public article in a responsive size;
   await page.goto(`/blog/${saved.slug}`);
   const image = page.locator("article img").first();
   await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute("alt", "A gradient from teal to orange");
   const srcset = await image.getAttribute("srcset");
   for (const width of [320, 640, 960, 1280, 1600]) expect(srcset).toContain(`-${width}.webp ${width}w`);
   expect(await image.getAttribute("sizes")).toBeTruthy();
@@ -355,6 +364,57 @@ test("an uploaded header image shows on the public article in a responsive size;
   const body = await response.body();
   expect((await sharp(body).metadata()).width).toBe(chosenWidth);
   expect(body.includes(Buffer.from("SecretCam"))).toBe(false);
+});
+
+test("a post's search-engine fields: meta title and description with their counts, hidden from search engines", async ({
+  page,
+}, testInfo) => {
+  await signIn(page);
+  const title = unique("Seo", testInfo.project.name);
+  await page.getByRole("button", { name: "Create New Post" }).click();
+  await fillRequired(page, { title, excerpt: "The excerpt shown on cards." });
+  await page.getByLabel("Published").check();
+  const fields = page.getByRole("group", { name: "Search engines and sharing" });
+  await expect(fields.getByLabel("Search result headline")).toHaveAttribute("placeholder", title);
+  await expect(fields.getByLabel("Search result description")).toHaveAttribute(
+    "placeholder",
+    "The excerpt shown on cards.",
+  );
+  await fields
+    .getByLabel("Search result headline")
+    .fill("Sixty-three characters: three more than what search results show");
+  await expect(fields.getByText("64 characters: past about 60, search results cut it short.")).toBeVisible();
+  await fields.getByLabel("Search result headline").fill("Cloud costs, explained");
+  await expect(fields.getByText("22 characters.")).toBeVisible();
+  await fields.getByLabel("Search result description").fill("How a small company cut its cloud bill in half.");
+  await fields.getByLabel("Hide from search engines").check();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
+  const saved = (await (await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`)).json()).find(
+    (p: { title: string }) => p.title === title,
+  );
+  expect(saved).toMatchObject({
+    metaTitle: "Cloud costs, explained",
+    metaDescription: "How a small company cut its cloud bill in half.",
+    noindex: true,
+  });
+
+  await page.goto(`/blog/${saved.slug}`);
+  await expect(page).toHaveTitle("Cloud costs, explained");
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+    "content",
+    "How a small company cut its cloud bill in half.",
+  );
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+
+  // Opened again, the editor shows what was saved.
+  await page.goto("/admin");
+  await page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: "Edit" }).click();
+  await expect(page.getByLabel("Search result headline")).toHaveValue("Cloud costs, explained");
+  await expect(page.getByLabel("Hide from search engines")).toBeChecked();
 });
 
 test("the first administrator is created only through the setup link from the log", async ({ page }) => {

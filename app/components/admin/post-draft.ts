@@ -22,6 +22,10 @@ export function newPostDraft(author: string, now = new Date()): PostDraft {
     readTime: DEFAULT_READ_TIME,
     published: false,
     headerImage: null,
+    metaTitle: null,
+    metaDescription: null,
+    headerImageAlt: null,
+    noindex: false,
   };
 }
 
@@ -38,6 +42,10 @@ export function draftFromPost(post: PostDraft & { id: string }): PostDraft {
     readTime: post.readTime,
     published: post.published,
     headerImage: post.headerImage,
+    metaTitle: post.metaTitle ?? null,
+    metaDescription: post.metaDescription ?? null,
+    headerImageAlt: post.headerImageAlt ?? null,
+    noindex: post.noindex ?? false,
   };
 }
 
@@ -45,6 +53,14 @@ export function draftFromPost(post: PostDraft & { id: string }): PostDraft {
 export function missingRequiredFields(draft: PostDraft): string | undefined {
   const empty = [draft.title, draft.slug, draft.excerpt, draft.content].some((value) => value.trim() === "");
   return empty ? REQUIRED_FIELDS_MESSAGE : undefined;
+}
+
+/** A header image needs a text for people who cannot see it (issue 18); the message when it has none. */
+export const IMAGE_ALT_MESSAGE =
+  "Describe the header image in its alt text: people who cannot see it read that instead";
+
+export function missingImageAlt(draft: PostDraft): string | undefined {
+  return draft.headerImage && !draft.headerImageAlt?.trim() ? IMAGE_ALT_MESSAGE : undefined;
 }
 
 export function sameDraft(a: PostDraft, b: PostDraft): boolean {

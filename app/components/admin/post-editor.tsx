@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore }
 import { PostImage } from "~/components/site/post-image";
 import { formatDate } from "~/lib/dates";
 import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from "~/lib/images";
+import { MAX_IMAGE_ALT, MAX_META_DESCRIPTION, MAX_META_TITLE } from "~/lib/post-rules";
 import { slugify } from "~/lib/slug";
 import { ApiFailure, renderPreview, uploadImage } from "./admin-api";
 import { fromLocalInputValue, type PostDraft, toLocalInputValue } from "./post-draft";
@@ -197,6 +198,17 @@ function HeaderImageField({
         </p>
       )}
     </div>
+  );
+}
+
+/** "42 of about 60 characters shown", counted as search engines count them (code points). */
+function CharacterCount({ value, shown }: { value: string | null; shown: number }) {
+  const length = [...(value ?? "")].length;
+  if (length === 0) return null;
+  return (
+    <span className={length > shown ? "font-medium text-amber-800" : undefined}>
+      {length} characters{length > shown ? `: past about ${shown}, search results cut it short.` : "."}
+    </span>
   );
 }
 
@@ -413,6 +425,27 @@ export function PostEditor({
             onChange={(url) => set("headerImage", url)}
             onUploadingChange={onUploadingChange}
           />
+          {draft.headerImage && (
+            <div className="flex flex-col gap-1">
+              <label htmlFor={field("image-alt")} className={labelClass}>
+                Image description (alt text)
+                <Required />
+              </label>
+              <input
+                id={field("image-alt")}
+                name="headerImageAlt"
+                className={inputClass}
+                value={draft.headerImageAlt ?? ""}
+                maxLength={MAX_IMAGE_ALT}
+                aria-required="true"
+                aria-describedby={field("image-alt-hint")}
+                onChange={(e) => set("headerImageAlt", e.target.value)}
+              />
+              <p id={field("image-alt-hint")} className={hintClass}>
+                What the image shows, for people who cannot see it and for search engines.
+              </p>
+            </div>
+          )}
 
           <div className="grid items-end gap-5 sm:grid-cols-2">
             <div className="flex flex-col gap-1">
@@ -468,6 +501,66 @@ export function PostEditor({
               Markdown: ## for a heading, **bold**, *italic*, [link](https://...), - for a list, | for tables.
             </p>
           </div>
+
+          <fieldset className="flex flex-col gap-5 rounded-md border border-neutral-300 p-4">
+            <legend className="px-1 font-semibold text-neutral-800">Search engines and sharing</legend>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={field("meta-title")} className={labelClass}>
+                Search result headline
+              </label>
+              <input
+                id={field("meta-title")}
+                className={inputClass}
+                value={draft.metaTitle ?? ""}
+                placeholder={draft.title}
+                maxLength={MAX_META_TITLE}
+                aria-describedby={field("meta-title-hint")}
+                onChange={(e) => set("metaTitle", e.target.value)}
+              />
+              <p id={field("meta-title-hint")} className={hintClass}>
+                Shown in search results and share previews instead of the post's own; about 60 characters show. Empty:
+                the post's title. <CharacterCount value={draft.metaTitle} shown={60} />
+              </p>
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={field("meta-description")} className={labelClass}>
+                Search result description
+              </label>
+              <textarea
+                id={field("meta-description")}
+                rows={2}
+                className={inputClass}
+                value={draft.metaDescription ?? ""}
+                placeholder={draft.excerpt}
+                maxLength={MAX_META_DESCRIPTION}
+                aria-describedby={field("meta-description-hint")}
+                onChange={(e) => set("metaDescription", e.target.value)}
+              />
+              <p id={field("meta-description-hint")} className={hintClass}>
+                The summary under the title in search results; about 160 characters show. Empty: the excerpt.{" "}
+                <CharacterCount value={draft.metaDescription} shown={160} />
+              </p>
+            </div>
+            <div className="flex items-start gap-2">
+              <input
+                id={field("noindex")}
+                type="checkbox"
+                className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700"
+                checked={draft.noindex}
+                aria-describedby={field("noindex-hint")}
+                onChange={(e) => set("noindex", e.target.checked)}
+              />
+              <div>
+                <label htmlFor={field("noindex")} className="font-semibold text-neutral-800">
+                  Hide from search engines
+                </label>
+                <p id={field("noindex-hint")} className={hintClass}>
+                  Visitors still find it on the blog; search engines are asked not to list it, and it is left out of the
+                  sitemap and the RSS feed.
+                </p>
+              </div>
+            </div>
+          </fieldset>
         </form>
 
         <section

@@ -46,6 +46,7 @@ export function ArticleView({
         {article.headerImage && (
           <PostImage
             src={article.headerImage}
+            alt={article.headerImageAlt ?? ""}
             sizes="(min-width: 768px) 768px, 100vw"
             className="mb-8 aspect-[16/9] w-full rounded-lg object-cover"
             priority

@@ -265,6 +265,25 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable("site_settings").execute();
     },
   },
+  // Per-post SEO (issue 18, PRODUCT §10, ADR 040): an optional title and
+  // description for search results and share previews, the header image's
+  // alt text, and "hide from search engines". Null and 0 for every post so far.
+  "015_post_seo": {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable("posts").addColumn("meta_title", "text").execute();
+      await db.schema.alterTable("posts").addColumn("meta_description", "text").execute();
+      await db.schema.alterTable("posts").addColumn("header_image_alt", "text").execute();
+      await db.schema
+        .alterTable("posts")
+        .addColumn("noindex", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      for (const column of ["noindex", "header_image_alt", "meta_description", "meta_title"]) {
+        await db.schema.alterTable("posts").dropColumn(column).execute();
+      }
+    },
+  },
 };
 
 /**

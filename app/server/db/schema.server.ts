@@ -19,6 +19,10 @@ export interface PostsTable {
   header_image: string | null;
   created_at: string;
   updated_at: string;
+  meta_title: string | null;
+  meta_description: string | null;
+  header_image_alt: string | null;
+  noindex: Generated<number>;
 }
 
 export interface AdminUsersTable {
