@@ -265,6 +265,20 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable("site_settings").execute();
     },
   },
+  // The inbox (ADR 035): "delete all from this sender" and the count it
+  // confirms first look messages up by e-mail ignoring case.
+  "011_inbox": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createIndex("contact_messages_sender_idx")
+        .on("contact_messages")
+        .expression(sql`lower(email)`)
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropIndex("contact_messages_sender_idx").execute();
+    },
+  },
 };
 
 /**
