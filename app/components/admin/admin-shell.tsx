@@ -13,10 +13,13 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
 export function AdminShell({
   email,
+  unreadMessages = 0,
   confirmLeave,
   children,
 }: {
   email: string;
+  /** Shown beside "Messages" (adminShellData, ADR 035): "Messages, 3 unread" to a screen reader. */
+  unreadMessages?: number;
   /** Asked before leaving for the public site; false keeps the visitor here. */
   confirmLeave?: () => boolean;
   children: React.ReactNode;
@@ -44,6 +47,17 @@ export function AdminShell({
                     }
                   >
                     {section.label}
+                    {section.to === "/admin/messages" && unreadMessages > 0 && (
+                      <>
+                        <span
+                          aria-hidden="true"
+                          className="ml-1.5 inline-block min-w-5 rounded-full bg-white px-1.5 text-center text-xs font-bold leading-5 text-brand-800 no-underline"
+                        >
+                          {unreadMessages.toLocaleString("en-US")}
+                        </span>
+                        <span className="sr-only">{`, ${unreadMessages.toLocaleString("en-US")} unread`}</span>
+                      </>
+                    )}
                   </NavLink>
                 </li>
               ))}
