@@ -33,6 +33,25 @@ const COLUMNS: Array<{ header: string; value: (message: ContactMessage) => strin
   { header: "Read at (UTC)", value: (m) => m.readAt ?? "" },
 ];
 
+/**
+ * The CSV encoder: a byte-order mark, the header row, CRLF between records
+ * (RFC 4180), any field with a line break quoted, and a leading apostrophe on a cell starting with =, +, -, @,
+ * a tab or a carriage return (csv-stringify's escape_formulas).
+ */
+export function messagesCsvStringifier() {
+  return stringify({
+    bom: true,
+    header: true,
+    columns: COLUMNS.map((column) => column.header),
+    escape_formulas: true,
+    record_delimiter: "windows",
+    // With CRLF between records, csv-stringify quotes a field holding CRLF but
+    // not one holding a bare LF or CR, which spreadsheet apps would read as a
+    // new row: every line break is quoted.
+    quoted_match: /[\n\r]/,
+  });
+}
+
 function answerJson(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
   res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers });
   res.end(JSON.stringify(body));
@@ -82,13 +101,7 @@ export async function sendMessagesCsv(req: IncomingMessage, res: ServerResponse)
       }
     })(),
   );
-  const csv = stringify({
-    bom: true,
-    header: true,
-    columns: COLUMNS.map((column) => column.header),
-    escape_formulas: true,
-    record_delimiter: "windows",
-  });
+  const csv = messagesCsvStringifier();
   try {
     await pipeline(records, csv, res);
     log.info({ by: admin.email, rows, ms: Date.now() - started }, "messages exported");
