@@ -291,19 +291,20 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
                     {formatDate(message.createdAt)} {new Date(message.createdAt).toISOString().slice(11, 16)} UTC
                   </time>
                 </header>
-                <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                {/* A phone stacks each label over its value: beside "Preferred Contact Method" an address broke every few letters. */}
+                <dl className="mt-3 grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-y-1">
                   <dt className="font-medium">Email</dt>
-                  <dd className="min-w-0 break-words">
+                  <dd className="mb-2 min-w-0 break-words sm:mb-0">
                     <a className="text-brand-700 underline" href={`mailto:${message.email}`}>
                       {message.email}
                     </a>
                   </dd>
                   <dt className="font-medium">Phone</dt>
-                  <dd>{message.phone ?? "-"}</dd>
+                  <dd className="mb-2 sm:mb-0">{message.phone ?? "-"}</dd>
                   <dt className="font-medium">Preferred Contact Method</dt>
-                  <dd>{label(preferredContactOptions, message.preferredContact)}</dd>
+                  <dd className="mb-2 sm:mb-0">{label(preferredContactOptions, message.preferredContact)}</dd>
                   <dt className="font-medium">Service Interest</dt>
-                  <dd>{label(serviceOptions, message.service)}</dd>
+                  <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
                 </dl>
                 <p className="mt-3 whitespace-pre-wrap break-words">{message.message}</p>
                 <p className="mt-3 text-xs text-neutral-700">

@@ -332,10 +332,10 @@ describe("the /admin/messages screen", () => {
     expect(unread).toBeGreaterThan(0);
     for (const path of ["/admin", "/admin/messages", "/admin/settings"]) {
       const page = await admin.get(path);
-      expect(page.text, path).toContain(`<span class="sr-only">, ${unread} unread</span>`);
+      expect(page.text, path).toContain(`aria-label="Messages, ${unread} unread"`);
     }
     const [first] = (await inbox("?status=unread&limit=1")).items;
     expect((await admin.request("PATCH", `/api/admin/messages/${first!.id}`, { read: true })).status).toBe(200);
-    expect((await admin.get("/admin/settings")).text).toContain(`, ${unread - 1} unread</span>`);
+    expect((await admin.get("/admin/settings")).text).toContain(`aria-label="Messages, ${unread - 1} unread"`);
   });
 });
