@@ -263,7 +263,13 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
           <p className="mt-2">
             <Link
               to="/admin/messages"
-              onClick={() => setSearch("")}
+              onClick={(event) => {
+                // The box empties and the view changes in one step: left to the
+                // search's pause, the emptied box would ask again with the old status.
+                event.preventDefault();
+                setSearch("");
+                showList({ q: "", status: "all" });
+              }}
               className="font-medium text-brand-800 underline underline-offset-2"
             >
               Show all messages
