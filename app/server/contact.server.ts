@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setImmediate } from "node:timers/promises";
 import { sql, type ExpressionBuilder, type Selectable, type SqlBool, type Expression } from "kysely";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
 import type { ContactInput } from "~/lib/contact-rules";
@@ -183,6 +184,10 @@ export async function* messagesForExport(
       .execute();
     for (const row of rows) yield toMessage(row);
     if (rows.length < pageSize) return;
+    // Let other requests in between pages: a client reading as fast as the
+    // server writes never applies backpressure, and the whole export would
+    // then run as one task (SQLite's queries are synchronous).
+    await setImmediate();
     const last = rows.at(-1)!;
     after = { createdAt: last.created_at, id: last.id };
   }
