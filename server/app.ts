@@ -13,6 +13,7 @@ import { getConfig } from "~/server/config.server";
 import { getConnection, getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/logger.server";
 import { BACKUP_PATH, sendBackup } from "~/server/backup/download.server";
+import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/messages-export.server";
 import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/cache.server";
 import { cacheKeyOf, isOpenEndedKey, pathOf } from "~/server/page-cache/key.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/page-cache/version.server";
@@ -85,6 +86,13 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   });
 
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
+
+  // The inbox's CSV export is streamed a page of rows at a time, which React
+  // Router's adapter would hold whole (as the backup, above); text, so it is
+  // compressed. ADR 035.
+  app.all(MESSAGES_CSV_PATH, (req, res, next) => {
+    sendMessagesCsv(req, res).catch(next);
+  });
 
   if (clientDir) {
     // Hashed build assets never change: cache them for a year. One this

@@ -18,6 +18,29 @@ export const MAX_OFFSET = 1_000_000;
 /** The longest title filter (`q`), in UTF-16 code units. */
 export const MAX_TITLE_FILTER = 200;
 
+/** The longest inbox search (`q`, name or e-mail contains), in UTF-16 code units. */
+export const MAX_MESSAGE_SEARCH = 200;
+
+/** The inbox's read-state filter (`status`); "all" is the default and is left out of addresses. */
+export const MESSAGE_STATUSES = ["all", "unread", "read"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Where the inbox's "Export CSV" points (a plain Express route, server/app.ts); its query is the inbox's filter. */
+export const MESSAGES_CSV_PATH = "/api/admin/messages.csv";
+
+/** The address of an inbox view; defaults are left out, so each view has one spelling. ADR 035. */
+export function inboxHref(
+  { page = 1, q = "", status = "all" }: { page?: number; q?: string; status?: MessageStatus } = {},
+  path = "/admin/messages",
+): string {
+  const params = new URLSearchParams();
+  if (status !== "all") params.set("status", status);
+  if (q) params.set("q", q);
+  if (page > 1) params.set("page", String(page));
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
 /**
  * The orders of the admin's posts list (`sort`), each a field, descending
  * when it starts with "-". The first is the contract's default: newest

@@ -1,32 +1,67 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { Form, Link, redirect, useNavigate, useNavigation } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { Pager } from "~/components/admin/pager";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
-import { adminListHref, countOf, pageCount } from "~/lib/admin-lists";
+import {
+  countOf,
+  inboxHref,
+  MAX_MESSAGE_SEARCH,
+  MESSAGE_STATUSES,
+  MESSAGES_CSV_PATH,
+  type MessageStatus,
+  pageCount,
+} from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
+import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
-import { countUnreadMessages, deleteMessage, listContactMessages, setMessageRead } from "~/server/contact.server";
+import {
+  countMessagesBySender,
+  countUnreadMessages,
+  deleteMessage,
+  deleteMessagesFrom,
+  listContactMessages,
+  setMessageRead,
+} from "~/server/contact.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, readFormBody } from "~/server/http.server";
-import { parseMessageScreenQuery } from "~/server/list-query.server";
+import { parseMessageScreenQuery, parseSender } from "~/server/list-query.server";
 import type { Route } from "./+types/admin.messages";
 
-/** /admin/messages?page=: one page of the inbox, newest first (ADR 026). */
+/** /admin/messages?status=&q=&page=: one page of the inbox, newest first, filtered (ADRs 026, 035). */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdminPage(request);
   const query = parseMessageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const db = getDb();
-  const [{ messages, total }, unread] = await Promise.all([
+  const [{ messages, total }, unread, shell] = await Promise.all([
     listContactMessages(db, query.value),
     countUnreadMessages(db),
+    adminShellData(admin),
   ]);
-  const { page } = query.value;
+  const { page, q = "", status } = query.value;
   // Past the end (the last messages were deleted, an old link): the last page.
   const pages = pageCount(total);
-  if (page > pages) throw redirect(adminListHref("/admin/messages", { page: pages }));
-  return { admin: { email: admin.email }, messages, total, unread, page, pages };
+  if (page > pages) throw redirect(inboxHref({ page: pages, q, status }));
+  // "Delete all from this sender" says how many will go: one grouped count for the page's senders.
+  const bySender = await countMessagesBySender(
+    db,
+    messages.map((message) => message.email),
+  );
+  return {
+    admin: shell,
+    messages: messages.map((message) => ({
+      ...message,
+      fromSender: bySender.get(message.email.toLowerCase()) ?? 1,
+    })),
+    total,
+    unread,
+    page,
+    pages,
+    q,
+    status,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -34,6 +69,12 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readFormBody(request);
   const id = String(form.get("id") ?? "");
   const intent = form.get("intent");
+  if (intent === "forget") {
+    const sender = parseSender(form.get("email"));
+    if (!sender.ok) throw jsonError(400, sender.message);
+    const deleted = await deleteMessagesFrom(getDb(), sender.value);
+    return { forgotten: { email: sender.value, deleted } };
+  }
   if (intent === "delete") await deleteMessage(getDb(), id);
   else if (intent === "read" || intent === "unread") await setMessageRead(getDb(), id, intent === "read");
   return null;
@@ -51,26 +92,190 @@ const noticeLabel = {
   failed: "E-mail notice: failed",
 } as const;
 
-export default function AdminMessages({ loaderData }: Route.ComponentProps) {
-  const { admin, messages, total, unread, page, pages } = loaderData;
+const STATUS_LABELS: Record<MessageStatus, string> = { all: "All messages", unread: "Unread", read: "Read" };
+
+/** Typing in the search box waits this long for a pause before the list is asked for (as /admin's filter). */
+const SEARCH_DELAY_MS = 300;
+
+function forgetQuestion(email: string, count: number) {
+  return count === 1
+    ? `Delete the only message from ${email}? This cannot be undone.`
+    : `Delete all ${count.toLocaleString("en-US")} messages from ${email}? This cannot be undone.`;
+}
+
+/** "3 unread messages match “ann”", "62 messages in all, 61 unread". */
+function describeView({
+  total,
+  unread,
+  q,
+  status,
+}: {
+  total: number;
+  unread: number;
+  q: string;
+  status: MessageStatus;
+}) {
+  if (!q && status === "all") return `${countOf(total, "message")} in all, ${unread.toLocaleString("en-US")} unread`;
+  const kind = status === "all" ? "message" : `${status} message`;
+  if (!q) return `${countOf(total, kind)}`;
+  return `${countOf(total, kind)} ${total === 1 ? "matches" : "match"} “${q}”`;
+}
+
+export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
+  const { admin, messages, total, unread, page, pages, q, status } = loaderData;
   const navigation = useNavigation();
+  const navigate = useNavigate();
   const busyId = navigation.formData?.get("id");
-  // Another page on its way (not the refresh after marking or deleting a message).
+  const busySender = navigation.formData?.get("intent") === "forget" ? navigation.formData.get("email") : undefined;
+  // Another page or filter on its way (not the refresh after marking or deleting a message).
   const loading =
     navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/messages";
+  const searchId = useId();
+  const forgottenRef = useRef<HTMLParagraphElement>(null);
+  const forgotten = actionData?.forgotten;
+
+  // The search box keeps what was typed; the list follows it a moment after
+  // typing stops. `applied` is the search last asked for: when the address
+  // changes otherwise (Back, a link), the box shows the address's search.
+  const [search, setSearch] = useState(q);
+  const [applied, setApplied] = useState(q);
+  const [shownQ, setShownQ] = useState(q);
+  if (q !== shownQ) {
+    setShownQ(q);
+    if (q !== applied) {
+      setApplied(q);
+      setSearch(q);
+    }
+  }
+  const showList = useCallback(
+    (view: { q: string; status: MessageStatus }) => {
+      setApplied(view.q);
+      void navigate(inboxHref(view), { replace: true, preventScrollReset: true });
+    },
+    [navigate],
+  );
+  useEffect(() => {
+    const wanted = search.trim();
+    if (wanted === applied) return;
+    const timer = setTimeout(() => showList({ q: wanted, status }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search, applied, status, showList]);
+
+  // The sender's messages are gone, and with them the button that had focus: the outcome takes it.
+  useEffect(() => {
+    if (forgotten) forgottenRef.current?.focus();
+  }, [forgotten]);
+
+  const filtered = Boolean(q) || status !== "all";
+  const exportHref = inboxHref({ q, status }, MESSAGES_CSV_PATH);
+
   return (
-    <AdminShell email={admin.email}>
+    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
       <div className="mx-auto max-w-4xl">
         <h1 className="text-3xl font-bold">Messages</h1>
-        <p aria-live="polite" aria-atomic="true" className="mt-1 text-neutral-700">
+        {forgotten && (
+          <p
+            ref={forgottenRef}
+            tabIndex={-1}
+            role="status"
+            className="mt-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900"
+          >
+            {forgotten.deleted === 0
+              ? `There were no messages from ${forgotten.email} left to delete.`
+              : `Deleted ${countOf(forgotten.deleted, "message")} from ${forgotten.email}.`}
+          </p>
+        )}
+        <form
+          role="search"
+          aria-label="Messages"
+          method="get"
+          action="/admin/messages"
+          className="mt-6 flex flex-wrap items-end gap-3"
+          onSubmit={(event) => {
+            // Enter asks at once, without waiting for the pause.
+            event.preventDefault();
+            showList({ q: search.trim(), status });
+          }}
+        >
+          <div className="flex min-w-0 flex-[1_1_14rem] flex-col gap-1 sm:max-w-sm">
+            <label htmlFor={`${searchId}-q`} className="text-sm font-semibold text-neutral-800">
+              Search by name or e-mail
+            </label>
+            <input
+              id={`${searchId}-q`}
+              type="search"
+              name="q"
+              value={search}
+              maxLength={MAX_MESSAGE_SEARCH}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(event) => setSearch(event.target.value)}
+              className="h-11 w-full rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${searchId}-status`} className="text-sm font-semibold text-neutral-800">
+              Show
+            </label>
+            <select
+              id={`${searchId}-status`}
+              name="status"
+              value={status}
+              onChange={(event) => showList({ q: search.trim(), status: event.target.value as MessageStatus })}
+              className="h-11 rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
+            >
+              {MESSAGE_STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {STATUS_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="submit"
+            className="h-11 rounded-md border border-neutral-400 bg-white px-4 text-sm font-medium hover:bg-neutral-100"
+          >
+            Search
+          </button>
+          {total > 0 && (
+            <a
+              href={exportHref}
+              download
+              className="inline-flex h-11 items-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800"
+            >
+              Export CSV
+            </a>
+          )}
+        </form>
+        {/* Not a status role: the sender-deletion outcome above is the page's one status. */}
+        <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-6 text-neutral-700">
           {loading
             ? "Loading messages..."
             : total === 0
-              ? "No messages yet."
-              : `${countOf(total, "message")} in all, ${unread.toLocaleString("en-US")} unread${
+              ? filtered
+                ? "No messages match."
+                : "No messages yet."
+              : `${describeView({ total, unread, q, status })}${
                   pages > 1 ? `; page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""
                 }.`}
         </p>
+        {total === 0 && filtered && !loading && (
+          <p className="mt-2">
+            <Link
+              to="/admin/messages"
+              onClick={(event) => {
+                // The box empties and the view changes in one step: left to the
+                // search's pause, the emptied box would ask again with the old status.
+                event.preventDefault();
+                setSearch("");
+                showList({ q: "", status: "all" });
+              }}
+              className="font-medium text-brand-800 underline underline-offset-2"
+            >
+              Show all messages
+            </Link>
+          </p>
+        )}
         <ul aria-busy={loading} className={`mt-6 flex flex-col gap-4 ${loading ? "opacity-60" : ""}`}>
           {messages.map((message) => (
             <li key={message.id}>
@@ -80,7 +285,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
                 className={`rounded-lg border p-5 ${message.read ? "border-neutral-200 bg-white" : "border-brand-600 bg-brand-50"}`}
               >
                 <header className="flex flex-wrap items-baseline justify-between gap-2">
-                  <h2 id={`message-${message.id}`} className="text-lg font-semibold">
+                  <h2 id={`message-${message.id}`} className="text-lg font-semibold break-words">
                     {!message.read && (
                       <span className="mr-2 rounded bg-brand-700 px-2 py-0.5 text-xs font-bold uppercase text-white">
                         Unread
@@ -92,19 +297,20 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
                     {formatDate(message.createdAt)} {new Date(message.createdAt).toISOString().slice(11, 16)} UTC
                   </time>
                 </header>
-                <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                {/* A phone stacks each label over its value: beside "Preferred Contact Method" an address broke every few letters. */}
+                <dl className="mt-3 grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-y-1">
                   <dt className="font-medium">Email</dt>
-                  <dd>
+                  <dd className="mb-2 min-w-0 break-words sm:mb-0">
                     <a className="text-brand-700 underline" href={`mailto:${message.email}`}>
                       {message.email}
                     </a>
                   </dd>
                   <dt className="font-medium">Phone</dt>
-                  <dd>{message.phone ?? "-"}</dd>
+                  <dd className="mb-2 sm:mb-0">{message.phone ?? "-"}</dd>
                   <dt className="font-medium">Preferred Contact Method</dt>
-                  <dd>{label(preferredContactOptions, message.preferredContact)}</dd>
+                  <dd className="mb-2 sm:mb-0">{label(preferredContactOptions, message.preferredContact)}</dd>
                   <dt className="font-medium">Service Interest</dt>
-                  <dd>{label(serviceOptions, message.service)}</dd>
+                  <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
                 </dl>
                 <p className="mt-3 whitespace-pre-wrap break-words">{message.message}</p>
                 <p className="mt-3 text-xs text-neutral-700">
@@ -114,7 +320,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
                     ` (tried ${message.notice.attempts} times)`}
                   {message.notice.error && message.notice.status !== "sent" && `: ${message.notice.error}`}
                 </p>
-                <div className="mt-4 flex gap-3">
+                <div className="mt-4 flex flex-wrap gap-3">
                   <Form method="post">
                     <input type="hidden" name="id" value={message.id} />
                     <button
@@ -145,17 +351,31 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
                       Delete
                     </button>
                   </Form>
+                  <Form
+                    method="post"
+                    onSubmit={(event) => {
+                      if (!window.confirm(forgetQuestion(message.email, message.fromSender))) event.preventDefault();
+                    }}
+                  >
+                    <input type="hidden" name="email" value={message.email} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="forget"
+                      disabled={
+                        typeof busySender === "string" && busySender.toLowerCase() === message.email.toLowerCase()
+                      }
+                      className="rounded-md border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50"
+                    >
+                      {`Delete all from this sender (${countOf(message.fromSender, "message")})`}
+                    </button>
+                  </Form>
                 </div>
               </article>
             </li>
           ))}
         </ul>
-        <Pager
-          page={page}
-          pages={pages}
-          hrefFor={(n) => adminListHref("/admin/messages", { page: n })}
-          label="Pages of messages"
-        />
+        <Pager page={page} pages={pages} hrefFor={(n) => inboxHref({ page: n, q, status })} label="Pages of messages" />
       </div>
     </AdminShell>
   );

@@ -9,6 +9,7 @@ import {
   type SettingsIssue,
   type SiteSettings,
 } from "~/lib/site-settings";
+import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
@@ -20,7 +21,7 @@ import type { Route } from "./+types/admin.settings";
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdminPage(request);
   return {
-    admin: { email: admin.email },
+    admin: await adminShellData(admin),
     settings: await readSiteSettings(getDb()),
     mailConfigured: getConfig().smtp !== undefined,
   };
@@ -149,7 +150,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   );
 
   return (
-    <AdminShell email={admin.email}>
+    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
       <div className="mx-auto max-w-3xl">
         <h1 className="text-3xl font-bold">Settings</h1>
         <p className="mt-1 text-neutral-700">

@@ -26,6 +26,7 @@ import {
   type PostSort,
 } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
+import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError } from "~/server/http.server";
@@ -45,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const pages = pageCount(total);
   if (page > pages) throw redirect(adminListHref("/admin", { page: pages, q, sort }));
   return {
-    admin: { email: admin.email },
+    admin: await adminShellData(admin),
     author: (await siteSettingsFor(request)).companyName,
     posts,
     total,
@@ -288,7 +289,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
   const visiblePosts = posts.filter((post) => !deletedIds.has(post.id));
 
   return (
-    <AdminShell email={admin.email} confirmLeave={confirmLeave}>
+    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages} confirmLeave={confirmLeave}>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Blog Admin</h1>
         {!editor && (

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Selectable } from "kysely";
+import { setImmediate } from "node:timers/promises";
+import { sql, type ExpressionBuilder, type Selectable, type SqlBool, type Expression } from "kysely";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
 import type { ContactInput } from "~/lib/contact-rules";
 import type { Db } from "./db/db.server";
 import { isRecordId } from "./db/ids.server";
 import { getConnection } from "./db/index.server";
-import type { ContactMessagesTable } from "./db/schema.server";
-import type { PageQuery } from "./list-query.server";
+import type { ContactMessagesTable, Database } from "./db/schema.server";
+import type { MessageFilter, MessageListQuery } from "./list-query.server";
 import { getLogger } from "./logger.server";
 import { getMailer, noticeAddresses, type Mailer } from "./mail.server";
 import { readSiteSettings } from "./settings.server";
@@ -93,12 +94,46 @@ export interface MessageListPage {
   total: number;
 }
 
-/** One page of the inbox, newest first, and the number of messages in it. ADR 026. */
-export async function listContactMessages(db: Db, { limit, offset }: PageQuery): Promise<MessageListPage> {
+type MessagesExpression = ExpressionBuilder<Database, "contact_messages">;
+
+/** `%`, `_` and `\` in `text` taken as themselves inside a LIKE pattern with escape '\'. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+/**
+ * The inbox's filter as one condition (ADR 035): read state, and name or
+ * e-mail contains `q` ignoring case, spelled the same on both backends
+ * (`lower()` on both sides, an explicit escape character), as the posts'
+ * title filter (ADR 026).
+ */
+function matching({ status, q }: MessageFilter) {
+  return (eb: MessagesExpression): Expression<SqlBool> => {
+    const conditions: Array<Expression<SqlBool>> = [];
+    if (status === "unread") conditions.push(eb("read_at", "is", null));
+    if (status === "read") conditions.push(eb("read_at", "is not", null));
+    if (q) {
+      const pattern = containsPattern(q);
+      conditions.push(
+        eb.or([
+          sql<SqlBool>`lower(${eb.ref("name")}) like lower(${pattern}) escape '\\'`,
+          sql<SqlBool>`lower(${eb.ref("email")}) like lower(${pattern}) escape '\\'`,
+        ]),
+      );
+    }
+    return eb.and(conditions);
+  };
+}
+
+/** One page of the inbox, newest first, and the number of messages matching its filter. ADRs 026, 035. */
+export async function listContactMessages(
+  db: Db,
+  { limit, offset, status = "all", q }: Partial<MessageFilter> & Pick<MessageListQuery, "limit" | "offset">,
+): Promise<MessageListPage> {
+  const filter = matching({ status, q });
   const [rows, counted] = await Promise.all([
     db
       .selectFrom("contact_messages")
       .selectAll()
+      .where(filter)
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .limit(limit)
@@ -107,9 +142,83 @@ export async function listContactMessages(db: Db, { limit, offset }: PageQuery):
     db
       .selectFrom("contact_messages")
       .select((eb) => eb.fn.countAll<string | number>().as("count"))
+      .where(filter)
       .executeTakeFirstOrThrow(),
   ]);
   return { messages: rows.map(toMessage), total: Number(counted.count) };
+}
+
+/** Rows per query of the CSV export: a page's rows are all it holds at a time. */
+export const EXPORT_PAGE_SIZE = 200;
+
+/**
+ * Every message matching `filter`, newest first, read from the database a
+ * page at a time by keyset (created_at, id): the page after a row starts
+ * strictly after it, so a message arriving or going meanwhile neither
+ * repeats nor shifts a row (ADR 035). The next page is read only when the
+ * consumer asks for it.
+ */
+export async function* messagesForExport(
+  db: Db,
+  filter: MessageFilter,
+  pageSize = EXPORT_PAGE_SIZE,
+): AsyncGenerator<ContactMessage> {
+  let after: { createdAt: string; id: string } | undefined;
+  for (;;) {
+    const cursor = after;
+    const rows = await db
+      .selectFrom("contact_messages")
+      .selectAll()
+      .where(matching(filter))
+      .$if(cursor !== undefined, (query) =>
+        query.where((eb) =>
+          eb.or([
+            eb("created_at", "<", cursor!.createdAt),
+            eb.and([eb("created_at", "=", cursor!.createdAt), eb("id", "<", cursor!.id)]),
+          ]),
+        ),
+      )
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(pageSize)
+      .execute();
+    for (const row of rows) yield toMessage(row);
+    if (rows.length < pageSize) return;
+    // Let other requests in between pages: a client reading as fast as the
+    // server writes never applies backpressure, and the whole export would
+    // then run as one task (SQLite's queries are synchronous).
+    await setImmediate();
+    const last = rows.at(-1)!;
+    after = { createdAt: last.created_at, id: last.id };
+  }
+}
+
+/**
+ * How many messages each of `emails` has sent, keyed by the address in
+ * lower case (the inbox's "delete all from this sender" says how many will go).
+ */
+export async function countMessagesBySender(db: Db, emails: string[]): Promise<Map<string, number>> {
+  const keys = [...new Set(emails.map((email) => email.toLowerCase()))];
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("contact_messages")
+    .select([sql<string>`lower(email)`.as("sender"), (eb) => eb.fn.countAll<string | number>().as("count")])
+    .where(sql<string>`lower(email)`, "in", keys)
+    .groupBy(sql`lower(email)`)
+    .execute();
+  return new Map(rows.map((row) => [row.sender, Number(row.count)]));
+}
+
+/**
+ * Deletes every message from `email`, ignoring case (a person's request to
+ * be forgotten, ADR 035); answers how many went.
+ */
+export async function deleteMessagesFrom(db: Db, email: string): Promise<number> {
+  const result = await db
+    .deleteFrom("contact_messages")
+    .where(sql<string>`lower(email)`, "=", sql<string>`lower(${email})`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Messages not yet marked read, on every page (a partial index keeps this cheap: migration 007). */

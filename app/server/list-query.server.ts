@@ -5,10 +5,14 @@ import {
   MAX_ADMIN_PAGE,
   MAX_OFFSET,
   MAX_PAGE_SIZE,
+  MAX_MESSAGE_SEARCH,
   MAX_TITLE_FILTER,
+  MESSAGE_STATUSES,
+  type MessageStatus,
   POST_SORTS,
   type PostSort,
 } from "~/lib/admin-lists";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { isStorableText } from "./http.server";
 
 /**
@@ -42,6 +46,19 @@ const titleFilter = z
   })
   .transform((value) => value || undefined);
 
+/** Name or e-mail contains this, ignoring case (the inbox's search); bounded like the title filter. */
+const messageSearch = z
+  .string()
+  .max(MAX_MESSAGE_SEARCH, { error: `q is too long (${MAX_MESSAGE_SEARCH} characters at most)`, abort: true })
+  .refine(isStorableText, {
+    error: "q contains a character that cannot be searched for (a NUL character or an unpaired surrogate)",
+  })
+  .transform((value) => value.trim() || undefined);
+
+const messageStatus = z
+  .enum(MESSAGE_STATUSES, { error: `status must be one of ${MESSAGE_STATUSES.join(", ")}` })
+  .default("all");
+
 const sort = z.enum(POST_SORTS, { error: `sort must be one of ${POST_SORTS.join(", ")}` }).default(DEFAULT_POST_SORT);
 
 const limit = wholeNumber("limit", 1, MAX_PAGE_SIZE).default(ADMIN_PAGE_SIZE);
@@ -49,14 +66,25 @@ const offset = wholeNumber("offset", 0, MAX_OFFSET).default(0);
 const page = wholeNumber("page", 1, MAX_ADMIN_PAGE).default(1);
 
 const postListQuery = z.object({ limit, offset, q: titleFilter.optional(), sort });
-const messageListQuery = z.object({ limit, offset });
+const messageFilter = { status: messageStatus, q: messageSearch.optional() };
+const messageListQuery = z.object({ limit, offset, ...messageFilter });
 const postScreenQuery = z.object({ page, q: titleFilter.optional(), sort });
-const messageScreenQuery = z.object({ page });
+const messageScreenQuery = z.object({ page, ...messageFilter });
+const messageExportQuery = z.object(messageFilter);
 
 export interface PageQuery {
   limit: number;
   offset: number;
 }
+
+/** The inbox's filter (ADR 035): read state and a name or e-mail search. */
+export interface MessageFilter {
+  status: MessageStatus;
+  /** Name or e-mail contains this, ignoring case; `%` and `_` are plain characters. */
+  q?: string;
+}
+
+export type MessageListQuery = PageQuery & MessageFilter;
 
 export interface PostListQuery extends PageQuery {
   /** Title contains this, ignoring case; `%` and `_` are plain characters. */
@@ -79,8 +107,8 @@ export function parsePostListQuery(url: URL): QueryResult<PostListQuery> {
   return parseQuery(postListQuery, url);
 }
 
-/** GET /api/admin/messages: `limit` (1-100, default 50), `offset`. */
-export function parseMessageListQuery(url: URL): QueryResult<PageQuery> {
+/** GET /api/admin/messages: `limit` (1-100, default 50), `offset`, `status`, `q`. */
+export function parseMessageListQuery(url: URL): QueryResult<MessageListQuery> {
   return parseQuery(messageListQuery, url);
 }
 
@@ -98,8 +126,37 @@ export function parsePostScreenQuery(url: URL): QueryResult<PostListQuery & { pa
   return { ok: true, value: { ...rest, ...screenPage(page) } };
 }
 
-/** /admin/messages: `page` (1-based, ADMIN_PAGE_SIZE messages each). */
-export function parseMessageScreenQuery(url: URL): QueryResult<PageQuery & { page: number }> {
+/** /admin/messages: `page` (1-based, ADMIN_PAGE_SIZE messages each), `status`, `q`. */
+export function parseMessageScreenQuery(url: URL): QueryResult<MessageListQuery & { page: number }> {
   const parsed = parseQuery(messageScreenQuery, url);
-  return parsed.ok ? { ok: true, value: screenPage(parsed.value.page) } : parsed;
+  if (!parsed.ok) return parsed;
+  const { page, ...filter } = parsed.value;
+  return { ok: true, value: { ...filter, ...screenPage(page) } };
+}
+
+/** GET /api/admin/messages.csv: `status`, `q` (every matching message, no paging). */
+export function parseMessageExportQuery(url: URL): QueryResult<MessageFilter> {
+  return parseQuery(messageExportQuery, url);
+}
+
+const senderEmail = z
+  .string({ error: "email is required: the sender's e-mail address" })
+  .max(EMAIL_MAX_LENGTH, { error: `email is too long (${EMAIL_MAX_LENGTH} characters at most)`, abort: true })
+  .refine(isStorableText, {
+    error: "email contains a character that cannot be stored (a NUL character or an unpaired surrogate)",
+    abort: true,
+  })
+  .transform((value) => value.trim())
+  .refine((value) => value.length > 0, { error: "email is required: the sender's e-mail address" });
+const senderQuery = z.object({ email: senderEmail });
+
+/** DELETE /api/admin/messages?email=: the sender whose messages all go (ADR 035). */
+export function parseSenderQuery(url: URL): QueryResult<{ email: string }> {
+  return parseQuery(senderQuery, url);
+}
+
+/** The same rule for the inbox screen's "delete all from this sender" form field. */
+export function parseSender(value: unknown): QueryResult<string> {
+  const parsed = senderEmail.safeParse(value ?? undefined);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: parsed.error.issues[0]!.message };
 }

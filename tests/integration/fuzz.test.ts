@@ -128,7 +128,7 @@ const jsonRoutes: Array<[string, string, string[]]> = [
 const formRoutes: Array<[string, string, string[]]> = [
   ["POST", "/admin/login", ["email", "password"]],
   ["POST", "/admin/setup", ["token", "email", "password", "confirm"]],
-  ["POST", "/admin/messages", ["intent", "id"]],
+  ["POST", "/admin/messages", ["intent", "id", "email"]],
   ["POST", "/admin/logout", []],
 ];
 
@@ -207,9 +207,16 @@ describe.each([
       "/api/admin/posts?limit=",
       "/api/admin/posts?sort=title&offset=",
       "/api/admin/messages?offset=",
+      "/api/admin/messages?q=",
+      "/api/admin/messages?status=",
+      "/api/admin/messages?email=",
+      "/api/admin/messages.csv?q=",
+      "/api/admin/messages.csv?status=unread&q=",
       "/admin?q=",
       "/admin?page=",
       "/admin/messages?page=",
+      "/admin/messages?q=",
+      "/admin/messages?status=",
       "/admin/setup?token=",
       "/",
     ];

@@ -13,14 +13,20 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
 export function AdminShell({
   email,
+  unreadMessages = 0,
   confirmLeave,
   children,
 }: {
   email: string;
+  /** Shown beside "Messages" (adminShellData, ADR 035): "Messages, 3 unread" to a screen reader. */
+  unreadMessages?: number;
   /** Asked before leaving for the public site; false keeps the visitor here. */
   confirmLeave?: () => boolean;
   children: React.ReactNode;
 }) {
+  /** The unread count beside Messages (none when nothing is unread). */
+  const badge = (to: string) =>
+    to === "/admin/messages" && unreadMessages > 0 ? unreadMessages.toLocaleString("en-US") : undefined;
   return (
     <div className="min-h-screen bg-neutral-50">
       <a
@@ -39,11 +45,18 @@ export function AdminShell({
                   <NavLink
                     to={section.to}
                     end
+                    // One name for a screen reader, "Messages, 3 unread", whatever the badge's layout.
+                    aria-label={badge(section.to) ? `${section.label}, ${badge(section.to)} unread` : undefined}
                     className={({ isActive }) =>
                       isActive ? "underline decoration-2 underline-offset-4" : "hover:underline underline-offset-4"
                     }
                   >
                     {section.label}
+                    {badge(section.to) && (
+                      <span className="ml-1.5 inline-block min-w-5 rounded-full bg-white px-1.5 text-center text-xs font-bold leading-5 text-brand-800">
+                        {badge(section.to)}
+                      </span>
+                    )}
                   </NavLink>
                 </li>
               ))}

@@ -1,10 +1,11 @@
 import { requireAdminApi } from "~/server/auth.server";
-import { listContactMessages } from "~/server/contact.server";
+import { deleteMessagesFrom, listContactMessages } from "~/server/contact.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { parseMessageListQuery } from "~/server/list-query.server";
+import { parseMessageListQuery, parseSenderQuery } from "~/server/list-query.server";
 import type { Route } from "./+types/admin.messages";
 
+/** GET /api/admin/messages?limit=&offset=&status=&q=: one page of the inbox (ADRs 026, 035). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
   const query = parseMessageListQuery(new URL(request.url));
@@ -13,7 +14,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   return Response.json(messages, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
+/** DELETE /api/admin/messages?email=: every message from that sender, ignoring case; 200 `{deleted}`. */
 export async function action({ request }: Route.ActionArgs) {
   await requireAdminApi(request);
-  return methodNotAllowed(["GET"]);
+  if (request.method !== "DELETE") return methodNotAllowed(["GET", "DELETE"]);
+  const query = parseSenderQuery(new URL(request.url));
+  if (!query.ok) return jsonError(400, query.message);
+  const deleted = await deleteMessagesFrom(getDb(), query.value.email);
+  return Response.json({ deleted }, { headers: { "Cache-Control": "no-store" } });
 }
