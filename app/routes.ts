@@ -33,6 +33,8 @@ export default [
   route("api/admin/messages", "routes/api/admin.messages.ts"),
   route("api/admin/messages/:id", "routes/api/admin.messages.$id.ts"),
   route("api/admin/settings", "routes/api/admin.settings.ts"),
+  route("api/admin/images", "routes/api/admin.images.ts"),
+  route("api/admin/images/:id", "routes/api/admin.images.$id.ts"),
   route("api/admin/*", "routes/api/admin.not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
