@@ -12,6 +12,7 @@ export default [
   route("admin/logout", "routes/admin.logout.ts"),
   route("admin/messages", "routes/admin.messages.tsx"),
   route("admin/settings", "routes/admin.settings.tsx"),
+  route("admin/images", "routes/admin.images.tsx"),
 
   route("rss.xml", "routes/rss.xml.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
