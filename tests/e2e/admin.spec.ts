@@ -232,6 +232,7 @@ test("delete asks 'Are you sure you want to delete this post?' first (images kep
   await confirmation.getByRole("button", { name: "Cancel" }).click();
   await expect(confirmation).toBeHidden();
   await expect(row).toBeVisible();
+  await expect(remove).toBeFocused();
 
   await remove.click();
   await expect(confirmation).toContainText("Are you sure you want to delete this post?");

@@ -138,6 +138,7 @@ test("deleting a post can delete the images only it used", async ({ page }, test
   const confirmation = page.getByRole("alertdialog", { name: "Delete post" });
   await expect(confirmation).toContainText("Are you sure you want to delete this post?");
   await expect(confirmation).toContainText(title);
+  await expect(confirmation.getByRole("button", { name: "Cancel" })).toBeFocused();
   const withImages = confirmation.getByLabel("Also delete the images only this post uses");
   await expect(withImages).not.toBeChecked();
   await withImages.check();

@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { DELETE_CONFIRMATION } from "./post-draft";
 
 /**
@@ -20,6 +20,9 @@ export function DeletePostDialog({
   const [deleteImages, setDeleteImages] = useState(false);
   const checkboxId = useId();
   const hintId = useId();
+  const cancel = useRef<HTMLButtonElement>(null);
+  // The row's Delete button that opened it: focus goes back there on Cancel.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root
       open={title !== undefined}
@@ -32,6 +35,16 @@ export function DeletePostDialog({
         <Dialog.Overlay className="fixed inset-0 z-[70] bg-black/60" />
         <Dialog.Content
           role="alertdialog"
+          onOpenAutoFocus={(event) => {
+            // A destructive question starts on its safe answer.
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            event.preventDefault();
+            cancel.current?.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            if (opener.current?.isConnected) opener.current.focus();
+          }}
           className="fixed left-1/2 top-1/2 z-[70] max-h-[90dvh] w-[calc(100%-1.5rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl"
         >
           <Dialog.Title className="text-xl font-bold">Delete post</Dialog.Title>
@@ -58,6 +71,7 @@ export function DeletePostDialog({
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <Dialog.Close asChild>
               <button
+                ref={cancel}
                 type="button"
                 className="min-h-10 rounded-md border border-neutral-400 px-4 py-2 font-medium hover:bg-neutral-100"
               >
