@@ -12,6 +12,7 @@ export default [
   route("admin/logout", "routes/admin.logout.ts"),
   route("admin/messages", "routes/admin.messages.tsx"),
   route("admin/settings", "routes/admin.settings.tsx"),
+  route("admin/images", "routes/admin.images.tsx"),
 
   route("rss.xml", "routes/rss.xml.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
@@ -33,6 +34,8 @@ export default [
   route("api/admin/messages", "routes/api/admin.messages.ts"),
   route("api/admin/messages/:id", "routes/api/admin.messages.$id.ts"),
   route("api/admin/settings", "routes/api/admin.settings.ts"),
+  route("api/admin/images", "routes/api/admin.images.ts"),
+  route("api/admin/images/:id", "routes/api/admin.images.$id.ts"),
   route("api/admin/*", "routes/api/admin.not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 

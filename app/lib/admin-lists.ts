@@ -68,7 +68,7 @@ export const MAX_ADMIN_PAGE = Math.floor(MAX_OFFSET / ADMIN_PAGE_SIZE) + 1;
 
 /** The address of an admin list screen's view; defaults are left out, so each view has one spelling. */
 export function adminListHref(
-  path: "/admin" | "/admin/messages",
+  path: "/admin" | "/admin/messages" | "/admin/images",
   { page = 1, q = "", sort = DEFAULT_POST_SORT }: { page?: number; q?: string; sort?: PostSort } = {},
 ): string {
   const params = new URLSearchParams();

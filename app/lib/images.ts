@@ -51,3 +51,39 @@ export function imageSrcSet(src: string): string | undefined {
     .map((width) => `${imageVariantPath(parsed.id, width)} ${width}w`)
     .join(", ");
 }
+
+/**
+ * Any uploaded image's URL inside a text (a path, or an absolute URL with
+ * this path): the id is the upload's SHA-256, the width any of its
+ * variants'. Linear: fixed-length hex, then a bounded run of digits.
+ */
+const IMAGE_URL_IN_TEXT = /\/images\/([0-9a-f]{64})-\d{1,5}\.webp/g;
+
+/**
+ * The uploads a post uses (ADR 036): its header image and every
+ * /images/{id}-{width}.webp URL in its markdown, each upload once, whichever
+ * of its variants is named. An external URL names no upload. The text is
+ * bounded by the post's limits (50,000 characters: at most about 600 URLs).
+ */
+export function imageIdsUsedBy(post: { headerImage: string | null; content: string }): string[] {
+  const ids = new Set<string>();
+  for (const text of [post.headerImage ?? "", post.content]) {
+    for (const match of text.matchAll(IMAGE_URL_IN_TEXT)) {
+      ids.add(match[1]!);
+    }
+  }
+  return [...ids];
+}
+
+/** "820 bytes", "14.2 KB", "1.5 MB" (1 KB = 1,024 bytes, as file managers count). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes.toLocaleString("en-US")} bytes`;
+  const units = ["KB", "MB", "GB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toLocaleString("en-US", { maximumFractionDigits: value < 10 ? 1 : 0 })} ${units[unit]}`;
+}

@@ -2,10 +2,10 @@ import { useCallback, useEffect, useEffectEvent, useId, useRef, useState } from 
 import { Link, redirect, useBlocker, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { ApiFailure, deletePost, fetchPost, savePost } from "~/components/admin/admin-api";
+import { DeletePostDialog } from "~/components/admin/delete-post-dialog";
 import { Pager } from "~/components/admin/pager";
 import { PostEditor } from "~/components/admin/post-editor";
 import {
-  DELETE_CONFIRMATION,
   draftFromPost,
   LEAVE_CONFIRMATION,
   missingImageAlt,
@@ -95,6 +95,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
   const [discarded, setDiscarded] = useState<EditorState | null>(null);
   const [busy, setBusy] = useState<RowBusy>();
   const [deletedIds, setDeletedIds] = useState<ReadonlySet<string>>(new Set());
+  const [confirmingDelete, setConfirmingDelete] = useState<{ id: string; title: string }>();
   const createButton = useRef<HTMLButtonElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const openings = useRef(0);
@@ -224,14 +225,16 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     }
   }
 
-  async function remove(id: string) {
-    if (!window.confirm(DELETE_CONFIRMATION)) return;
+  async function remove(id: string, { deleteImages }: { deleteImages: boolean }) {
     setBusy({ id, action: "deleting" });
     setNotice(undefined);
     try {
-      await deletePost(id);
+      await deletePost(id, { deleteImages });
       setDeletedIds((ids) => new Set(ids).add(id));
-      setNotice({ kind: "status", text: "The post was deleted." });
+      setNotice({
+        kind: "status",
+        text: deleteImages ? "The post and the images only it used were deleted." : "The post was deleted.",
+      });
       await revalidator.revalidate();
     } catch (error) {
       console.error("Failed to delete post", error);
@@ -439,13 +442,22 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
               )
             }
             onEdit={(id) => void edit(id)}
-            onDelete={(id) => void remove(id)}
+            onDelete={(id) => setConfirmingDelete(posts.find((post) => post.id === id))}
           />
           <Pager
             page={page}
             pages={pages}
             hrefFor={(n) => adminListHref("/admin", { page: n, q, sort })}
             label="Pages of posts"
+          />
+          <DeletePostDialog
+            title={confirmingDelete?.title}
+            onCancel={() => setConfirmingDelete(undefined)}
+            onConfirm={(options) => {
+              const id = confirmingDelete!.id;
+              setConfirmingDelete(undefined);
+              void remove(id, options);
+            }}
           />
         </>
       )}

@@ -1,6 +1,6 @@
 import { parseImageVariantPath } from "~/lib/images";
 import { getDb } from "~/server/db/index.server";
-import { findImageVariant } from "~/server/images.server";
+import { findImageVariant, imageVariantExists } from "~/server/images.server";
 import type { Route } from "./+types/images.$file";
 
 const notFound = () =>
@@ -16,7 +16,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!parsed) return notFound();
   const etag = `"${parsed.id.slice(0, 32)}-${parsed.width}"`;
   const cacheHeaders = { "Cache-Control": "public, max-age=31536000, immutable", ETag: etag };
-  if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers: cacheHeaders });
+  if (request.headers.get("If-None-Match") === etag) {
+    // A deleted image (ADR 036) is a 404 to a revalidation too, not a 304.
+    const stored = await imageVariantExists(getDb(), parsed.id, parsed.width);
+    return stored ? new Response(null, { status: 304, headers: cacheHeaders }) : notFound();
+  }
   const variant = await findImageVariant(getDb(), parsed.id, parsed.width);
   if (!variant) return notFound();
   return new Response(variant.bytes as Uint8Array<ArrayBuffer>, {

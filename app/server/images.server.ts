@@ -355,3 +355,15 @@ export async function findImageVariant(
     .executeTakeFirst();
   return row && { bytes: row.bytes, contentType: row.content_type };
 }
+
+/** Whether a variant is stored, without reading its bytes (a revalidation's check). */
+export async function imageVariantExists(db: Db, id: string, width: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("image_variants")
+    .select("width")
+    .where("image_id", "=", id)
+    .where("format", "=", IMAGE_VARIANT_FORMAT)
+    .where("width", "=", width)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -9,6 +9,7 @@ import { isRecordId } from "./db/ids.server";
 import { renderMarkdownSafely } from "./markdown.server";
 import type { PostListQuery } from "./list-query.server";
 import { fewMatches, titleFilter } from "./title-search.server";
+import { deletePostRow, referencePostImages } from "./image-references.server";
 import {
   POST_COLUMNS,
   POST_LIST_COLUMNS,
@@ -132,12 +133,13 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
   const id = randomUUID();
   const columns = await columnsFrom(db, input, now);
   try {
-    await changingContent(db, (trx) =>
-      trx
+    await changingContent(db, async (trx) => {
+      await trx
         .insertInto("posts")
         .values({ id, ...columns, created_at: now })
-        .execute(),
-    );
+        .execute();
+      await referencePostImages(trx, id, input);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();
     throw error;
@@ -152,8 +154,15 @@ export async function updatePost(db: Db, id: string, input: PostInput): Promise<
   const columns = await columnsFrom(db, input, now);
   try {
     const updated = await changingContent(db, async (trx) => {
-      const result = await trx.updateTable("posts").set(columns).where("id", "=", id).executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      const before = await trx
+        .selectFrom("posts")
+        .select(["header_image", "content"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!before) return false;
+      await trx.updateTable("posts").set(columns).where("id", "=", id).execute();
+      await referencePostImages(trx, id, input, { headerImage: before.header_image, content: before.content });
+      return true;
     });
     if (!updated) return undefined;
   } catch (error) {
@@ -163,13 +172,13 @@ export async function updatePost(db: Db, id: string, input: PostInput): Promise<
   return findPostById(db, id);
 }
 
-/** False when no post has this id. */
-export async function deletePost(db: Db, id: string): Promise<boolean> {
+/**
+ * False when no post has this id. With `deleteImages`, the uploads only this
+ * post used go with it (ADR 036); images other posts use are kept.
+ */
+export async function deletePost(db: Db, id: string, options: { deleteImages?: boolean } = {}): Promise<boolean> {
   if (!isRecordId(id)) return false;
-  return changingContent(db, async (trx) => {
-    const result = await trx.deleteFrom("posts").where("id", "=", id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
+  return changingContent(db, async (trx) => (await deletePostRow(trx, id, options)) !== undefined);
 }
 
 export async function countPosts(db: Db): Promise<number> {

@@ -213,7 +213,7 @@ test("Ctrl/Cmd+S saves the open post; with no post open it alerts 'No post data 
   await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
 });
 
-test("delete asks 'Are you sure you want to delete this post?' first; cancel keeps the post, OK removes it", async ({
+test("delete asks 'Are you sure you want to delete this post?' first (images kept by default); Cancel keeps the post, Delete removes it", async ({
   page,
 }, testInfo) => {
   await signIn(page);
@@ -225,10 +225,19 @@ test("delete asks 'Are you sure you want to delete this post?' first; cancel kee
   const row = page.getByRole("row").filter({ hasText: title });
   const remove = row.getByRole("button", { name: "Delete" });
 
-  expect(await dialogFrom(page, () => remove.click(), "dismiss")).toBe("Are you sure you want to delete this post?");
+  // The confirmation is the site's own dialog (it also offers to delete the post's images, ADR 036).
+  const confirmation = page.getByRole("alertdialog", { name: "Delete post" });
+  await remove.click();
+  await expect(confirmation).toContainText("Are you sure you want to delete this post?");
+  await confirmation.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirmation).toBeHidden();
   await expect(row).toBeVisible();
+  await expect(remove).toBeFocused();
 
-  expect(await dialogFrom(page, () => remove.click(), "accept")).toBe("Are you sure you want to delete this post?");
+  await remove.click();
+  await expect(confirmation).toContainText("Are you sure you want to delete this post?");
+  await expect(confirmation.getByLabel("Also delete the images only this post uses")).not.toBeChecked();
+  await confirmation.getByRole("button", { name: "Delete" }).click();
   await expect(row).toHaveCount(0);
   await expect(page.getByRole("status")).toContainText("The post was deleted.");
   await page.reload();

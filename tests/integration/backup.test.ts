@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import sharp from "sharp";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKED_UP_TABLES, LEFT_OUT_TABLES, MANIFEST } from "~/server/backup/format.server";
+import { BACKED_UP_TABLES, LEFT_OUT_TABLES, MANIFEST, REBUILT_TABLES } from "~/server/backup/format.server";
 import { restoreBackup } from "~/server/backup/read.server";
 import { SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
 import { connect, type Connection } from "~/server/db/db.server";
@@ -30,11 +30,16 @@ const cli = (databaseUrl: string, ...args: string[]) =>
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
   });
 
-/** Every backed-up row of a database, in key order, bytes included. */
+/** Every backed-up row of a database, and the rows a restore rebuilds, in key order, bytes included. */
 async function snapshot(connection: Connection) {
   const rows: Record<string, unknown[]> = {};
-  for (const table of BACKED_UP_TABLES) {
-    const keys = table === "image_variants" ? ["image_id", "format", "width"] : ["id"];
+  for (const table of [...BACKED_UP_TABLES, ...REBUILT_TABLES]) {
+    const keys =
+      table === "image_variants"
+        ? ["image_id", "format", "width"]
+        : table === "image_references"
+          ? ["post_id", "image_id"]
+          : ["id"];
     let query = connection.db.selectFrom(table).selectAll();
     for (const key of keys) query = query.orderBy(key as never);
     rows[table] = await query.execute();
@@ -118,6 +123,8 @@ beforeAll(async () => {
       : { kind: "sqlite", file: server.databaseUrl },
   );
   original = await snapshot(source);
+  // The draft's header image: the one reference a restore must rebuild (ADR 036).
+  expect(original.image_references).toHaveLength(1);
 }, 60_000);
 
 afterAll(async () => {
@@ -127,10 +134,10 @@ afterAll(async () => {
 });
 
 describe("the backup's table list", () => {
-  it("names every table of the schema: backed up, deliberately left out, or SQLite's title index", async () => {
+  it("names every table of the schema: backed up, deliberately left out, rebuilt by a restore, or SQLite's title index", async () => {
     const tables = (await source.db.introspection.getTables()).map((t) => t.name).sort();
     const indexTables = TEST_BACKEND === "sqlite" ? SQLITE_INDEX_TABLES : [];
-    expect(tables).toEqual([...BACKED_UP_TABLES, ...LEFT_OUT_TABLES, ...indexTables].sort());
+    expect(tables).toEqual([...BACKED_UP_TABLES, ...LEFT_OUT_TABLES, ...REBUILT_TABLES, ...indexTables].sort());
     // copy-database's lists agree on what is short-lived state.
     for (const table of SKIPPED_TABLES) expect(LEFT_OUT_TABLES).toContain(table);
   });

@@ -63,8 +63,10 @@ export async function fetchPost(id: string): Promise<SavedPost> {
   return JSON.parse(body) as SavedPost;
 }
 
-export async function deletePost(id: string): Promise<void> {
-  const response = await fetch(`/api/admin/posts/${encodeURIComponent(id)}`, {
+/** With `deleteImages`, the images only this post uses are deleted with it (ADR 036). */
+export async function deletePost(id: string, { deleteImages = false }: { deleteImages?: boolean } = {}): Promise<void> {
+  const query = deleteImages ? "?deleteImages=1" : "";
+  const response = await fetch(`/api/admin/posts/${encodeURIComponent(id)}${query}`, {
     method: "DELETE",
     credentials: "include",
   });

@@ -2,6 +2,7 @@ import { parsePostInput } from "~/server/post-input.server";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { ImageMissingError } from "~/server/image-references.server";
 import { MarkdownRenderError } from "~/server/markdown.server";
 import { deletePost, findPostById, SlugTakenError, updatePost } from "~/server/posts.server";
 import type { Route } from "./+types/admin.posts.$id";
@@ -24,13 +25,19 @@ export async function action({ request, params }: Route.ActionArgs) {
         const post = await updatePost(db, params.id, input.value);
         return post ? Response.json(post) : jsonError(404, "Post not found");
       } catch (error) {
-        if (error instanceof SlugTakenError) return jsonError(409, error.message);
+        if (error instanceof SlugTakenError || error instanceof ImageMissingError) return jsonError(409, error.message);
         if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
         throw error;
       }
     }
-    case "DELETE":
-      return (await deletePost(db, params.id)) ? new Response(null, { status: 204 }) : jsonError(404, "Post not found");
+    case "DELETE": {
+      // ?deleteImages=1: the uploads only this post uses go with it (ADR 036).
+      const deleteImages = new URL(request.url).searchParams.get("deleteImages") ?? "0";
+      if (deleteImages !== "0" && deleteImages !== "1") return jsonError(400, "deleteImages must be 0 or 1");
+      return (await deletePost(db, params.id, { deleteImages: deleteImages === "1" }))
+        ? new Response(null, { status: 204 })
+        : jsonError(404, "Post not found");
+    }
     default:
       return methodNotAllowed(["GET", "PUT", "DELETE"]);
   }

@@ -2,6 +2,7 @@ import { parsePostInput } from "~/server/post-input.server";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { ImageMissingError } from "~/server/image-references.server";
 import { MarkdownRenderError } from "~/server/markdown.server";
 import { parsePostListQuery } from "~/server/list-query.server";
 import { createPost, listAdminPosts, SlugTakenError } from "~/server/posts.server";
@@ -23,7 +24,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     return Response.json(await createPost(getDb(), input.value), { status: 201 });
   } catch (error) {
-    if (error instanceof SlugTakenError) return jsonError(409, error.message);
+    if (error instanceof SlugTakenError || error instanceof ImageMissingError) return jsonError(409, error.message);
     if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
     throw error;
   }

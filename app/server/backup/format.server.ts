@@ -41,6 +41,12 @@ export const BACKED_UP_TABLES: readonly BackedUpTable[] = [...IMAGE_TABLES, ...R
  */
 export const LEFT_OUT_TABLES = ["sessions", "setup_tokens", "rate_limits", "content_version"] as const;
 
+/**
+ * Tables a backup leaves out because a restore rebuilds them from the rows it
+ * holds: which images each post uses (ADR 036), read from the posts' text.
+ */
+export const REBUILT_TABLES = ["image_references"] as const;
+
 /** A piece of JSON lines is closed once it reaches this size. */
 export const JSONL_PIECE_BYTES = 1024 * 1024;
 

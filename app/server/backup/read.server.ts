@@ -3,6 +3,7 @@ import fs from "node:fs";
 import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import type { Connection } from "../db/db.server";
+import { rebuildImageReferences } from "../image-references.server";
 import { bumpContentVersion } from "../page-cache/version.server";
 import {
   BACKED_UP_TABLES,
@@ -336,6 +337,7 @@ function checkSums(text: string, hashes: Map<string, string>): void {
 const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
+  "image_references",
   "contact_messages",
   "posts",
   "image_variants",
@@ -418,6 +420,8 @@ export async function restoreBackup(
           }
         },
       });
+      // Not in the file: rebuilt from the posts and images just loaded (ADR 036).
+      await rebuildImageReferences(trx);
       await bumpContentVersion(trx);
       return summary;
     });

@@ -10,6 +10,7 @@ export const COPIED_TABLES = [
   "images",
   "image_variants",
   "posts",
+  "image_references",
   "contact_messages",
   "site_settings",
 ] as const;

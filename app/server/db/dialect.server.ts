@@ -9,3 +9,9 @@ import { PostgresAdapter, type DialectAdapter } from "kysely";
 export function isPostgres(db: { getExecutor(): { readonly adapter: DialectAdapter } }): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
+
+/** Foreign-key violation, in either dialect: a row names one that is not there (or is still named). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "23503";
+}

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { rebuildImageReferences } from "../image-references.server";
 import { isPostgres } from "./dialect.server";
 
 /**
@@ -296,6 +297,29 @@ export const migrations: Record<string, Migration> = {
         .execute();
       await db.schema.dropIndex("contact_messages_search_idx").execute();
       await db.schema.dropIndex("contact_messages_sender_idx").execute();
+    },
+  },
+  // Which uploads each post uses (ADR 036): its header image and the images
+  // its markdown names, kept with every write of a post, so an image no post
+  // uses can be listed and deleted, and one a post uses cannot. The image's
+  // key has no ON DELETE: deleting a used image fails in the database too,
+  // whatever raced with it. Filled from the posts already there.
+  "012_image_references": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable("image_references")
+        .addColumn("post_id", "varchar(36)", (c) => c.notNull().references("posts.id").onDelete("cascade"))
+        .addColumn("image_id", "varchar(64)", (c) => c.notNull().references("images.id"))
+        .addPrimaryKeyConstraint("image_references_pk", ["post_id", "image_id"])
+        .execute();
+      await db.schema.createIndex("image_references_image_idx").on("image_references").column("image_id").execute();
+      // The Images screen's order: newest upload first.
+      await db.schema.createIndex("images_created_idx").on("images").columns(["created_at desc", "id"]).execute();
+      await rebuildImageReferences(db);
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropIndex("images_created_idx").execute();
+      await db.schema.dropTable("image_references").execute();
     },
   },
   // Per-post SEO (issue 18, PRODUCT §10, ADR 040): an optional title and

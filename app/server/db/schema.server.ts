@@ -126,6 +126,16 @@ export interface SiteSettingsTable {
   updated_at: string;
 }
 
+/**
+ * Which uploads a post uses (migration 012, ADR 036): one row per post and
+ * image, written with every write of the post. A post's row going deletes
+ * its rows; an image with rows cannot be deleted (no ON DELETE).
+ */
+export interface ImageReferencesTable {
+  post_id: string;
+  image_id: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -138,4 +148,5 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   posts_title_search_keys: PostsTitleSearchKeysTable;
   site_settings: SiteSettingsTable;
+  image_references: ImageReferencesTable;
 }

@@ -1,0 +1,30 @@
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { deleteImage, describeUse } from "~/server/image-references.server";
+import { getLogger } from "~/server/logger.server";
+import type { Route } from "./+types/admin.images.$id";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["DELETE"]);
+}
+
+/**
+ * DELETE /api/admin/images/{id} (the upload's SHA-256, as in its URLs): 204
+ * deleted with its variants; 404 unknown; 409 while a post uses it (ADR 036).
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
+  if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
+  const deletion = await deleteImage(getDb(), params.id);
+  switch (deletion.status) {
+    case "deleted":
+      getLogger().info({ image: params.id, by: admin.email }, "image deleted");
+      return new Response(null, { status: 204 });
+    case "missing":
+      return jsonError(404, "Image not found");
+    case "used":
+      return jsonError(409, describeUse(deletion));
+  }
+}

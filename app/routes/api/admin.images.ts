@@ -1,0 +1,24 @@
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { listImages } from "~/server/image-references.server";
+import { parseImageListQuery } from "~/server/list-query.server";
+import type { Route } from "./+types/admin.images";
+
+/**
+ * GET /api/admin/images: the uploads, newest first, paged like the other
+ * admin lists (`limit` 1-100, `offset`, `X-Total-Count`); `unused=1` lists
+ * only the images no post uses (ADR 036).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  const query = parseImageListQuery(new URL(request.url));
+  if (!query.ok) return jsonError(400, query.message);
+  const { images, total } = await listImages(getDb(), query.value);
+  return Response.json(images, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["GET"]);
+}
