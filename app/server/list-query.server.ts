@@ -9,6 +9,9 @@ import {
   POST_SORTS,
   type PostSort,
 } from "~/lib/admin-lists";
+import { AUDIT_ACTIONS } from "~/lib/audit";
+import type { AuditQuery } from "./audit.server";
+import { isRecordId } from "./db/ids.server";
 import { isStorableText } from "./http.server";
 
 /**
@@ -52,6 +55,18 @@ const postListQuery = z.object({ limit, offset, q: titleFilter.optional(), sort 
 const messageListQuery = z.object({ limit, offset });
 const postScreenQuery = z.object({ page, q: titleFilter.optional(), sort });
 const messageScreenQuery = z.object({ page });
+// The audit log (ADR 038): by action and by administrator (an id); empty means all.
+const auditAction = z
+  .union([z.literal(""), z.enum(AUDIT_ACTIONS)], { error: `action must be one of ${AUDIT_ACTIONS.join(", ")}` })
+  .transform((value) => value || undefined)
+  .optional();
+const auditAdmin = z
+  .string()
+  .refine((value) => value === "" || isRecordId(value), { error: "admin must be an administrator's id" })
+  .transform((value) => value || undefined)
+  .optional();
+const auditListQuery = z.object({ limit, offset, action: auditAction, admin: auditAdmin });
+const auditScreenQuery = z.object({ page, action: auditAction, admin: auditAdmin });
 
 export interface PageQuery {
   limit: number;
@@ -102,4 +117,17 @@ export function parsePostScreenQuery(url: URL): QueryResult<PostListQuery & { pa
 export function parseMessageScreenQuery(url: URL): QueryResult<PageQuery & { page: number }> {
   const parsed = parseQuery(messageScreenQuery, url);
   return parsed.ok ? { ok: true, value: screenPage(parsed.value.page) } : parsed;
+}
+
+/** GET /api/admin/audit: `limit` (1-100, default 50), `offset`, `action`, `admin`. */
+export function parseAuditListQuery(url: URL): QueryResult<AuditQuery> {
+  return parseQuery(auditListQuery, url);
+}
+
+/** /admin/audit: `page`, `action`, `admin`. */
+export function parseAuditScreenQuery(url: URL): QueryResult<AuditQuery & { page: number }> {
+  const parsed = parseQuery(auditScreenQuery, url);
+  if (!parsed.ok) return parsed;
+  const { page, ...rest } = parsed.value;
+  return { ok: true, value: { ...rest, ...screenPage(page) } };
 }
