@@ -336,6 +336,8 @@ function checkSums(text: string, hashes: Map<string, string>): void {
 const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
+  "audit_log",
+  "admin_invites",
   "contact_messages",
   "posts",
   "image_variants",
