@@ -8,6 +8,8 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin", label: "Posts" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/settings", label: "Settings" },
+  { to: "/admin/administrators", label: "Administrators" },
+  { to: "/admin/audit", label: "Audit" },
 ];
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
@@ -33,7 +35,7 @@ export function AdminShell({
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
           <span className="text-lg font-semibold tracking-tight">Admin</span>
           <nav aria-label="Admin">
-            <ul className="flex gap-4 text-sm font-medium">
+            <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm font-medium">
               {ADMIN_SECTIONS.map((section) => (
                 <li key={section.to}>
                   <NavLink
