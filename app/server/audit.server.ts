@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { AUDIT_LIMITS, type AuditAction, type AuditEntry } from "~/lib/audit";
 import type { Db } from "./db/db.server";
 import { getDb } from "./db/index.server";
@@ -39,10 +39,34 @@ export function bounded(value: string | null | undefined, max: number): string |
   return clean ? clean.slice(0, max).toWellFormed() : null;
 }
 
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A UUID version 7: the time in milliseconds, then a counter, then random
+ * bits. Ids of one process sort in the order they were made, even within one
+ * millisecond, so the log's order (time, then id) is the order of events.
+ */
+export function timeOrderedId(now = Date.now()): { id: string; ms: number } {
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    lastMs += 1;
+    sequence = 0;
+  }
+  const random = randomBytes(8).toString("hex");
+  const time = lastMs.toString(16).padStart(12, "0");
+  const variant = ((parseInt(random[0]!, 16) & 0x3) | 0x8).toString(16);
+  const id = `${time.slice(0, 8)}-${time.slice(8)}-7${sequence.toString(16).padStart(3, "0")}-${variant}${random.slice(1, 4)}-${random.slice(4, 16)}`;
+  return { id, ms: lastMs };
+}
+
 export async function recordAudit(record: AuditRecord, db: Db = getDb()): Promise<void> {
+  const { id, ms } = timeOrderedId();
   const row = {
-    id: randomUUID(),
-    created_at: new Date().toISOString(),
+    id,
+    created_at: new Date(ms).toISOString(),
     action: record.action,
     actor_id: record.admin?.id ?? null,
     actor_email: bounded(record.admin?.email ?? record.attemptedEmail, AUDIT_LIMITS.email),
