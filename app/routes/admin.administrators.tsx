@@ -194,7 +194,7 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
                   readOnly
                   value={created.link}
                   onFocus={(event) => event.currentTarget.select()}
-                  className="h-11 min-w-0 flex-1 rounded-md border border-neutral-400 bg-white px-3 font-mono text-sm"
+                  className="h-11 w-full min-w-0 rounded-md border border-neutral-400 bg-white px-3 font-mono text-sm sm:w-auto sm:flex-1"
                 />
                 <button
                   type="button"
@@ -223,10 +223,10 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
                 >
                   <div className="min-w-0">
                     <p className="font-semibold break-words">
-                      {person.name ?? <span className="text-neutral-700">(no name)</span>}
+                      {label}
                       {self && <span className="ml-2 text-sm font-normal text-neutral-700">(you)</span>}
                     </p>
-                    <p className="break-all text-neutral-800">{person.email}</p>
+                    {person.name && <p className="break-words text-neutral-800">{person.email}</p>}
                     <p className="mt-1 text-sm text-neutral-700">
                       Added {formatDate(person.addedAt)} · Last sign-in{" "}
                       {person.lastSignInAt ? dateTime(person.lastSignInAt) : "not known"}
@@ -280,7 +280,7 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
                   className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-neutral-200 bg-white p-4"
                 >
                   <div className="min-w-0">
-                    <p className="break-all font-semibold">{invite.email}</p>
+                    <p className="break-words font-semibold">{invite.email}</p>
                     <p className="mt-1 text-sm text-neutral-700">
                       Invited by {invite.invitedBy} · valid until {dateTime(invite.expiresAt)}
                     </p>

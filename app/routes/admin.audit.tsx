@@ -121,9 +121,9 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                     <strong className={entry.action === "sign-in-failed" ? "text-red-800" : undefined}>
                       {isAuditAction(entry.action) ? AUDIT_ACTION_LABELS[entry.action] : entry.action}
                     </strong>
-                    {entry.target && <span className="break-all"> · {entry.target}</span>}
+                    {entry.target && <span className="break-words"> · {entry.target}</span>}
                   </p>
-                  <p className="break-all text-neutral-700">
+                  <p className="break-words text-neutral-700">
                     {entry.email ?? "unknown"}
                     {entry.action === "sign-in-failed" && " (attempted)"} · from {entry.clientAddress ?? "unknown"} ·{" "}
                     {userAgentSummary(entry.userAgent)}

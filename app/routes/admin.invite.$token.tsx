@@ -73,8 +73,8 @@ export default function AdminInvite({ loaderData, actionData }: Route.ComponentP
   return (
     <AdminCard title="Join as an administrator">
       <p className="mb-4 text-sm text-neutral-700">
-        You were invited as <strong className="break-all">{loaderData.email}</strong>. Choose your name and a password;
-        you sign in with this e-mail address.
+        You were invited as <strong className="break-words">{loaderData.email}</strong>. Choose your name and a
+        password; you sign in with this e-mail address.
       </p>
       <Form method="post" className="flex flex-col gap-4">
         <FormAlert message={actionData?.error} />
