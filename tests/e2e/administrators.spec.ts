@@ -43,6 +43,8 @@ test("invite a colleague, who joins in their own browser; both are listed; the o
   page,
   browser,
 }, info) => {
+  // Two browsers, eight page states and axe on six of them: longer than one screen's test.
+  test.slow();
   const email = `colleague-${info.project.name}@example.com`;
   const name = `Colleague ${info.project.name}`;
 

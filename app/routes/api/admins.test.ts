@@ -450,3 +450,52 @@ describe("pruning", () => {
     await expect(startServer({ AUDIT_RETENTION_DAYS: "0" })).rejects.toThrow(/AUDIT_RETENTION_DAYS/);
   });
 });
+
+describe("the screens' forms (without JavaScript) record the same entries", () => {
+  const postForm = (client: ApiClient, pathname: string, fields: Record<string, string>, headers = {}) =>
+    fetch(`${server.url}${pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: client.cookie,
+        Origin: server.url,
+        ...headers,
+      },
+      body: new URLSearchParams(fields),
+    });
+  const latest = async () => (await auditEntries("?limit=1"))[0]!;
+
+  it("sign-in form: failure and success; sign-out form", async () => {
+    const visitor = new ApiClient(server.url);
+    const failed = await postForm(visitor, "/admin/login", { email: TEST_ADMIN.email, password: "wrong-password" });
+    expect(failed.status).toBe(401);
+    expect(await latest()).toMatchObject({ action: "sign-in-failed", email: TEST_ADMIN.email });
+    const signedIn = await postForm(visitor, "/admin/login", TEST_ADMIN);
+    expect(signedIn.status).toBe(302);
+    expect(await latest()).toMatchObject({ action: "sign-in", email: TEST_ADMIN.email });
+    visitor.cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    expect((await postForm(visitor, "/admin/logout", {})).status).toBe(302);
+    expect(await latest()).toMatchObject({ action: "sign-out", email: TEST_ADMIN.email });
+  });
+
+  it("Settings, invite and withdraw forms", async () => {
+    const settings = await postForm(owner, "/admin/settings", { companyName: "Form Co" });
+    expect(settings.status).toBe(200);
+    expect(await latest()).toMatchObject({ action: "settings-changed", email: TEST_ADMIN.email });
+
+    const invited = await postForm(owner, "/admin/administrators", { intent: "invite", email: "form@example.com" });
+    expect(invited.status).toBe(200);
+    expect(await invited.text()).toMatch(/\/admin\/invite\/[\w-]{32,}/);
+    expect(await latest()).toMatchObject({ action: "admin-invited", target: "form@example.com" });
+    const refused = await postForm(owner, "/admin/administrators", { intent: "invite", email: TEST_ADMIN.email });
+    expect(refused.status).toBe(409);
+
+    const { invites } = (await owner.get("/api/admin/administrators")).json as { invites: Array<{ id: string }> };
+    const withdrawn = await postForm(owner, "/admin/administrators", { intent: "revoke", id: invites[0]!.id });
+    expect(withdrawn.status).toBe(200);
+    expect(await latest()).toMatchObject({ action: "invite-revoked", target: "form@example.com" });
+    const last = (await owner.get("/api/admin/administrators")).json.administrators[0].id as string;
+    expect((await postForm(owner, "/admin/administrators", { intent: "remove", id: last })).status).toBe(409);
+  });
+});
