@@ -16,7 +16,11 @@ export function accessLog(logger: Logger) {
     customLogLevel: (_req, res, error) =>
       error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
     serializers: {
-      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
+      // An invitation's token is a password until it is used (ADR 038): never in the log.
+      req: (req: { method?: string; url?: string }) => ({
+        method: req.method,
+        url: req.url?.startsWith("/admin/invite/") ? "/admin/invite/[token]" : req.url,
+      }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });

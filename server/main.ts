@@ -12,6 +12,7 @@ import { watchEventLoop } from "~/server/event-loop.server";
 import { getLogger } from "~/server/logger.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/markdown.server";
 import { prepareApp } from "~/server/startup.server";
+import { startAuditPruning } from "~/server/audit.server";
 import { createApp } from "./app";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -53,6 +54,7 @@ async function main() {
   enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
   await prepareApp();
   startContactNotices(getDb);
+  await startAuditPruning(getDb, config.auditRetentionDays);
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = createApp({ build, clientDir });

@@ -4,6 +4,7 @@ import { TextField } from "~/components/ui/text-field";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { pageMeta } from "~/lib/seo";
+import { recordSignIn } from "~/server/audit.server";
 import { countAdmins, getAdmin, signIn } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { readFormBody } from "~/server/http.server";
@@ -24,6 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error: "Enter a valid e-mail address and password.", email: "" }, { status: 400 });
   }
   const result = await signIn({ email, password }, context.clientAddress);
+  await recordSignIn(result, email, request, context.clientAddress);
   if (!result.ok) return data({ error: result.error, email }, { status: result.status });
   return redirect("/admin", { headers: { "Set-Cookie": result.setCookie } });
 }

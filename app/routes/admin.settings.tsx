@@ -15,6 +15,7 @@ import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { readFormBody } from "~/server/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings.server";
+import { recordAudit } from "~/server/audit.server";
 import type { Route } from "./+types/admin.settings";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
@@ -67,8 +68,8 @@ function formValues(settings: SiteSettings): FormValues {
  * answers 400 with every problem and what was typed, so nothing is lost
  * (with or without JavaScript).
  */
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminPage(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdminPage(request);
   const form = await readFormBody(request);
   const field = (name: FieldName) => form.get(name) ?? undefined;
   const typed = Object.fromEntries(FIELD_NAMES.map((name) => [name, field(name) ?? ""])) as FormValues;
@@ -87,6 +88,7 @@ export async function action({ request }: Route.ActionArgs) {
   );
   if (!parsed.ok) return data({ saved: false as const, issues: parsed.issues, values: typed }, { status: 400 });
   await saveSiteSettings(db, parsed.value);
+  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.clientAddress });
   return { saved: true as const, savedAt: Date.now() };
 }
 

@@ -32,6 +32,7 @@ describe("parseConfig", () => {
         CONTACT_NOTIFY_TO: "team@example.com",
         LOG_LEVEL: "debug",
         PAGE_CACHE_MB: "0",
+        AUDIT_RETENTION_DAYS: "30",
       },
       "/srv",
     );
@@ -46,7 +47,9 @@ describe("parseConfig", () => {
       smtp: { url: "smtp://127.0.0.1:2525", notifyTo: "team@example.com" },
       logLevel: "debug",
       pageCacheBytes: 0,
+      auditRetentionDays: 30,
     });
+    expect(parseConfig({}).auditRetentionDays).toBe(365);
   });
 
   it("the first start's site settings: the environment's, else the company name and no invented contact details", () => {
@@ -90,6 +93,8 @@ describe("parseConfig", () => {
     ["PAGE_CACHE_MB", { PAGE_CACHE_MB: "-1" }],
     ["PAGE_CACHE_MB", { PAGE_CACHE_MB: "1.5" }],
     ["PAGE_CACHE_MB", { PAGE_CACHE_MB: "lots" }],
+    ["AUDIT_RETENTION_DAYS", { AUDIT_RETENTION_DAYS: "0" }],
+    ["AUDIT_RETENTION_DAYS", { AUDIT_RETENTION_DAYS: "a year" }],
     ["ADMIN_EMAIL", { ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "long-enough-pw" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "short" }],

@@ -56,6 +56,7 @@ const envSchema = z
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
+    AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     COMPANY_NAME: optionalString.pipe(
       z
         .string()
@@ -94,6 +95,8 @@ export interface Config {
   trustProxy: string;
   /** The page cache's size in bytes (its bodies and their compressed copies); 0 turns it off. */
   pageCacheBytes: number;
+  /** Audit log entries older than this many days are pruned (ADR 038). */
+  auditRetentionDays: number;
   /**
    * The first start's site settings (ADR 034): saved in the database then,
    * and changed in Admin > Settings afterwards. Unset values stay unset: no
@@ -141,6 +144,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     company: {
       name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,
       nameFromEnvironment: e.COMPANY_NAME !== undefined,

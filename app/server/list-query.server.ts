@@ -13,6 +13,9 @@ import {
   type PostSort,
 } from "~/lib/admin-lists";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { AUDIT_ACTIONS } from "~/lib/audit";
+import type { AuditQuery } from "./audit.server";
+import { isRecordId } from "./db/ids.server";
 import { isStorableText } from "./http.server";
 
 /**
@@ -71,6 +74,18 @@ const messageListQuery = z.object({ limit, offset, ...messageFilter });
 const postScreenQuery = z.object({ page, q: titleFilter.optional(), sort });
 const messageScreenQuery = z.object({ page, ...messageFilter });
 const messageExportQuery = z.object(messageFilter);
+// The audit log (ADR 038): by action and by administrator (an id); empty means all.
+const auditAction = z
+  .union([z.literal(""), z.enum(AUDIT_ACTIONS)], { error: `action must be one of ${AUDIT_ACTIONS.join(", ")}` })
+  .transform((value) => value || undefined)
+  .optional();
+const auditAdmin = z
+  .string()
+  .refine((value) => value === "" || isRecordId(value), { error: "admin must be an administrator's id" })
+  .transform((value) => value || undefined)
+  .optional();
+const auditListQuery = z.object({ limit, offset, action: auditAction, admin: auditAdmin });
+const auditScreenQuery = z.object({ page, action: auditAction, admin: auditAdmin });
 
 export interface PageQuery {
   limit: number;
@@ -181,4 +196,17 @@ export function parseImageListQuery(url: URL): QueryResult<PageQuery & { unused:
 /** /admin/images: `page` (1-based, ADMIN_PAGE_SIZE images each). */
 export function parseImageScreenQuery(url: URL): QueryResult<PageQuery & { page: number }> {
   return parseMessageScreenQuery(url);
+}
+
+/** GET /api/admin/audit: `limit` (1-100, default 50), `offset`, `action`, `admin`. */
+export function parseAuditListQuery(url: URL): QueryResult<AuditQuery> {
+  return parseQuery(auditListQuery, url);
+}
+
+/** /admin/audit: `page`, `action`, `admin`. */
+export function parseAuditScreenQuery(url: URL): QueryResult<AuditQuery & { page: number }> {
+  const parsed = parseQuery(auditScreenQuery, url);
+  if (!parsed.ok) return parsed;
+  const { page, ...rest } = parsed.value;
+  return { ok: true, value: { ...rest, ...screenPage(page) } };
 }

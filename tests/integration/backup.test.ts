@@ -188,6 +188,12 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
       expect(original.images).toHaveLength(2);
       expect(original.posts!.length).toBeGreaterThan(3);
       expect(original.contact_messages).toHaveLength(1);
+      // ADR 038: the audit log (the sign-in and the post saves above) and the administrators' new columns.
+      expect((original.audit_log as Array<{ action: string }>).map((entry) => entry.action)).toEqual(
+        expect.arrayContaining(["sign-in", "post-created"]),
+      );
+      expect(original.admin_users![0]).toHaveProperty("last_sign_in_at");
+      expect(original.admin_users![0]).toHaveProperty("name");
     } finally {
       await Promise.all([there.cleanup(), back.cleanup()]);
     }

@@ -9,6 +9,8 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/images", label: "Images" },
   { to: "/admin/settings", label: "Settings" },
+  { to: "/admin/administrators", label: "Administrators" },
+  { to: "/admin/audit", label: "Audit" },
 ];
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */

@@ -1,4 +1,5 @@
 import { parsePostInput } from "~/server/post-input.server";
+import { recordAudit } from "~/server/audit.server";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
@@ -13,17 +14,24 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return post ? Response.json(post) : jsonError(404, "Post not found");
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
   const db = getDb();
   switch (request.method) {
     case "PUT": {
-      if (!(await findPostById(db, params.id))) return jsonError(404, "Post not found");
+      const before = await findPostById(db, params.id);
+      if (!before) return jsonError(404, "Post not found");
       const input = parsePostInput(await readJsonBody(request));
       if (!input.ok) return jsonError(400, input.message);
       try {
         const post = await updatePost(db, params.id, input.value);
-        return post ? Response.json(post) : jsonError(404, "Post not found");
+        if (!post) return jsonError(404, "Post not found");
+        const audit = { admin, target: post.slug, request, clientAddress: context.clientAddress };
+        await recordAudit({ action: "post-updated", ...audit });
+        if (post.published !== before.published) {
+          await recordAudit({ action: post.published ? "post-published" : "post-unpublished", ...audit });
+        }
+        return Response.json(post);
       } catch (error) {
         if (error instanceof SlugTakenError || error instanceof ImageMissingError) return jsonError(409, error.message);
         if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
@@ -34,9 +42,18 @@ export async function action({ request, params }: Route.ActionArgs) {
       // ?deleteImages=1: the uploads only this post uses go with it (ADR 036).
       const deleteImages = new URL(request.url).searchParams.get("deleteImages") ?? "0";
       if (deleteImages !== "0" && deleteImages !== "1") return jsonError(400, "deleteImages must be 0 or 1");
-      return (await deletePost(db, params.id, { deleteImages: deleteImages === "1" }))
-        ? new Response(null, { status: 204 })
-        : jsonError(404, "Post not found");
+      const before = await findPostById(db, params.id);
+      if (!before || !(await deletePost(db, params.id, { deleteImages: deleteImages === "1" }))) {
+        return jsonError(404, "Post not found");
+      }
+      await recordAudit({
+        action: "post-deleted",
+        admin,
+        target: before.slug,
+        request,
+        clientAddress: context.clientAddress,
+      });
+      return new Response(null, { status: 204 });
     }
     default:
       return methodNotAllowed(["GET", "PUT", "DELETE"]);

@@ -1,4 +1,5 @@
 import { parsePostInput } from "~/server/post-input.server";
+import { recordAudit } from "~/server/audit.server";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
@@ -16,13 +17,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   return Response.json(posts, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   const input = parsePostInput(await readJsonBody(request));
   if (!input.ok) return jsonError(400, input.message);
   try {
-    return Response.json(await createPost(getDb(), input.value), { status: 201 });
+    const post = await createPost(getDb(), input.value);
+    const audit = { admin, target: post.slug, request, clientAddress: context.clientAddress };
+    await recordAudit({ action: "post-created", ...audit });
+    if (post.published) await recordAudit({ action: "post-published", ...audit });
+    return Response.json(post, { status: 201 });
   } catch (error) {
     if (error instanceof SlugTakenError || error instanceof ImageMissingError) return jsonError(409, error.message);
     if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);

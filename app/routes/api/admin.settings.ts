@@ -1,4 +1,5 @@
 import { parseSettingsInput } from "~/lib/site-settings";
+import { recordAudit } from "~/server/audit.server";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { methodNotAllowed, readJsonBody } from "~/server/http.server";
@@ -11,8 +12,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return Response.json(await readSiteSettings(getDb()), { headers: { "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
   if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
   const body = await readJsonBody(request);
   const db = getDb();
@@ -24,5 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 400, headers: { "Cache-Control": "no-store" } },
     );
   }
-  return Response.json(await saveSiteSettings(db, parsed.value), { headers: { "Cache-Control": "no-store" } });
+  const saved = await saveSiteSettings(db, parsed.value);
+  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.clientAddress });
+  return Response.json(saved, { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { recordSignIn } from "~/server/audit.server";
 import { signIn } from "~/server/auth.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import type { Route } from "./+types/auth.login";
@@ -19,6 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = credentials.safeParse(await readJsonBody(request));
   if (!body.success) return jsonError(400, "Send a JSON body with email and password");
   const result = await signIn(body.data, context.clientAddress);
+  await recordSignIn(result, body.data.email, request, context.clientAddress);
   if (!result.ok) {
     return jsonError(
       result.status,

@@ -1,4 +1,5 @@
-import { signOut } from "~/server/auth.server";
+import { recordAudit } from "~/server/audit.server";
+import { getAdmin, signOut } from "~/server/auth.server";
 import { methodNotAllowed } from "~/server/http.server";
 import type { Route } from "./+types/auth.logout";
 
@@ -6,7 +7,9 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const admin = await getAdmin(request);
+  if (admin) await recordAudit({ action: "sign-out", admin, request, clientAddress: context.clientAddress });
   return new Response(null, { status: 204, headers: { "Set-Cookie": await signOut(request) } });
 }

@@ -28,7 +28,7 @@ export const CHECKSUMS = `${ROOT}/SHA256SUMS`;
  * referenced table before those that reference it). Images and their variants
  * are written apart, as files, before these.
  */
-export const ROW_TABLES = ["admin_users", "site_settings", "posts", "contact_messages"] as const;
+export const ROW_TABLES = ["admin_users", "site_settings", "posts", "contact_messages", "audit_log"] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 export const IMAGE_TABLES = ["images", "image_variants"] as const;
 export type BackedUpTable = RowTable | (typeof IMAGE_TABLES)[number];
@@ -36,10 +36,11 @@ export const BACKED_UP_TABLES: readonly BackedUpTable[] = [...IMAGE_TABLES, ...R
 
 /**
  * Tables a backup leaves out: sessions (PRODUCT: a restore signs everybody
- * out), short-lived state, and the content version (a restore bumps the
- * target's). SQLite's title index is rebuilt by its triggers.
+ * out), short-lived state (invitations among it: a link valid for a day is
+ * not worth restoring, ADR 038), and the content version (a restore bumps
+ * the target's). SQLite's title index is rebuilt by its triggers.
  */
-export const LEFT_OUT_TABLES = ["sessions", "setup_tokens", "rate_limits", "content_version"] as const;
+export const LEFT_OUT_TABLES = ["sessions", "setup_tokens", "admin_invites", "rate_limits", "content_version"] as const;
 
 /**
  * Tables a backup leaves out because a restore rebuilds them from the rows it

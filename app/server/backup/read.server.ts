@@ -338,6 +338,8 @@ const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as co
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
   "image_references",
+  "audit_log",
+  "admin_invites",
   "contact_messages",
   "posts",
   "image_variants",

@@ -13,6 +13,7 @@ export const COPIED_TABLES = [
   "image_references",
   "contact_messages",
   "site_settings",
+  "audit_log",
 ] as const;
 
 /**
@@ -22,7 +23,7 @@ export const COPIED_TABLES = [
  * migration bookkeeping is not listed: introspection leaves it out, and the
  * target has its own, written when it was migrated.
  */
-export const SKIPPED_TABLES = ["rate_limits", "setup_tokens", "content_version"] as const;
+export const SKIPPED_TABLES = ["rate_limits", "setup_tokens", "admin_invites", "content_version"] as const;
 
 /**
  * SQLite's index of the posts' titles (migration 009, ADR 030): an FTS5

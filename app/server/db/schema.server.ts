@@ -31,6 +31,9 @@ export interface AdminUsersTable {
   password_hash: string;
   created_at: string;
   updated_at: string;
+  /** Shown in the Administrators screen; null for accounts made before migration 014 or by the CLI. */
+  name: string | null;
+  last_sign_in_at: string | null;
 }
 
 export interface SessionsTable {
@@ -136,6 +139,34 @@ export interface ImageReferencesTable {
   image_id: string;
 }
 
+/** One-time invitations to become an administrator (migration 014, ADR 038). */
+export interface AdminInvitesTable {
+  id: string;
+  /** SHA-256 (hex) of the token in the link; the token itself is never stored. */
+  token_hash: string;
+  email: string;
+  /** The inviting administrator's e-mail at the time. */
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Who did what, when and from where (migration 014, ADR 038). */
+export interface AuditLogTable {
+  id: string;
+  created_at: string;
+  action: string;
+  /** The administrator's id; null for a failed sign-in. */
+  actor_id: string | null;
+  /** The administrator's e-mail at the time, or the e-mail a failed sign-in tried. */
+  actor_email: string | null;
+  target: string | null;
+  client_address: string | null;
+  user_agent: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -149,4 +180,6 @@ export interface Database {
   posts_title_search_keys: PostsTitleSearchKeysTable;
   site_settings: SiteSettingsTable;
   image_references: ImageReferencesTable;
+  admin_invites: AdminInvitesTable;
+  audit_log: AuditLogTable;
 }

@@ -1,0 +1,85 @@
+/**
+ * The audit log's actions (ADR 038), shared by the server, which records and
+ * filters by them, and the Audit screen, which names them. A new action is
+ * one entry here and one label below; recording it is one call of
+ * `recordAudit` (app/server/audit.server.ts).
+ */
+export const AUDIT_ACTIONS = [
+  "sign-in",
+  "sign-in-failed",
+  "sign-out",
+  "post-created",
+  "post-updated",
+  "post-published",
+  "post-unpublished",
+  "post-deleted",
+  "settings-changed",
+  "admin-invited",
+  "admin-joined",
+  "admin-removed",
+  "invite-revoked",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  "sign-in": "Signed in",
+  "sign-in-failed": "Sign-in failed",
+  "sign-out": "Signed out",
+  "post-created": "Post created",
+  "post-updated": "Post updated",
+  "post-published": "Post published",
+  "post-unpublished": "Post unpublished",
+  "post-deleted": "Post deleted",
+  "settings-changed": "Settings changed",
+  "admin-invited": "Administrator invited",
+  "admin-joined": "Administrator joined",
+  "admin-removed": "Administrator removed",
+  "invite-revoked": "Invitation revoked",
+};
+
+export const isAuditAction = (value: string): value is AuditAction =>
+  (AUDIT_ACTIONS as readonly string[]).includes(value);
+
+/** Bounds of the stored text (migration 014): longer values are cut, never refused. */
+export const AUDIT_LIMITS = { email: 320, target: 300, clientAddress: 64, userAgent: 200 } as const;
+
+/** One entry as the API and the Audit screen show it. */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  /** The administrator's id, or null (a failed sign-in). */
+  adminId: string | null;
+  /** The administrator's e-mail at the time, or the e-mail a failed sign-in tried. */
+  email: string | null;
+  target: string | null;
+  clientAddress: string | null;
+  userAgent: string | null;
+}
+
+const BROWSERS: Array<[token: string, name: string]> = [
+  ["Edg/", "Edge"],
+  ["OPR/", "Opera"],
+  ["Firefox/", "Firefox"],
+  ["Chrome/", "Chrome"],
+  ["Safari/", "Safari"],
+  ["curl/", "curl"],
+];
+const SYSTEMS: Array<[token: string, name: string]> = [
+  ["Android", "Android"],
+  ["iPhone", "iOS"],
+  ["iPad", "iPadOS"],
+  ["Windows", "Windows"],
+  ["Mac OS X", "macOS"],
+  ["CrOS", "ChromeOS"],
+  ["Linux", "Linux"],
+];
+
+/** "Firefox on Linux" from a user agent, or the stored text as it is when it names no known browser. */
+export function userAgentSummary(userAgent: string | null): string {
+  if (!userAgent) return "-";
+  const browser = BROWSERS.find(([token]) => userAgent.includes(token))?.[1];
+  if (!browser) return userAgent;
+  const system = SYSTEMS.find(([token]) => userAgent.includes(token))?.[1];
+  return system ? `${browser} on ${system}` : browser;
+}

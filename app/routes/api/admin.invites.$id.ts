@@ -1,0 +1,21 @@
+import { revokeInvite } from "~/server/admins.server";
+import { recordAudit } from "~/server/audit.server";
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed } from "~/server/http.server";
+import type { Route } from "./+types/admin.invites.$id";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["DELETE"]);
+}
+
+/** DELETE /api/admin/invites/{id}: 204, the link stops working; 404 if no such pending invitation. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
+  if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
+  const email = await revokeInvite(getDb(), params.id);
+  if (!email) return jsonError(404, "Invitation not found");
+  await recordAudit({ action: "invite-revoked", admin, target: email, request, clientAddress: context.clientAddress });
+  return new Response(null, { status: 204 });
+}
