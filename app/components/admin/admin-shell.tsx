@@ -8,6 +8,7 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin", label: "Posts" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/settings", label: "Settings" },
+  { to: "/admin/account", label: "Account" },
 ];
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
