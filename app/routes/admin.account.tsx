@@ -312,7 +312,10 @@ function SetupStep({
         />
         <div className="min-w-0 flex-1">
           <p className="text-sm text-neutral-800">Cannot scan it? Enter this key in the app instead (time-based):</p>
-          <p className="mt-1 break-all rounded bg-neutral-100 px-2 py-1 font-mono text-base" data-testid="totp-secret">
+          <p
+            className="mt-1 break-words rounded bg-neutral-100 px-2 py-1 font-mono text-base"
+            data-testid="totp-secret"
+          >
             {grouped(setup.secret)}
           </p>
           <Form method="post" className="mt-4 flex flex-col gap-2">

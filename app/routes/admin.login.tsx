@@ -61,6 +61,8 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
   // back from the server, which never echoes a password: it is asked again.
   const keepsPassword = useHydrated();
   const [recovery, setRecovery] = useState(false);
+  // Switching between the app's code and a recovery code clears the last answer's message.
+  const [switchedAfter, setSwitchedAfter] = useState<typeof actionData>(undefined);
   const codeRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (twoFactor) codeRef.current?.focus();
@@ -68,7 +70,9 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
 
   // The code step's alert is the step's own message: "Enter the code ..." is what the heading says.
   const alert =
-    twoFactor && actionData?.error === "Enter the code from your authenticator app" ? undefined : actionData?.error;
+    (twoFactor && actionData?.error === "Enter the code from your authenticator app") || switchedAfter === actionData
+      ? undefined
+      : actionData?.error;
   return (
     <AdminCard title={twoFactor ? "Two-factor sign-in" : "Sign in"}>
       {loaderData.needsSetup && (
@@ -98,7 +102,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
               {actionData?.email && keepsPassword && (
                 <>
                   {" "}
-                  Signing in as <strong className="break-all">{actionData.email}</strong>.
+                  Signing in as <strong className="break-words">{actionData.email}</strong>.
                 </>
               )}
             </p>
@@ -135,7 +139,10 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
           <div className="flex flex-wrap justify-between gap-2 text-sm">
             <button
               type="button"
-              onClick={() => setRecovery((value) => !value)}
+              onClick={() => {
+                setRecovery((value) => !value);
+                setSwitchedAfter(actionData);
+              }}
               className="text-brand-800 underline underline-offset-2 hover:text-brand-900"
             >
               {recovery ? "Use the app's code instead" : "Use a recovery code"}

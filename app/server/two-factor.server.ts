@@ -226,7 +226,7 @@ export function qrCodeSvg(url: string): Promise<string> {
 export type CodeCheck = { ok: true } | { ok: false; status: 400 | 401; error: string } | ThrottledCode;
 export type ThrottledCode = { ok: false; status: 429; error: string; retryAfterSeconds: number };
 
-export const INVALID_CODE = "That code is not valid. Enter the current code from your authenticator app.";
+export const INVALID_CODE = "That code is not valid, or it was used already.";
 
 function throttledCode(retryAfterMs: number): ThrottledCode {
   const retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
