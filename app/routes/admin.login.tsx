@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminCard, FormAlert } from "~/components/site/admin-shell";
 import { TextField } from "~/components/ui/text-field";
-import { CODE_MAX_LENGTH, MAX_PASSWORD_LENGTH } from "~/lib/account";
+import { CODE_MAX_LENGTH, CODE_REQUIRED, MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { pageMeta } from "~/lib/seo";
 import { countAdmins, getAdmin, signIn } from "~/server/auth.server";
@@ -70,7 +70,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
 
   // The code step's alert is the step's own message: "Enter the code ..." is what the heading says.
   const alert =
-    (twoFactor && actionData?.error === "Enter the code from your authenticator app") || switchedAfter === actionData
+    (twoFactor && actionData?.error === CODE_REQUIRED) || switchedAfter === actionData
       ? undefined
       : actionData?.error;
   return (

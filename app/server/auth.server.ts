@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createCookie, redirect } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "~/lib/account";
+import { CODE_REQUIRED, MIN_PASSWORD_LENGTH } from "~/lib/account";
 import { isValidEmail } from "~/lib/email";
 import { getConfig } from "./config.server";
 
@@ -247,8 +247,7 @@ export type SignInResult =
   | { ok: false; status: 401; error: string; twoFactorRequired?: true }
   | { ok: false; status: 429; error: string; retryAfterSeconds: number; twoFactorRequired?: true };
 
-/** The answer to a right password on an account with 2FA on and no code sent. */
-export const CODE_REQUIRED = "Enter the code from your authenticator app";
+export { CODE_REQUIRED };
 
 function throttled(retryAfterMs: number): SignInResult {
   const retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
