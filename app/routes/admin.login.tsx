@@ -70,9 +70,7 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
 
   // The code step's alert is the step's own message: "Enter the code ..." is what the heading says.
   const alert =
-    (twoFactor && actionData?.error === CODE_REQUIRED) || switchedAfter === actionData
-      ? undefined
-      : actionData?.error;
+    (twoFactor && actionData?.error === CODE_REQUIRED) || switchedAfter === actionData ? undefined : actionData?.error;
   return (
     <AdminCard title={twoFactor ? "Two-factor sign-in" : "Sign in"}>
       {loaderData.needsSetup && (
