@@ -12,10 +12,13 @@ import { ConfigError, resolveDatabase } from "~/server/config.server";
 import { CopyError, copyDatabase } from "~/server/db/copy.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
+import { resetTwoFactor } from "~/server/two-factor.server";
 
 const USAGE = `Usage:
   npm run admin -- set-password <email>   add an administrator, or reset the password of an existing one
                                           (also lifts a sign-in lock on that account)
+  npm run admin -- reset-2fa <email>      turn two-factor sign-in off for an administrator who lost
+                                          their phone and recovery codes (they turn it on again under Account)
   npm run admin -- list                   list administrators
   npm run admin -- copy-database --from <DATABASE_URL> --to <DATABASE_URL>
                                           copy a whole site (posts, images, administrators,
@@ -74,6 +77,14 @@ async function run(args: string[]): Promise<number> {
         ? `Administrator ${email.toLowerCase()} created.`
         : `Password of ${email.toLowerCase()} reset; their existing sessions were signed out and sign-in attempts cleared.`,
     );
+    return 0;
+  }
+  if (command === "reset-2fa" && email && args.length === 2) {
+    const db = getDb();
+    await migrateToLatest(db);
+    if (!(await resetTwoFactor(db, email)))
+      throw new AccountError(`No administrator with the e-mail ${email.toLowerCase()}`);
+    console.log(`Two-factor sign-in of ${email.toLowerCase()} turned off; they sign in with their password alone.`);
     return 0;
   }
   if (command === "list") {

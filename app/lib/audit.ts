@@ -7,6 +7,7 @@
 export const AUDIT_ACTIONS = [
   "sign-in",
   "sign-in-failed",
+  "sign-in-code-failed",
   "sign-out",
   "post-created",
   "post-updated",
@@ -18,12 +19,17 @@ export const AUDIT_ACTIONS = [
   "admin-joined",
   "admin-removed",
   "invite-revoked",
+  "two-factor-enabled",
+  "two-factor-disabled",
+  "password-changed",
+  "sessions-signed-out",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "sign-in": "Signed in",
   "sign-in-failed": "Sign-in failed",
+  "sign-in-code-failed": "Sign-in code refused",
   "sign-out": "Signed out",
   "post-created": "Post created",
   "post-updated": "Post updated",
@@ -35,6 +41,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "admin-joined": "Administrator joined",
   "admin-removed": "Administrator removed",
   "invite-revoked": "Invitation revoked",
+  "two-factor-enabled": "Two-factor sign-in turned on",
+  "two-factor-disabled": "Two-factor sign-in turned off",
+  "password-changed": "Password changed",
+  "sessions-signed-out": "Sessions signed out",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

@@ -87,15 +87,20 @@ export async function recordAudit(record: AuditRecord, db: Db = getDb()): Promis
  * before any check and are not recorded: a flood of them would flood the log.
  */
 export async function recordSignIn(
-  result: { ok: true; user: { id: string; email: string } } | { ok: false; status: number },
+  result:
+    { ok: true; user: { id: string; email: string } } | { ok: false; status: number; twoFactorRequired?: boolean },
   attemptedEmail: string,
   request: Request,
   clientAddress: string,
+  { codeGiven = false }: { codeGiven?: boolean } = {},
   db: Db = getDb(),
 ): Promise<void> {
   if (result.ok) {
     await recordAudit({ action: "sign-in", admin: result.user, request, clientAddress }, db);
     await noteSignIn(result.user.id, db);
+  } else if (result.status === 401 && result.twoFactorRequired) {
+    // The password was right. Asked for the code: nothing happened yet. A code refused: worth a line (ADR 037).
+    if (codeGiven) await recordAudit({ action: "sign-in-code-failed", attemptedEmail, request, clientAddress }, db);
   } else if (result.status === 401) {
     await recordAudit({ action: "sign-in-failed", attemptedEmail, request, clientAddress }, db);
   }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createCookie, redirect } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "~/lib/account";
+import { CODE_REQUIRED, MIN_PASSWORD_LENGTH } from "~/lib/account";
 import { isValidEmail } from "~/lib/email";
 import { getConfig } from "./config.server";
 
@@ -10,6 +10,8 @@ import { getConnection, getDb } from "./db/index.server";
 import { getLogger } from "./logger.server";
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 import { accountKey, addressKey, createThrottle, reserveAll, type Throttle } from "./throttle.server";
+import { checkSecondFactor } from "./two-factor.server";
+import { summariseUserAgent } from "~/lib/user-agent";
 
 export interface AdminUser {
   id: string;
@@ -105,7 +107,20 @@ export async function upsertAdmin(db: Db, rawEmail: string, password: string): P
 
 // ---------------------------------------------------------------- sessions
 
-export async function createSession(db: Db, userId: string): Promise<{ token: string; setCookie: string }> {
+/** Where a sign-in came from, kept with its session for the Account screen's list. */
+export interface SessionClient {
+  userAgent?: string | null;
+  address?: string | null;
+}
+
+const USER_AGENT_MAX = 300;
+const ADDRESS_MAX = 64;
+
+export async function createSession(
+  db: Db,
+  userId: string,
+  client: SessionClient = {},
+): Promise<{ token: string; setCookie: string }> {
   const token = randomBytes(32).toString("base64url");
   const now = new Date();
   const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
@@ -117,9 +132,19 @@ export async function createSession(db: Db, userId: string): Promise<{ token: st
       created_at: now.toISOString(),
       expires_at: expires.toISOString(),
       last_seen_at: now.toISOString(),
+      // Bounded, and only characters every database stores (no NUL or lone surrogates).
+      user_agent: storable(client.userAgent, USER_AGENT_MAX),
+      ip_address: storable(client.address, ADDRESS_MAX),
     })
     .execute();
   return { token, setCookie: await sessionCookie().serialize(token, { expires }) };
+}
+
+function storable(value: string | null | undefined, max: number): string | null {
+  if (!value) return null;
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  const cleaned = value.replace(/[\u0000-\u001f\u007f\ud800-\udfff]/g, "").slice(0, max);
+  return cleaned || null;
 }
 
 async function readToken(request: Request): Promise<string | undefined> {
@@ -219,8 +244,10 @@ export async function clearSignInThrottle(rawEmail: string): Promise<void> {
 
 export type SignInResult =
   | { ok: true; user: AdminUser; setCookie: string }
-  | { ok: false; status: 401; error: string }
-  | { ok: false; status: 429; error: string; retryAfterSeconds: number };
+  | { ok: false; status: 401; error: string; twoFactorRequired?: true }
+  | { ok: false; status: 429; error: string; retryAfterSeconds: number; twoFactorRequired?: true };
+
+export { CODE_REQUIRED };
 
 function throttled(retryAfterMs: number): SignInResult {
   const retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
@@ -242,7 +269,19 @@ function throttled(retryAfterMs: number): SignInResult {
  * clears the account's count and gives the address its attempt back.
  */
 export async function signIn(
-  { email: rawEmail, password }: { email: string; password: string },
+  {
+    email: rawEmail,
+    password,
+    code,
+    userAgent,
+  }: {
+    email: string;
+    password: string;
+    /** With 2FA on: a current TOTP code or an unused recovery code (ADR 037). */
+    code?: string;
+    /** Kept with the session for the Account screen's list. */
+    userAgent?: string | null;
+  },
   clientAddress: string,
   db: Db = getDb(),
 ): Promise<SignInResult> {
@@ -256,12 +295,21 @@ export async function signIn(
   ]);
   if (!reservation.ok) return throttled(reservation.retryAfterMs);
 
-  let user: { id: string; email: string; password_hash: string } | undefined;
+  let user:
+    | {
+        id: string;
+        email: string;
+        password_hash: string;
+        totp_secret: string | null;
+        totp_last_step: number | null;
+        recovery_codes: string | null;
+      }
+    | undefined;
   let valid: boolean;
   try {
     user = await db
       .selectFrom("admin_users")
-      .select(["id", "email", "password_hash"])
+      .select(["id", "email", "password_hash", "totp_secret", "totp_last_step", "recovery_codes"])
       .where("email", "=", email)
       .executeTakeFirst();
     valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
@@ -270,11 +318,25 @@ export async function signIn(
     await Promise.all([account.refund(accountId), address.refund(addressId)]).catch(() => {});
     throw error;
   }
+  // A wrong password answers the same whether the account has 2FA or not:
+  // nothing here tells which accounts have it.
   if (!user || !valid) return { ok: false, status: 401, error: INVALID_CREDENTIALS };
+
+  if (user.totp_secret !== null) {
+    // The password was right: it is not a guess to count. The code has its own throttle.
+    await Promise.all([account.refund(accountId), address.refund(addressId)]);
+    if (!code) return { ok: false, status: 401, error: CODE_REQUIRED, twoFactorRequired: true };
+    const second = await checkSecondFactor(db, user, code, clientAddress);
+    if (!second.ok) {
+      return second.status === 429
+        ? { ...second, twoFactorRequired: true }
+        : { ok: false, status: 401, error: second.error, twoFactorRequired: true };
+    }
+  }
 
   await Promise.all([account.reset(accountId), address.refund(addressId)]);
   if (needsRehash(user.password_hash)) await rehash(db, user.id, user.password_hash, password);
-  const { setCookie } = await createSession(db, user.id);
+  const { setCookie } = await createSession(db, user.id, { userAgent, address: clientAddress });
   return { ok: true, user: { id: user.id, email: user.email }, setCookie };
 }
 
@@ -361,4 +423,135 @@ export async function completeSetup(
   });
   const { setCookie } = await createSession(db, id);
   return { user: { id, email }, setCookie };
+}
+
+// ---------------------------------------------------------------- the signed-in administrator's own account
+
+export const WRONG_PASSWORD = "The password is not correct";
+
+export type PasswordCheck =
+  | { ok: true }
+  | { ok: false; status: 403; error: string }
+  | { ok: false; status: 429; error: string; retryAfterSeconds: number };
+
+/**
+ * The signed-in administrator's password, asked again before turning 2FA off
+ * or changing it. Counted on the sign-in throttles before it is checked, so a
+ * borrowed session cannot be used to guess the password any faster than the
+ * sign-in screen allows.
+ */
+export async function checkOwnPassword(
+  user: AdminUser,
+  password: string,
+  clientAddress: string,
+  db: Db = getDb(),
+): Promise<PasswordCheck> {
+  const { account, address } = signInThrottles();
+  const accountId = accountKey(normaliseEmail(user.email));
+  const addressId = addressKey(clientAddress);
+  const reservation = await reserveAll([
+    [account, accountId],
+    [address, addressId],
+  ]);
+  if (!reservation.ok) return throttled(reservation.retryAfterMs) as PasswordCheck;
+  let valid: boolean;
+  try {
+    const row = await db
+      .selectFrom("admin_users")
+      .select("password_hash")
+      .where("id", "=", user.id)
+      .executeTakeFirstOrThrow();
+    valid = await verifyPassword(password, row.password_hash);
+  } catch (error) {
+    await Promise.all([account.refund(accountId), address.refund(addressId)]).catch(() => {});
+    throw error;
+  }
+  if (!valid) return { ok: false, status: 403, error: WRONG_PASSWORD };
+  await Promise.all([account.refund(accountId), address.refund(addressId)]);
+  return { ok: true };
+}
+
+/** The request's session row id (the SHA-256 of its cookie's token), if it has a cookie. */
+export async function currentSessionId(request: Request): Promise<string | undefined> {
+  const token = await readToken(request);
+  return token ? sha256(token) : undefined;
+}
+
+/**
+ * Sets a new password for the signed-in administrator (who gave the current
+ * one) and signs out their other sessions; this one stays.
+ */
+export async function changeOwnPassword(db: Db, user: AdminUser, request: Request, newPassword: string): Promise<void> {
+  checkNewCredentials(user.email, newPassword);
+  const passwordHash = await hashPassword(newPassword);
+  const current = (await currentSessionId(request)) ?? "";
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("admin_users")
+      .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+      .where("id", "=", user.id)
+      .execute();
+    await trx.deleteFrom("sessions").where("user_id", "=", user.id).where("id", "<>", current).execute();
+  });
+}
+
+export interface SessionSummary {
+  /** Not the row's id (the hash that finds a cookie's session): a hash of it, to name it in a URL. */
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  browser: string;
+  address: string | null;
+  current: boolean;
+}
+
+const publicSessionId = (rowId: string) => sha256(`session-list:${rowId}`).slice(0, 32);
+
+/** This administrator's live sessions, the one in use first, then the most recently seen. */
+export async function listOwnSessions(db: Db, user: AdminUser, request: Request): Promise<SessionSummary[]> {
+  const current = await currentSessionId(request);
+  const now = Date.now();
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id", "created_at", "expires_at", "last_seen_at", "user_agent", "ip_address"])
+    .where("user_id", "=", user.id)
+    .execute();
+  return rows
+    .filter((row) => {
+      const lastSeen = Date.parse(row.last_seen_at ?? row.created_at);
+      return row.expires_at > new Date(now).toISOString() && lastSeen > now - SESSION_IDLE_MS;
+    })
+    .map((row) => ({
+      id: publicSessionId(row.id),
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at ?? row.created_at,
+      browser: summariseUserAgent(row.user_agent),
+      address: row.ip_address,
+      current: row.id === current,
+    }))
+    .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
+}
+
+/** Signs out one of this administrator's sessions by its listed id; false when there is none. */
+export async function revokeOwnSession(db: Db, user: AdminUser, listedId: string): Promise<boolean> {
+  const rows = await db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
+  const row = rows.find((candidate) => publicSessionId(candidate.id) === listedId);
+  if (!row) return false;
+  const deleted = await db
+    .deleteFrom("sessions")
+    .where("id", "=", row.id)
+    .where("user_id", "=", user.id)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1;
+}
+
+/** "Sign out everywhere else": every session of this administrator but the request's own. */
+export async function revokeOtherSessions(db: Db, user: AdminUser, request: Request): Promise<number> {
+  const current = (await currentSessionId(request)) ?? "";
+  const deleted = await db
+    .deleteFrom("sessions")
+    .where("user_id", "=", user.id)
+    .where("id", "<>", current)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
 }

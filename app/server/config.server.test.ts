@@ -102,6 +102,9 @@ describe("parseConfig", () => {
     ["CONTACT_PHONE", { CONTACT_PHONE: "call us" }],
     ["CONTACT_EMAIL", { CONTACT_EMAIL: "hello-at-example" }],
     ["COMPANY_NAME", { COMPANY_NAME: "x".repeat(101) }],
+    ["TOTP_ENCRYPTION_KEY", { TOTP_ENCRYPTION_KEY: "too-short" }],
+    ["TOTP_ENCRYPTION_KEY", { TOTP_ENCRYPTION_KEY: Buffer.alloc(16, 7).toString("base64") }],
+    ["TOTP_ENCRYPTION_KEY", { TOTP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("hex") }],
   ])("a bad %s stops with one line naming it", (variable, env) => {
     let error: unknown;
     try {
@@ -123,6 +126,7 @@ describe("parseConfig", () => {
     ["SITE_URL", { SITE_URL: "ftp://user:site-s3cret-pw@example.com" }, "site-s3cret-pw"],
     ["ADMIN_EMAIL", { ADMIN_EMAIL: "owner-s3cret", ADMIN_PASSWORD: "long-enough-pw" }, "owner-s3cret"],
     ["PORT", { PORT: "port-s3cret" }, "port-s3cret"],
+    ["TOTP_ENCRYPTION_KEY", { TOTP_ENCRYPTION_KEY: "totp-s3cret-key" }, "totp-s3cret-key"],
   ])("a bad %s is named without printing the value it rejects", (variable, env, secret) => {
     let message = "";
     try {
@@ -142,5 +146,12 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "long-secret-pw", PORT: "x" })).toThrow(
       /^Invalid configuration: PORT must be a whole number from 0 to 65535$/,
     );
+  });
+
+  it("TOTP_ENCRYPTION_KEY: 32 bytes in base64, read as the key; unset, no key", () => {
+    const key = Buffer.alloc(32, 9);
+    expect(parseConfig({ TOTP_ENCRYPTION_KEY: key.toString("base64") }).totpEncryptionKey).toEqual(key);
+    expect(parseConfig({}).totpEncryptionKey).toBeUndefined();
+    expect(parseConfig({ TOTP_ENCRYPTION_KEY: "" }).totpEncryptionKey).toBeUndefined();
   });
 });

@@ -29,6 +29,11 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+/** Exactly 32 bytes written as standard base64 (44 characters, one "=" at the end). */
+function isBase64Key(value: string): boolean {
+  return /^[\d+/a-z]{43}=$/i.test(value) && Buffer.from(value, "base64").length === 32;
+}
+
 const envSchema = z
   .object({
     PORT: wholeNumber(0, 65535, "a whole number from 0 to 65535").default(3000),
@@ -67,6 +72,13 @@ const envSchema = z
     CONTACT_PHONE: optionalString.pipe(
       z.string().refine(isValidPhone, { error: "must be a phone number (digits, spaces, + ( ) - or dots)" }).optional(),
     ),
+    TOTP_ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .refine(isBase64Key, { error: "must be 32 bytes in base64 (make one with: openssl rand -base64 32)" })
+        .transform((value) => Buffer.from(value, "base64"))
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
@@ -93,6 +105,11 @@ export interface Config {
   smtp: { url: string; notifyTo: string | undefined } | undefined;
   logLevel: string;
   trustProxy: string;
+  /**
+   * TOTP_ENCRYPTION_KEY: the AES-256-GCM key two-factor secrets are stored
+   * with (ADR 037); unset, they are stored as they are, marked so.
+   */
+  totpEncryptionKey: Buffer | undefined;
   /** The page cache's size in bytes (its bodies and their compressed copies); 0 turns it off. */
   pageCacheBytes: number;
   /** Audit log entries older than this many days are pruned (ADR 038). */
@@ -145,6 +162,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     trustProxy: e.TRUST_PROXY,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
     company: {
       name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,
       nameFromEnvironment: e.COMPANY_NAME !== undefined,

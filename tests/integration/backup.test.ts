@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { Secret, TOTP } from "otpauth";
 import sharp from "sharp";
 import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +67,7 @@ let admin: ApiClient;
 let source: Connection;
 let original: Record<string, unknown[]>;
 const backupFile = path.join(dir, "site.tar");
+let recoveryCodes: string[];
 
 beforeAll(async () => {
   server = await startServer({ SEED_SAMPLE_POSTS: "true", CONTACT_EMAIL: "hello@ojai.example" });
@@ -117,6 +119,13 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  // Two-factor sign-in on (ADR 037): the secret, the last used step and the
+  // recovery codes' hashes are columns of admin_users and travel with it.
+  const { secret } = (await admin.post("/api/auth/2fa/setup")).json as { secret: string };
+  const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  const enabled = await admin.post("/api/auth/2fa/enable", { code: totp.generate() });
+  expect(enabled.status).toBe(200);
+  recoveryCodes = (enabled.json as { recoveryCodes: string[] }).recoveryCodes;
   source = connect(
     server.databaseUrl.startsWith("postgres")
       ? { kind: "postgres", url: server.databaseUrl }
@@ -212,7 +221,11 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
         COMPANY_NAME: "Ignored Because Saved",
       });
       const client = new ApiClient(restoredSite.url);
-      await client.signIn(TEST_ADMIN);
+      // Two-factor sign-in came along: the password alone is not enough; a recovery code is.
+      const passwordOnly = await client.post("/api/auth/login", TEST_ADMIN);
+      expect(passwordOnly.status).toBe(401);
+      expect(passwordOnly.json.twoFactorRequired).toBe(true);
+      expect((await client.post("/api/auth/login", { ...TEST_ADMIN, code: recoveryCodes[0] })).status).toBe(200);
       const settings = (await client.get("/api/admin/settings")).json;
       expect(settings).toMatchObject({ contactPhone: "+1 (805) 555-0142", companyName: "Ojai Technology Services" });
       const about = await (await fetch(`${restoredSite.url}/about`)).text();

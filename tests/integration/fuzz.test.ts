@@ -116,9 +116,15 @@ const postFields = [
 // [method, path, body kind, the route's fields]
 const jsonRoutes: Array<[string, string, string[]]> = [
   ["POST", "/api/contact", contactFields],
-  ["POST", "/api/auth/login", ["email", "password"]],
+  ["POST", "/api/auth/login", ["email", "password", "code"]],
   ["POST", "/api/auth/setup", ["token", "email", "password"]],
   ["POST", "/api/auth/logout", []],
+  ["POST", "/api/auth/2fa/setup", []],
+  ["POST", "/api/auth/2fa/enable", ["code"]],
+  ["POST", "/api/auth/2fa/disable", ["password"]],
+  ["POST", "/api/auth/password", ["currentPassword", "newPassword"]],
+  ["DELETE", "/api/auth/sessions", []],
+  ["DELETE", "/api/auth/sessions/0123456789abcdef0123456789abcdef", []],
   ["POST", "/api/admin/posts", postFields],
   ["PUT", "/api/admin/posts/:post", postFields],
   ["DELETE", "/api/admin/posts/:other", []],
@@ -126,7 +132,12 @@ const jsonRoutes: Array<[string, string, string[]]> = [
   ["POST", "/api/admin/preview", ["content"]],
 ];
 const formRoutes: Array<[string, string, string[]]> = [
-  ["POST", "/admin/login", ["email", "password"]],
+  ["POST", "/admin/login", ["email", "password", "code", "step"]],
+  [
+    "POST",
+    "/admin/account",
+    ["intent", "code", "password", "currentPassword", "newPassword", "confirmPassword", "session"],
+  ],
   ["POST", "/admin/setup", ["token", "email", "password", "confirm"]],
   ["POST", "/admin/messages", ["intent", "id", "email"]],
   ["POST", "/admin/logout", []],

@@ -11,6 +11,7 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin/settings", label: "Settings" },
   { to: "/admin/administrators", label: "Administrators" },
   { to: "/admin/audit", label: "Audit" },
+  { to: "/admin/account", label: "Account" },
 ];
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */

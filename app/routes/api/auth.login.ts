@@ -3,12 +3,15 @@ import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { recordSignIn } from "~/server/audit.server";
 import { signIn } from "~/server/auth.server";
+import { CODE_MAX_LENGTH } from "~/server/two-factor.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import type { Route } from "./+types/auth.login";
 
 const credentials = z.object({
   email: z.string().max(EMAIL_MAX_LENGTH),
   password: z.string().max(MAX_PASSWORD_LENGTH),
+  /** With 2FA on (ADR 037): a current TOTP code or an unused recovery code. */
+  code: z.string().max(CODE_MAX_LENGTH).optional(),
 });
 
 export function loader() {
@@ -19,14 +22,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const body = credentials.safeParse(await readJsonBody(request));
   if (!body.success) return jsonError(400, "Send a JSON body with email and password");
-  const result = await signIn(body.data, context.clientAddress);
-  await recordSignIn(result, body.data.email, request, context.clientAddress);
+  const result = await signIn({ ...body.data, userAgent: request.headers.get("User-Agent") }, context.clientAddress);
+  await recordSignIn(result, body.data.email, request, context.clientAddress, {
+    codeGiven: body.data.code !== undefined && body.data.code !== "",
+  });
   if (!result.ok) {
-    return jsonError(
-      result.status,
-      result.error,
-      result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
-    );
+    const headers = result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+    // PRODUCT §10: `twoFactorRequired` beside `error`, only once the password was right.
+    if (result.twoFactorRequired) {
+      return Response.json({ error: result.error, twoFactorRequired: true }, { status: result.status, headers });
+    }
+    return jsonError(result.status, result.error, headers);
   }
   return Response.json(
     { user: { email: result.user.email } },

@@ -322,6 +322,37 @@ export const migrations: Record<string, Migration> = {
       await db.schema.dropTable("image_references").execute();
     },
   },
+  // Two-factor sign-in and the Account screen's list of sessions (ADR 037).
+  // On admin_users: the TOTP secret (encrypted or marked plain), a secret
+  // being set up and not yet confirmed, when 2FA was turned on, the last
+  // accepted time step (a code is accepted once), the recovery codes'
+  // SHA-256 hashes (a JSON array; one is removed when used). On sessions:
+  // the browser and address that signed in, for the list.
+  "013_two_factor": {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable("admin_users").addColumn("totp_secret", "text").execute();
+      await db.schema.alterTable("admin_users").addColumn("totp_pending_secret", "text").execute();
+      await db.schema.alterTable("admin_users").addColumn("totp_enabled_at", "varchar(30)").execute();
+      await db.schema.alterTable("admin_users").addColumn("totp_last_step", "integer").execute();
+      await db.schema.alterTable("admin_users").addColumn("recovery_codes", "text").execute();
+      await db.schema.alterTable("sessions").addColumn("user_agent", "varchar(300)").execute();
+      await db.schema.alterTable("sessions").addColumn("ip_address", "varchar(64)").execute();
+    },
+    async down(db: Kysely<any>) {
+      for (const column of ["ip_address", "user_agent"]) {
+        await db.schema.alterTable("sessions").dropColumn(column).execute();
+      }
+      for (const column of [
+        "recovery_codes",
+        "totp_last_step",
+        "totp_enabled_at",
+        "totp_pending_secret",
+        "totp_secret",
+      ]) {
+        await db.schema.alterTable("admin_users").dropColumn(column).execute();
+      }
+    },
+  },
   // More administrators and the audit log (ADR 038): a display name and the
   // last sign-in on each administrator, one-time invitations (stored hashed,
   // as the setup link), and the audit log, read newest first.

@@ -34,6 +34,15 @@ export interface AdminUsersTable {
   /** Shown in the Administrators screen; null for accounts made before migration 014 or by the CLI. */
   name: string | null;
   last_sign_in_at: string | null;
+  /** The TOTP secret while 2FA is on: `aes-256-gcm:...` or `plain:BASE32` (ADR 037). */
+  totp_secret: string | null;
+  /** A secret handed out by 2FA setup and not yet confirmed with a code. */
+  totp_pending_secret: string | null;
+  totp_enabled_at: string | null;
+  /** The time step of the last accepted code; a code is accepted once. */
+  totp_last_step: number | null;
+  /** JSON array of the unused recovery codes' SHA-256 hashes (hex). */
+  recovery_codes: string | null;
 }
 
 export interface SessionsTable {
@@ -43,6 +52,10 @@ export interface SessionsTable {
   expires_at: string;
   /** When a request last used it (refreshed at most every few minutes); null only on rows from before migration 006. */
   last_seen_at: string | null;
+  /** The browser's User-Agent at sign-in (cut to 300 characters); null on rows from before migration 013. */
+  user_agent: string | null;
+  /** The client address at sign-in. */
+  ip_address: string | null;
 }
 
 export interface SetupTokensTable {

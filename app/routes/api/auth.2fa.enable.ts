@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { CODE_MAX_LENGTH, enableTwoFactor } from "~/server/two-factor.server";
+import { recordAudit } from "~/server/audit.server";
+import type { Route } from "./+types/auth.2fa.enable";
+
+const body = z.object({ code: z.string().max(CODE_MAX_LENGTH) });
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
+
+/** POST /api/auth/2fa/enable {code} (PRODUCT §10): 200 {recoveryCodes} or 400. */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const admin = await requireAdminApi(request);
+  const parsed = body.safeParse(await readJsonBody(request));
+  if (!parsed.success) return jsonError(400, "Send a JSON body with the code from the authenticator app");
+  const result = await enableTwoFactor(getDb(), admin.id, parsed.data.code, context.clientAddress);
+  if (!result.ok) {
+    return jsonError(
+      result.status,
+      result.error,
+      result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+    );
+  }
+  await recordAudit({ action: "two-factor-enabled", admin, request, clientAddress: context.clientAddress });
+  return Response.json({ recoveryCodes: result.recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
+}

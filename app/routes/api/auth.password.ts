@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
+import { AccountError, changeOwnPassword, checkOwnPassword, requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { recordAudit } from "~/server/audit.server";
+import type { Route } from "./+types/auth.password";
+
+const body = z.object({
+  currentPassword: z.string().max(MAX_PASSWORD_LENGTH),
+  newPassword: z.string().max(MAX_PASSWORD_LENGTH),
+});
+
+export function loader() {
+  return methodNotAllowed(["POST"]);
+}
+
+/**
+ * POST /api/auth/password {currentPassword, newPassword}: 204, and every
+ * other session of this administrator is signed out (ADR 037); 403 for a
+ * wrong current password, 400 for a new one that is too short.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const admin = await requireAdminApi(request);
+  const parsed = body.safeParse(await readJsonBody(request));
+  if (!parsed.success) return jsonError(400, "Send a JSON body with currentPassword and newPassword");
+  const check = await checkOwnPassword(admin, parsed.data.currentPassword, context.clientAddress);
+  if (!check.ok) {
+    return jsonError(
+      check.status,
+      check.error,
+      check.status === 429 ? { "Retry-After": String(check.retryAfterSeconds) } : undefined,
+    );
+  }
+  try {
+    await changeOwnPassword(getDb(), admin, request, parsed.data.newPassword);
+  } catch (error) {
+    if (error instanceof AccountError) return jsonError(400, error.message);
+    throw error;
+  }
+  await recordAudit({ action: "password-changed", admin, request, clientAddress: context.clientAddress });
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+}

@@ -1,0 +1,29 @@
+import { listOwnSessions, requireAdminApi, revokeOtherSessions } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { methodNotAllowed } from "~/server/http.server";
+import { recordAudit } from "~/server/audit.server";
+import type { Route } from "./+types/auth.sessions";
+
+/** GET /api/auth/sessions: this administrator's live sessions, `current` marking the one asking. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdminApi(request);
+  return Response.json(
+    { sessions: await listOwnSessions(getDb(), admin, request) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+/** DELETE /api/auth/sessions: signs out every other session of this administrator (204). */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "DELETE") return methodNotAllowed(["GET", "DELETE"]);
+  const admin = await requireAdminApi(request);
+  const count = await revokeOtherSessions(getDb(), admin, request);
+  await recordAudit({
+    action: "sessions-signed-out",
+    admin,
+    request,
+    clientAddress: context.clientAddress,
+    target: `${count} other session${count === 1 ? "" : "s"}`,
+  });
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+}
