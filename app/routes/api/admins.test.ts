@@ -1,4 +1,5 @@
 import path from "node:path";
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_BACKEND } from "../../../tests/support/backend";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
@@ -288,6 +289,40 @@ describe("the audit log", () => {
     expect(Date.now() - Date.parse(signedIn!.at)).toBeLessThan(60_000);
     await admin.post("/api/auth/logout", undefined, headers);
     expect((await auditEntries("?limit=1"))[0]).toMatchObject({ action: "sign-out", email: TEST_ADMIN.email });
+  });
+
+  it("records the Account screen's changes: two-factor on and off, a refused code, a password change, sessions signed out", async () => {
+    const email = "account-audit@example.com";
+    const { client, id } = await addAdministrator(email);
+    const since = (await auditEntries("?limit=1"))[0]!.at;
+    const mine = async () =>
+      (await auditEntries(`?admin=${id}&limit=20`))
+        .concat((await auditEntries("?action=sign-in-code-failed&limit=20")).filter((e) => e.email === email))
+        .filter((e) => e.at > since)
+        .sort((a, b) => a.at.localeCompare(b.at));
+    const setup = await client.post("/api/auth/2fa/setup");
+    const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(setup.json.secret) });
+    expect((await client.post("/api/auth/2fa/enable", { code: totp.generate() })).status).toBe(200);
+
+    const other = new ApiClient(server.url);
+    // Asked for the code: not an entry. A wrong code: one.
+    expect((await other.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(401);
+    const wrong = String((Number(totp.generate()) + 500_000) % 1_000_000).padStart(6, "0");
+    expect((await other.post("/api/auth/login", { email, password: PASSWORD, code: wrong })).status).toBe(401);
+
+    const newPassword = "another-long-password";
+    expect((await client.post("/api/auth/password", { currentPassword: PASSWORD, newPassword })).status).toBe(204);
+    expect((await client.delete("/api/auth/sessions")).status).toBe(204);
+    expect((await client.post("/api/auth/2fa/disable", { password: newPassword })).status).toBe(204);
+
+    expect((await mine()).map((e) => e.action)).toEqual([
+      "two-factor-enabled",
+      "sign-in-code-failed",
+      "password-changed",
+      "sessions-signed-out",
+      "two-factor-disabled",
+    ]);
+    expect((await owner.delete(`/api/admin/administrators/${id}`)).status).toBe(204);
   });
 
   it("bounds what it stores: a 320-character e-mail and a long user agent are cut, not refused", async () => {
