@@ -17,6 +17,11 @@ describe("parsePostInput", () => {
         published: false,
         publishDate: undefined,
         headerImage: null,
+        // Per-post SEO (PRODUCT §10): left out means null and false.
+        metaTitle: null,
+        metaDescription: null,
+        headerImageAlt: null,
+        noindex: false,
       },
     });
   });
