@@ -4,6 +4,18 @@ export function jsonError(status: number, error: string, headers?: HeadersInit):
   return Response.json({ error }, { status, headers });
 }
 
+/** A refused attempt (a password, a code): `Retry-After` when it was throttled (429), nothing otherwise. */
+export function retryAfterHeaders(refusal: { status: number; retryAfterSeconds?: number }): HeadersInit | undefined {
+  return refusal.status === 429 && refusal.retryAfterSeconds !== undefined
+    ? { "Retry-After": String(refusal.retryAfterSeconds) }
+    : undefined;
+}
+
+/** A refused attempt as JSON: its status and message, and `Retry-After` when throttled. */
+export function refusedAttempt(refusal: { status: number; error: string; retryAfterSeconds?: number }): Response {
+  return jsonError(refusal.status, refusal.error, retryAfterHeaders(refusal));
+}
+
 /**
  * Body limits, in bytes: the one place they are set. server/app.ts refuses a
  * declared Content-Length over the largest that applies before any route

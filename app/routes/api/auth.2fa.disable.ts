@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { checkOwnPassword, requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import { disableTwoFactor } from "~/server/two-factor.server";
 import { recordAudit } from "~/server/audit.server";
 import type { Route } from "./+types/auth.2fa.disable";
@@ -20,13 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with your password");
   const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
-  if (!check.ok) {
-    return jsonError(
-      check.status,
-      check.error,
-      check.status === 429 ? { "Retry-After": String(check.retryAfterSeconds) } : undefined,
-    );
-  }
+  if (!check.ok) return refusedAttempt(check);
   await disableTwoFactor(getDb(), admin.id);
   await recordAudit({ action: "two-factor-disabled", admin, request, clientAddress: context.clientAddress });
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

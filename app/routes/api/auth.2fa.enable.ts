@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import { CODE_MAX_LENGTH, enableTwoFactor } from "~/server/two-factor.server";
 import { recordAudit } from "~/server/audit.server";
 import type { Route } from "./+types/auth.2fa.enable";
@@ -19,13 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with the code from the authenticator app");
   const result = await enableTwoFactor(getDb(), admin.id, parsed.data.code, context.clientAddress);
-  if (!result.ok) {
-    return jsonError(
-      result.status,
-      result.error,
-      result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
-    );
-  }
+  if (!result.ok) return refusedAttempt(result);
   await recordAudit({ action: "two-factor-enabled", admin, request, clientAddress: context.clientAddress });
   return Response.json({ recoveryCodes: result.recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
 }

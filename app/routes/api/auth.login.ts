@@ -4,7 +4,7 @@ import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { recordSignIn } from "~/server/audit.server";
 import { signIn } from "~/server/auth.server";
 import { CODE_MAX_LENGTH } from "~/server/two-factor.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, retryAfterHeaders } from "~/server/http.server";
 import type { Route } from "./+types/auth.login";
 
 const credentials = z.object({
@@ -27,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     codeGiven: body.data.code !== undefined && body.data.code !== "",
   });
   if (!result.ok) {
-    const headers = result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+    const headers = retryAfterHeaders(result);
     // PRODUCT §10: `twoFactorRequired` beside `error`, only once the password was right.
     if (result.twoFactorRequired) {
       return Response.json({ error: result.error, twoFactorRequired: true }, { status: result.status, headers });

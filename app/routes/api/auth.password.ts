@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { AccountError, changeOwnPassword, checkOwnPassword, requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import { recordAudit } from "~/server/audit.server";
 import type { Route } from "./+types/auth.password";
 
@@ -26,13 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with currentPassword and newPassword");
   const check = await checkOwnPassword(admin, parsed.data.currentPassword, context.clientAddress);
-  if (!check.ok) {
-    return jsonError(
-      check.status,
-      check.error,
-      check.status === 429 ? { "Retry-After": String(check.retryAfterSeconds) } : undefined,
-    );
-  }
+  if (!check.ok) return refusedAttempt(check);
   try {
     await changeOwnPassword(getDb(), admin, request, parsed.data.newPassword);
   } catch (error) {
