@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Connection } from "~/server/db/db.server";
 import { rebuildImageReferences } from "~/server/image-references.server";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import type { ImageListItem } from "~/server/image-references.server";
 
 /**
  * Issue 16, images (ADR 036): which uploads each post uses (its header image
@@ -63,16 +64,8 @@ async function createPost(fields: Parameters<typeof postBody>[0]) {
   return created.json as { id: string; slug: string; title: string };
 }
 
-interface Item {
-  id: string;
-  url: string;
-  thumbnailUrl: string;
-  width: number;
-  height: number;
-  bytes: number;
-  createdAt: string;
-  posts: number;
-}
+/** An item as GET /api/admin/images answers it: the server's own type. */
+type Item = ImageListItem;
 async function listImages(query = "?unused=1") {
   const answer = await admin.get(`/api/admin/images${query}`);
   expect(answer.status, answer.text).toBe(200);
