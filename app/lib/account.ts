@@ -6,3 +6,15 @@ export const MAX_PASSWORD_LENGTH = 1024;
 export const CODE_MAX_LENGTH = 32;
 /** The sign-in answer to a right password on an account with two-factor sign-in on, sent without a code. */
 export const CODE_REQUIRED = "Enter the code from your authenticator app";
+
+/**
+ * What is wrong with a new password and its repetition, as a form answers it
+ * (the setup and invitation pages), or undefined. The length is checked here
+ * before any hashing; the minimum is the server's own rule (completeSetup,
+ * acceptInvite).
+ */
+export function newPasswordProblem(password: string, repeated: string): string | undefined {
+  if (password !== repeated) return "The two passwords differ.";
+  if (password.length > MAX_PASSWORD_LENGTH) return `Use a password of at most ${MAX_PASSWORD_LENGTH} characters.`;
+  return undefined;
+}

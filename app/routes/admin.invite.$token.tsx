@@ -1,7 +1,8 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminCard, FormAlert } from "~/components/site/admin-shell";
+import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "~/lib/account";
+import { newPasswordProblem } from "~/lib/account";
 import { ADMIN_NAME_MAX_LENGTH, type InviteState } from "~/lib/admins";
 import { pageMeta } from "~/lib/seo";
 import { acceptInvite, AdminsError, INVITE_STATE_MESSAGES, InviteError, inviteState } from "~/server/admins.server";
@@ -31,12 +32,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await readFormBody(request);
   const name = String(form.get("name") ?? "");
   const password = String(form.get("password") ?? "");
-  if (password !== String(form.get("confirm") ?? "")) {
-    return data({ error: "The two passwords differ.", name }, { status: 400 });
-  }
-  if (password.length > MAX_PASSWORD_LENGTH) {
-    return data({ error: `Use a password of at most ${MAX_PASSWORD_LENGTH} characters.`, name }, { status: 400 });
-  }
+  const problem = newPasswordProblem(password, String(form.get("confirm") ?? ""));
+  if (problem) return data({ error: problem, name }, { status: 400 });
   try {
     const { user, setCookie } = await acceptInvite(getDb(), { token: params.token, name, password });
     await recordAudit({
@@ -87,15 +84,7 @@ export default function AdminInvite({ loaderData, actionData }: Route.ComponentP
           maxLength={ADMIN_NAME_MAX_LENGTH}
           defaultValue={actionData?.name}
         />
-        <TextField
-          label={`Password (at least ${MIN_PASSWORD_LENGTH} characters)`}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={MIN_PASSWORD_LENGTH}
-          required
-        />
-        <TextField label="Repeat the password" name="confirm" type="password" autoComplete="new-password" required />
+        <NewPasswordFields />
         <button
           type="submit"
           disabled={busy}

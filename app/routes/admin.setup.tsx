@@ -1,8 +1,9 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminCard, FormAlert } from "~/components/site/admin-shell";
+import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
+import { newPasswordProblem } from "~/lib/account";
 import { pageMeta } from "~/lib/seo";
-import { MIN_PASSWORD_LENGTH } from "~/lib/account";
 import { AccountError, completeSetup, isSetupTokenValid, SetupTokenError } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { readFormBody } from "~/server/http.server";
@@ -19,9 +20,8 @@ export async function action({ request }: Route.ActionArgs) {
   const token = String(form.get("token") ?? "");
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
-  if (password !== String(form.get("confirm") ?? "")) {
-    return data({ error: "The two passwords differ.", email }, { status: 400 });
-  }
+  const problem = newPasswordProblem(password, String(form.get("confirm") ?? ""));
+  if (problem) return data({ error: problem, email }, { status: 400 });
   try {
     const { setCookie } = await completeSetup(getDb(), { token, email, password });
     return redirect("/admin", { headers: { "Set-Cookie": setCookie } });
@@ -55,14 +55,7 @@ export default function AdminSetup({ loaderData, actionData }: Route.ComponentPr
         <FormAlert message={actionData?.error} />
         <input type="hidden" name="token" value={loaderData.token} />
         <TextField label="E-mail" name="email" type="email" autoComplete="username" defaultValue={actionData?.email} />
-        <TextField
-          label={`Password (at least ${MIN_PASSWORD_LENGTH} characters)`}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={MIN_PASSWORD_LENGTH}
-        />
-        <TextField label="Repeat the password" name="confirm" type="password" autoComplete="new-password" />
+        <NewPasswordFields />
         <button
           type="submit"
           disabled={busy}
