@@ -1,13 +1,13 @@
-import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { Form, Link, redirect, useNavigate, useNavigation } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
 import { Pager } from "~/components/admin/pager";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
 import {
   countOf,
   inboxHref,
   MAX_MESSAGE_SEARCH,
-  MESSAGE_STATUSES,
   MESSAGES_CSV_PATH,
   type MessageStatus,
   pageCount,
@@ -94,9 +94,6 @@ const noticeLabel = {
 
 const STATUS_LABELS: Record<MessageStatus, string> = { all: "All messages", unread: "Unread", read: "Read" };
 
-/** Typing in the search box waits this long for a pause before the list is asked for (as /admin's filter). */
-const SEARCH_DELAY_MS = 300;
-
 function forgetQuestion(email: string, count: number) {
   return count === 1
     ? `Delete the only message from ${email}? This cannot be undone.`
@@ -124,42 +121,15 @@ function describeView({
 export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
   const { admin, messages, total, unread, page, pages, q, status } = loaderData;
   const navigation = useNavigation();
-  const navigate = useNavigate();
   const busyId = navigation.formData?.get("id");
   const busySender = navigation.formData?.get("intent") === "forget" ? navigation.formData.get("email") : undefined;
   // Another page or filter on its way (not the refresh after marking or deleting a message).
   const loading =
     navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/messages";
-  const searchId = useId();
   const forgottenRef = useRef<HTMLParagraphElement>(null);
   const forgotten = actionData?.forgotten;
 
-  // The search box keeps what was typed; the list follows it a moment after
-  // typing stops. `applied` is the search last asked for: when the address
-  // changes otherwise (Back, a link), the box shows the address's search.
-  const [search, setSearch] = useState(q);
-  const [applied, setApplied] = useState(q);
-  const [shownQ, setShownQ] = useState(q);
-  if (q !== shownQ) {
-    setShownQ(q);
-    if (q !== applied) {
-      setApplied(q);
-      setSearch(q);
-    }
-  }
-  const showList = useCallback(
-    (view: { q: string; status: MessageStatus }) => {
-      setApplied(view.q);
-      void navigate(inboxHref(view), { replace: true, preventScrollReset: true });
-    },
-    [navigate],
-  );
-  useEffect(() => {
-    const wanted = search.trim();
-    if (wanted === applied) return;
-    const timer = setTimeout(() => showList({ q: wanted, status }), SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [search, applied, status, showList]);
+  const filter = useListFilter(q, status, (view) => inboxHref({ q: view.q, status: view.choice }));
 
   // The sender's messages are gone, and with them the button that had focus: the outcome takes it.
   useEffect(() => {
@@ -185,52 +155,16 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
               : `Deleted ${countOf(forgotten.deleted, "message")} from ${forgotten.email}.`}
           </p>
         )}
-        <form
-          role="search"
-          aria-label="Messages"
-          method="get"
+        <ListFilterForm
+          filter={filter}
+          name="Messages"
           action="/admin/messages"
-          className="mt-6 flex flex-wrap items-end gap-3"
-          onSubmit={(event) => {
-            // Enter asks at once, without waiting for the pause.
-            event.preventDefault();
-            showList({ q: search.trim(), status });
-          }}
+          searchLabel="Search by name or e-mail"
+          maxLength={MAX_MESSAGE_SEARCH}
+          choiceName="status"
+          choiceLabel="Show"
+          choices={STATUS_LABELS}
         >
-          <div className="flex min-w-0 flex-[1_1_14rem] flex-col gap-1 sm:max-w-sm">
-            <label htmlFor={`${searchId}-q`} className="text-sm font-semibold text-neutral-800">
-              Search by name or e-mail
-            </label>
-            <input
-              id={`${searchId}-q`}
-              type="search"
-              name="q"
-              value={search}
-              maxLength={MAX_MESSAGE_SEARCH}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(event) => setSearch(event.target.value)}
-              className="h-11 w-full rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${searchId}-status`} className="text-sm font-semibold text-neutral-800">
-              Show
-            </label>
-            <select
-              id={`${searchId}-status`}
-              name="status"
-              value={status}
-              onChange={(event) => showList({ q: search.trim(), status: event.target.value as MessageStatus })}
-              className="h-11 rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
-            >
-              {MESSAGE_STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {STATUS_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </div>
           <button
             type="submit"
             className="h-11 rounded-md border border-neutral-400 bg-white px-4 text-sm font-medium hover:bg-neutral-100"
@@ -246,7 +180,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
               Export CSV
             </a>
           )}
-        </form>
+        </ListFilterForm>
         {/* Not a status role: the sender-deletion outcome above is the page's one status. */}
         <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-6 text-neutral-700">
           {loading
@@ -267,8 +201,8 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
                 // The box empties and the view changes in one step: left to the
                 // search's pause, the emptied box would ask again with the old status.
                 event.preventDefault();
-                setSearch("");
-                showList({ q: "", status: "all" });
+                filter.setText("");
+                filter.show({ q: "", choice: "all" });
               }}
               className="font-medium text-brand-800 underline underline-offset-2"
             >

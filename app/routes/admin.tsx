@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useEffectEvent, useId, useRef, useState } from "react";
-import { Link, redirect, useBlocker, useNavigate, useNavigation, useRevalidator } from "react-router";
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
+import { Link, redirect, useBlocker, useNavigation, useRevalidator } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { ApiFailure, deletePost, fetchPost, savePost } from "~/components/admin/admin-api";
 import { DeletePostDialog } from "~/components/admin/delete-post-dialog";
+import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
 import { Pager } from "~/components/admin/pager";
 import { PostEditor } from "~/components/admin/post-editor";
 import {
@@ -22,8 +23,6 @@ import {
   MAX_TITLE_FILTER,
   pageCount,
   POST_SORT_LABELS,
-  POST_SORTS,
-  type PostSort,
 } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
 import { adminShellData } from "~/server/admin-shell.server";
@@ -78,13 +77,9 @@ function describeSaved(post: { title: string; slug: string; published: boolean; 
   };
 }
 
-/** Typing in the title filter waits this long for a pause before the list is asked for. */
-const FILTER_DELAY_MS = 300;
-
 export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
   const { admin, author, posts, total, page, pages, q, sort } = loaderData;
   const revalidator = useRevalidator();
-  const navigate = useNavigate();
   const navigation = useNavigation();
   const listLoading = navigation.state === "loading" && navigation.location.pathname === "/admin";
   const [editor, setEditor] = useState<EditorState | null>(null);
@@ -99,34 +94,8 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
   const createButton = useRef<HTMLButtonElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const openings = useRef(0);
-  const filterId = useId();
 
-  // The filter box keeps what was typed; the list follows it a moment after
-  // typing stops. `applied` is the filter last asked for: when the address
-  // changes otherwise (Back, a link), the box shows the address's filter.
-  const [filter, setFilter] = useState(q);
-  const [applied, setApplied] = useState(q);
-  const [shownQ, setShownQ] = useState(q);
-  if (q !== shownQ) {
-    setShownQ(q);
-    if (q !== applied) {
-      setApplied(q);
-      setFilter(q);
-    }
-  }
-  const showList = useCallback(
-    (view: { q: string; sort: PostSort }) => {
-      setApplied(view.q);
-      void navigate(adminListHref("/admin", view), { replace: true, preventScrollReset: true });
-    },
-    [navigate],
-  );
-  useEffect(() => {
-    const wanted = filter.trim();
-    if (wanted === applied) return;
-    const timer = setTimeout(() => showList({ q: wanted, sort }), FILTER_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [filter, applied, sort, showList]);
+  const filter = useListFilter(q, sort, (view) => adminListHref("/admin", { q: view.q, sort: view.choice }));
 
   const dirty = editor !== null && !sameDraft(editor.initial, editor.draft);
 
@@ -362,49 +331,16 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
             </div>
           </div>
           {(total > 0 || q) && (
-            <form
-              role="search"
-              aria-label="Posts"
-              className="mt-6 flex flex-wrap items-end gap-4"
-              onSubmit={(event) => {
-                // Enter asks at once, without waiting for the pause.
-                event.preventDefault();
-                showList({ q: filter.trim(), sort });
-              }}
-            >
-              <div className="flex min-w-0 flex-1 flex-col gap-1 sm:max-w-sm">
-                <label htmlFor={`${filterId}-q`} className="text-sm font-semibold text-neutral-800">
-                  Filter by title
-                </label>
-                <input
-                  id={`${filterId}-q`}
-                  type="search"
-                  value={filter}
-                  maxLength={MAX_TITLE_FILTER}
-                  autoComplete="off"
-                  spellCheck={false}
-                  onChange={(event) => setFilter(event.target.value)}
-                  className="h-11 w-full rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
-                />
-              </div>
-              <div className="flex flex-col gap-1">
-                <label htmlFor={`${filterId}-sort`} className="text-sm font-semibold text-neutral-800">
-                  Sort
-                </label>
-                <select
-                  id={`${filterId}-sort`}
-                  value={sort}
-                  onChange={(event) => showList({ q: filter.trim(), sort: event.target.value as PostSort })}
-                  className="h-11 rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
-                >
-                  {POST_SORTS.map((value) => (
-                    <option key={value} value={value}>
-                      {POST_SORT_LABELS[value]}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            </form>
+            <ListFilterForm
+              filter={filter}
+              name="Posts"
+              action="/admin"
+              searchLabel="Filter by title"
+              maxLength={MAX_TITLE_FILTER}
+              choiceName="sort"
+              choiceLabel="Sort"
+              choices={POST_SORT_LABELS}
+            />
           )}
           {/* Not a status role: the notices above are the page's one status. */}
           <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-5 text-sm text-neutral-700">
@@ -428,8 +364,8 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
                     type="button"
                     className="font-medium text-brand-800 underline underline-offset-2"
                     onClick={() => {
-                      setFilter("");
-                      showList({ q: "", sort });
+                      filter.setText("");
+                      filter.show({ q: "", choice: sort });
                     }}
                   >
                     Clear the filter
