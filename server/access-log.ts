@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
+import { isPreviewPath } from "~/lib/preview-links";
 
 /**
  * The access log: one line per answer (pino-http), at warn for a 4xx and
@@ -22,7 +23,7 @@ export function accessLog(logger: Logger) {
         method: req.method,
         url: req.url?.startsWith("/admin/invite/")
           ? "/admin/invite/[token]"
-          : req.url?.startsWith("/blog/preview/")
+          : req.url && isPreviewPath(req.url)
             ? "/blog/preview/[token]"
             : req.url,
       }),

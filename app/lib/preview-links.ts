@@ -12,6 +12,19 @@ export const PREVIEW_TOKEN_BYTES = 32;
 
 /** The link a reader opens; the token travels in the path and is never stored. */
 export const previewPath = (token: string) => `/blog/preview/${token}`;
+/** Whether a request path (as sent, any case: the router ignores case) is a share link's. */
+export const isPreviewPath = (url: string) => url.slice(0, 14).toLowerCase() === "/blog/preview/";
+
+/**
+ * Every answer of a share link, the page and the 404 alike: kept by no cache
+ * (the token is its only key), indexed by no search engine, and the token
+ * never sent on to another site as a referrer.
+ */
+export const PREVIEW_HEADERS = {
+  "Cache-Control": "private, no-store",
+  "X-Robots-Tag": "noindex, nofollow",
+  "Referrer-Policy": "no-referrer",
+} as const;
 
 /** Exactly what `newSecretToken(PREVIEW_TOKEN_BYTES)` makes; checked for length before the pattern. */
 const TOKEN_SHAPE = /^[\w-]{43}$/;

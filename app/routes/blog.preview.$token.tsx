@@ -4,7 +4,7 @@ import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta, articleUrl } from "~/lib/article-seo";
 import { formatDate } from "~/lib/dates";
-import { previewNotice } from "~/lib/preview-links";
+import { PREVIEW_HEADERS, previewNotice } from "~/lib/preview-links";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { findPreviewArticle } from "~/server/preview-links.server";
@@ -20,13 +20,11 @@ import type { Route } from "./+types/blog.preview.$token";
  */
 export const handle = islandsPage;
 
-const PREVIEW_HEADERS = {
-  "Cache-Control": "private, no-store",
-  "X-Robots-Tag": "noindex, nofollow",
-  "Referrer-Policy": "no-referrer",
-};
-
-/** For the 404 as much as the page: a dead link must not be kept either. */
+/**
+ * The page's headers. The server sets them again on every answer of a share
+ * link (server/preview-headers.ts), the root error boundary's 404 included,
+ * replacing the site's Referrer-Policy.
+ */
 export function headers() {
   return PREVIEW_HEADERS;
 }
@@ -34,7 +32,7 @@ export function headers() {
 export async function loader({ params, request }: Route.LoaderArgs) {
   const now = new Date();
   const found = await findPreviewArticle(getDb(), params.token, now);
-  if (!found) throw new Response("Not found", { status: 404, headers: PREVIEW_HEADERS });
+  if (!found) throw new Response("Not found", { status: 404 });
   const { siteUrl } = getConfig();
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const { article, isPublic, expiresAt } = found;
