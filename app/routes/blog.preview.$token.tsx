@@ -14,7 +14,7 @@ import type { Route } from "./+types/blog.preview.$token";
 /**
  * /blog/preview/{token}: a share link (ADR 044). The article exactly as its
  * page /blog/{slug} shows it (the same ArticleView), with a one-line notice
- * above it. Never cached by anyone (the token is the only key), never indexed,
+ * above it and without Previous/Next (a draft has no place in the list yet). Never cached by anyone (the token is the only key), never indexed,
  * never sent on as a referrer. Unknown, malformed, expired and revoked tokens
  * are one and the same 404.
  */
@@ -85,7 +85,7 @@ export default function PreviewPage({ loaderData }: Route.ComponentProps) {
             </>
           )}
         </p>
-        <ArticleView article={article} previous={null} next={null} backTo="/blog" mode="page" />
+        <ArticleView article={article} previous={null} next={null} backTo="/blog" mode="page" withNav={false} />
       </main>
       <Island name="site-footer" props={{ companyName: company.name, socialUrls: company.socialUrls }} />
     </>

@@ -212,6 +212,7 @@ describe("the preview page", () => {
     // The same article markup as the public page: the same heading id and body wrapper.
     expect(page.text).toContain('class="prose-article mt-10"');
     expect(page.text).toContain("Back to articles");
+    expect(page.text).not.toContain("This is the newest article");
     // The router ignores case: so do the headers and the access log.
     const shouted = await visitor().get(pathOf(link.url).replace("/blog/preview/", "/BLOG/Preview/"));
     expect(shouted.status).toBe(200);
