@@ -439,7 +439,11 @@ export const migrations: Record<string, Migration> = {
         .addColumn("revoked_at", "varchar(30)")
         .execute();
       // A post's links (the list, the cap, the cascade); pruning reads expires_at.
-      await db.schema.createIndex("preview_links_post_idx").on("preview_links").columns(["post_id", "created_at"]).execute();
+      await db.schema
+        .createIndex("preview_links_post_idx")
+        .on("preview_links")
+        .columns(["post_id", "created_at"])
+        .execute();
       await db.schema.createIndex("preview_links_expires_idx").on("preview_links").column("expires_at").execute();
       await db.schema.createIndex("preview_links_creator_idx").on("preview_links").column("created_by").execute();
     },
