@@ -169,6 +169,14 @@ describe("making, listing and revoking links", () => {
     expect(dead).toEqual([]);
   });
 
+  it("links made at once still stop at the bound: exactly 10 of 13 are made", async () => {
+    const post = await createPost();
+    const answers = await Promise.all(Array.from({ length: 13 }, () => admin.post(linksOf(post.id))));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(201), ...Array(3).fill(409)]);
+    expect((await admin.get(linksOf(post.id))).json.links).toHaveLength(MAX_LIVE_PREVIEW_LINKS);
+  });
+
   it("creating and revoking are in the audit log, under the post's slug", async () => {
     const post = await createPost();
     const link = await createLink(post.id);
