@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
+import { isPreviewPath } from "~/lib/preview-links";
 
 /**
  * The access log: one line per answer (pino-http), at warn for a 4xx and
@@ -16,10 +17,15 @@ export function accessLog(logger: Logger) {
     customLogLevel: (_req, res, error) =>
       error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
     serializers: {
-      // An invitation's token is a password until it is used (ADR 038): never in the log.
+      // An invitation's token is a password until it is used (ADR 038), a share
+      // link's opens a draft (ADR 044): never in the log.
       req: (req: { method?: string; url?: string }) => ({
         method: req.method,
-        url: req.url?.startsWith("/admin/invite/") ? "/admin/invite/[token]" : req.url,
+        url: req.url?.startsWith("/admin/invite/")
+          ? "/admin/invite/[token]"
+          : req.url && isPreviewPath(req.url)
+            ? "/blog/preview/[token]"
+            : req.url,
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

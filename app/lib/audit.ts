@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   "two-factor-disabled",
   "password-changed",
   "sessions-signed-out",
+  "preview-link-created",
+  "preview-link-revoked",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -45,6 +47,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "two-factor-disabled": "Two-factor sign-in turned off",
   "password-changed": "Password changed",
   "sessions-signed-out": "Sessions signed out",
+  "preview-link-created": "Share link created",
+  "preview-link-revoked": "Share link revoked",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

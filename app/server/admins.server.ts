@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { MIN_PASSWORD_LENGTH } from "~/lib/account";
 import { isValidEmail } from "~/lib/email";
 import {
@@ -14,13 +14,14 @@ import { isPostgres } from "./db/dialect.server";
 import { isRecordId } from "./db/ids.server";
 import { isStorableText } from "./http.server";
 import { hashPassword } from "./passwords.server";
+import { hashSecretToken, newSecretToken } from "./secret-tokens.server";
 
 /**
  * More administrators (ADR 038): one-time invitations, accepting them, and
  * removing an administrator without ever removing the last one.
  */
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+const sha256 = hashSecretToken;
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export class AdminsError extends Error {
@@ -81,7 +82,7 @@ export async function createInvite(
   if (!isValidEmail(email)) throw new AdminsError(400, "Enter a valid e-mail address");
   const existing = await db.selectFrom("admin_users").select("id").where("email", "=", email).executeTakeFirst();
   if (existing) throw new AdminsError(409, `${email} is already an administrator`);
-  const token = randomBytes(24).toString("base64url");
+  const token = newSecretToken(24);
   const now = new Date();
   const row = {
     id: randomUUID(),

@@ -131,7 +131,7 @@ const SUMMARY_COLUMNS = [
   "header_image",
 ] as const;
 
-const ARTICLE_COLUMNS = [
+export const ARTICLE_COLUMNS = [
   ...SUMMARY_COLUMNS,
   "content_html",
   "updated_at",
@@ -180,7 +180,7 @@ function toSummary(row: Pick<Row, (typeof SUMMARY_COLUMNS)[number]>): PostSummar
   };
 }
 
-function toArticle(row: Pick<Row, (typeof ARTICLE_COLUMNS)[number]>): Article {
+export function toArticle(row: Pick<Row, (typeof ARTICLE_COLUMNS)[number]>): Article {
   return {
     ...toSummary(row),
     contentHtml: row.content_html,

@@ -6,6 +6,7 @@ import { MAX_IMAGE_ALT, MAX_META_DESCRIPTION, MAX_META_TITLE } from "~/lib/post-
 import { slugify } from "~/lib/slug";
 import { ApiFailure, renderPreview, uploadImage } from "./admin-api";
 import { fromLocalInputValue, type PostDraft, toLocalInputValue } from "./post-draft";
+import { ShareLinks } from "./share-links";
 
 const inputClass =
   "w-full rounded-md border border-neutral-400 bg-white px-3 py-2 text-base text-neutral-900 focus:border-brand-600";
@@ -580,6 +581,7 @@ export function PostEditor({
           <PostPreview draft={draft} />
         </section>
       </div>
+      <ShareLinks postId={draft.id} />
     </section>
   );
 }

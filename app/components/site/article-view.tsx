@@ -23,6 +23,7 @@ export function ArticleView({
   next,
   backTo,
   mode,
+  withNav = true,
 }: {
   article: Article;
   previous: Neighbour | null;
@@ -30,6 +31,8 @@ export function ArticleView({
   /** The list page this article sits on. */
   backTo: string;
   mode: ArticleNavMode;
+  /** False on a share link's page (ADR 044): a draft has no place in the list yet. */
+  withNav?: boolean;
 }) {
   return (
     <div>
@@ -69,7 +72,7 @@ export function ArticleView({
         <p className="mt-3 text-neutral-700">By {article.author}</p>
         <div className="prose-article mt-10" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
       </article>
-      <ArticleNav previous={previous} next={next} mode={mode} />
+      {withNav && <ArticleNav previous={previous} next={next} mode={mode} />}
     </div>
   );
 }

@@ -37,10 +37,17 @@ export const BACKED_UP_TABLES: readonly BackedUpTable[] = [...IMAGE_TABLES, ...R
 /**
  * Tables a backup leaves out: sessions (PRODUCT: a restore signs everybody
  * out), short-lived state (invitations among it: a link valid for a day is
- * not worth restoring, ADR 038), and the content version (a restore bumps
+ * not worth restoring, ADR 038; share links of drafts, ADR 044), and the content version (a restore bumps
  * the target's). SQLite's title index is rebuilt by its triggers.
  */
-export const LEFT_OUT_TABLES = ["sessions", "setup_tokens", "admin_invites", "rate_limits", "content_version"] as const;
+export const LEFT_OUT_TABLES = [
+  "sessions",
+  "setup_tokens",
+  "admin_invites",
+  "preview_links",
+  "rate_limits",
+  "content_version",
+] as const;
 
 /**
  * Tables a backup leaves out because a restore rebuilds them from the rows it

@@ -340,6 +340,7 @@ const REPLACED_TABLES = [
   "image_references",
   "audit_log",
   "admin_invites",
+  "preview_links",
   "contact_messages",
   "posts",
   "image_variants",

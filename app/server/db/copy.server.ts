@@ -18,12 +18,19 @@ export const COPIED_TABLES = [
 
 /**
  * Tables deliberately not copied: short-lived state (sign-in throttling
- * counters, setup tokens of a site that has no administrator) and the content
+ * counters, setup tokens of a site that has no administrator, invitation and
+ * share links that live a day or a week) and the content
  * version counter, which the target's migration created. Kysely's
  * migration bookkeeping is not listed: introspection leaves it out, and the
  * target has its own, written when it was migrated.
  */
-export const SKIPPED_TABLES = ["rate_limits", "setup_tokens", "admin_invites", "content_version"] as const;
+export const SKIPPED_TABLES = [
+  "rate_limits",
+  "setup_tokens",
+  "admin_invites",
+  "preview_links",
+  "content_version",
+] as const;
 
 /**
  * SQLite's index of the posts' titles (migration 009, ADR 030): an FTS5

@@ -180,6 +180,19 @@ export interface AuditLogTable {
   user_agent: string | null;
 }
 
+/** Secret share links of a post (migration 019, ADR 044). */
+export interface PreviewLinksTable {
+  id: string;
+  post_id: string;
+  /** SHA-256 (hex) of the token in the link; the token itself is never stored. */
+  token_hash: string;
+  /** The administrator who made it. */
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -195,4 +208,5 @@ export interface Database {
   image_references: ImageReferencesTable;
   admin_invites: AdminInvitesTable;
   audit_log: AuditLogTable;
+  preview_links: PreviewLinksTable;
 }

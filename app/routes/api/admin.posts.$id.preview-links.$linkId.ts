@@ -1,0 +1,28 @@
+import { PREVIEW_LINK_TEXT } from "~/lib/preview-links";
+import { recordAudit } from "~/server/audit.server";
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { revokePreviewLink } from "~/server/preview-links.server";
+import type { Route } from "./+types/admin.posts.$id.preview-links.$linkId";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["DELETE"]);
+}
+
+/** DELETE /api/admin/posts/{id}/preview-links/{linkId}: 204, the link opens nothing from now on; 404 if no such live link. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
+  if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
+  const slug = await revokePreviewLink(getDb(), params.id, params.linkId);
+  if (slug === undefined) return jsonError(404, PREVIEW_LINK_TEXT.linkNotFound);
+  await recordAudit({
+    action: "preview-link-revoked",
+    admin,
+    target: slug,
+    request,
+    clientAddress: context.clientAddress,
+  });
+  return new Response(null, { status: 204 });
+}

@@ -1,0 +1,39 @@
+import { previewPath, type CreatedPreviewLink } from "~/lib/preview-links";
+import { recordAudit } from "~/server/audit.server";
+import { requireAdminApi } from "~/server/auth.server";
+import { getConfig } from "~/server/config.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { createPreviewLink, listPreviewLinks, PreviewLinksError } from "~/server/preview-links.server";
+import type { Route } from "./+types/admin.posts.$id.preview-links";
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** GET /api/admin/posts/{id}/preview-links: 200 `{links}`, the post's live share links (no tokens); 404 unknown post. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  const links = await listPreviewLinks(getDb(), params.id);
+  if (!links) return jsonError(404, "Post not found");
+  return Response.json({ links }, { headers: NO_STORE });
+}
+
+/** POST: 201 `{id, url, createdAt, expiresAt}`; the URL holds the token and is shown only in this answer. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
+  if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
+  try {
+    const { token, slug, ...link } = await createPreviewLink(getDb(), params.id, admin);
+    await recordAudit({
+      action: "preview-link-created",
+      admin,
+      target: slug,
+      request,
+      clientAddress: context.clientAddress,
+    });
+    const created: CreatedPreviewLink = { ...link, url: `${getConfig().siteUrl}${previewPath(token)}` };
+    return Response.json(created, { status: 201, headers: NO_STORE });
+  } catch (error) {
+    if (error instanceof PreviewLinksError) return jsonError(error.status, error.message);
+    throw error;
+  }
+}
