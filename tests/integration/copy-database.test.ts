@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COPIED_TABLES, copyDatabase, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
+import { COPIED_TABLES, copyDatabase, POSTGRES_INDEX_TABLES, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
 import { listAdminPosts } from "~/server/posts.server";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
 import { freshDatabase, freshSqlite } from "../support/database";
@@ -20,7 +20,7 @@ describe("the copy command's table list", () => {
     const { connection, cleanup } = await freshDatabase();
     try {
       const tables = (await connection.db.introspection.getTables()).map((t) => t.name).sort();
-      const indexTables = connection.kind === "sqlite" ? SQLITE_INDEX_TABLES : [];
+      const indexTables = connection.kind === "sqlite" ? SQLITE_INDEX_TABLES : POSTGRES_INDEX_TABLES;
       expect(tables).toEqual([...COPIED_TABLES, ...SKIPPED_TABLES, ...indexTables].sort());
     } finally {
       await cleanup();
