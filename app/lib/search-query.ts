@@ -71,11 +71,7 @@ export interface Segment {
 }
 
 /** Case and diacritics folded, as SQLite's unicode61 tokenizer compares words. */
-const fold = (word: string) =>
-  word
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase();
+const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 /**
  * `text` split into pieces, the words that match a term marked: equal to a

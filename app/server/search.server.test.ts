@@ -104,23 +104,34 @@ describe(`search (${TEST_BACKEND})`, () => {
   });
 
   it("takes markup and the marker characters in a post as text, and query syntax as words", async () => {
-    for (const q of ['alert "marker', "NEAR( marker )", "marker*", "^marker", "col:on marker", "marker\u0000"]) {
+    for (const q of ['text "marker', "NEAR( marker )", "marker*", "^marker", "col:on marker", "marker\u0000"]) {
       const { hits } = await search(db, q);
-      expect(hits.map((hit) => hit.slug), q).toEqual(["hostile"]);
+      expect(
+        hits.map((hit) => hit.slug),
+        q,
+      ).toEqual(["hostile"]);
       const title = hits[0]!.title.map((s) => s.text).join("");
       expect(title).toContain("<script>alert(1)</script>");
       // The post's own markers are dropped from the snippet and never make a mark.
       expect(hits[0]!.snippet.map((s) => s.text).join("")).not.toMatch(/[\uE000\uE001]/);
     }
     expect(marked((await search(db, "text")).hits[0]!.title)).toEqual(["text"]);
+    // PostgreSQL's parser skips what looks like an HTML tag (<script>…</script>); SQLite indexes its words.
     expect(await slugs(db, '"')).toEqual([]);
     expect(await slugs(db, "NEAR")).toEqual(["hostile"]);
   });
 
   it("follows inserts, updates and deletes of posts", async () => {
-    await db.insertInto("posts").values(row({ slug: "fresh", title: "Zeppelin" })).execute();
+    await db
+      .insertInto("posts")
+      .values(row({ slug: "fresh", title: "Zeppelin" }))
+      .execute();
     expect(await slugs(db, "zeppelin")).toEqual(["fresh"]);
-    await db.updateTable("posts").set({ title: "Airship", content: "zeppelin-free" }).where("slug", "=", "fresh").execute();
+    await db
+      .updateTable("posts")
+      .set({ title: "Airship", content: "zeppelin-free" })
+      .where("slug", "=", "fresh")
+      .execute();
     expect(await slugs(db, "airship")).toEqual(["fresh"]);
     expect(await slugs(db, "zeppelin")).toEqual(["fresh"]);
     await db.updateTable("posts").set({ content: "plain" }).where("slug", "=", "fresh").execute();

@@ -1,11 +1,5 @@
 import { sql } from "kysely";
-import {
-  markTerms,
-  MAX_COUNTED_RESULTS,
-  SEARCH_PAGE_SIZE,
-  type SearchQuery,
-  type Segment,
-} from "~/lib/search-query";
+import { markTerms, MAX_COUNTED_RESULTS, SEARCH_PAGE_SIZE, type SearchQuery, type Segment } from "~/lib/search-query";
 import type { Db } from "./db/db.server";
 import { isPostgres } from "./db/dialect.server";
 
@@ -147,9 +141,9 @@ async function postgresPage(db: Db, query: Words, at: string, offset: number) {
   const matching = sql`posts_search s join posts p on p.id = s.post_id
     where s.document @@ ${tsquery} and p.published = 1 and p.publish_date <= ${at}`;
   const [count, page] = await Promise.all([
-    sql<{ n: string }>`select count(*) as n from (select 1 from ${matching} limit ${MAX_COUNTED_RESULTS + 1}) found`.execute(
-      db,
-    ),
+    sql<{
+      n: string;
+    }>`select count(*) as n from (select 1 from ${matching} limit ${MAX_COUNTED_RESULTS + 1}) found`.execute(db),
     sql<Row>`
       with ranked as (
         select p.id, ts_rank(s.document, ${rankBy}) as rank, p.publish_date from ${matching}

@@ -4,7 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COPIED_TABLES, copyDatabase, POSTGRES_INDEX_TABLES, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
+import {
+  COPIED_TABLES,
+  copyDatabase,
+  POSTGRES_INDEX_TABLES,
+  SKIPPED_TABLES,
+  SQLITE_INDEX_TABLES,
+} from "~/server/db/copy.server";
 import { listAdminPosts } from "~/server/posts.server";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
 import { freshDatabase, freshSqlite } from "../support/database";

@@ -67,7 +67,12 @@ export class CopyError extends Error {
  */
 export async function copyDatabase(from: Connection, to: Connection): Promise<Record<string, number>> {
   const sourceTables = new Set((await from.db.introspection.getTables()).map((t) => t.name));
-  const known: readonly string[] = [...COPIED_TABLES, ...SKIPPED_TABLES, ...SQLITE_INDEX_TABLES, ...POSTGRES_INDEX_TABLES];
+  const known: readonly string[] = [
+    ...COPIED_TABLES,
+    ...SKIPPED_TABLES,
+    ...SQLITE_INDEX_TABLES,
+    ...POSTGRES_INDEX_TABLES,
+  ];
   const unknown = [...sourceTables].filter((name) => !known.includes(name));
   if (unknown.length > 0) {
     throw new CopyError(`The source has tables this version does not know how to copy: ${unknown.join(", ")}`);
