@@ -103,8 +103,9 @@ function Results({ q, hits, counted, page, pages }: ResultsData) {
         {searchText.resultsHeading(q)}
       </h2>
       <p role="status" className="mt-2 text-neutral-700">
-        {counted === 0 ? searchText.noMatch(q) : searchText.count(counted)}
-        {pages > 1 && ` ${searchText.pageOf(page, pages)}.`}
+        {`${counted === 0 ? searchText.noMatch(q) : searchText.count(counted)}${
+          pages > 1 ? ` ${searchText.pageOf(page, pages)}.` : ""
+        }`}
       </p>
       {counted === 0 ? (
         <p className="mt-4 text-neutral-700">

@@ -167,7 +167,7 @@ export function plainSnippet(snippet: string): string {
     .slice(0, SNIPPET_CHARS * 4)
     .replace(MARKERS, "")
     .replace(/\]\([^)\s]{0,500}\)/g, "")
-    .replace(/[#*_`[\]>|~]+/g, "")
+    .replace(/[#*_`[\]|~]+/g, "")
     .replace(/\s+/g, " ")
     .trim();
   return text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text;
