@@ -1,5 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_BACKEND } from "../../tests/support/backend";
 import { ApiClient, cacheStored, startServer, type TestServer } from "../../tests/support/server";
 
 /**
@@ -95,7 +96,8 @@ describe("/blog/search", () => {
     const { body } = await get("/blog/search?q=coffee");
     expect(resultLinks(body)).toEqual(["/blog/weekly-notes"]);
     expect(body).not.toContain("<script>alert");
-    expect(body).toContain("&lt;script&gt;alert");
+    // PostgreSQL's ts_headline leaves out what looks like an HTML tag; SQLite's snippet keeps it, as text.
+    expect(body).toContain(TEST_BACKEND === "sqlite" ? "&lt;script&gt;alert" : "alert(&#x27;x&#x27;)");
   });
 
   it("says when nothing matches, and treats query syntax and punctuation as text", async () => {
