@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { Migrator } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_COUNTED_RESULTS, parseSearchQuery, SEARCH_PAGE_SIZE, type Segment } from "~/lib/search-query";
-import { TEST_BACKEND } from "../../tests/support/backend";
+import { createTestDatabase, TEST_BACKEND } from "../../tests/support/backend";
 import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
 import { generatePosts } from "../../tests/support/generate-posts";
-import type { Db } from "./db/db.server";
+import { resolveDatabase } from "./config.server";
+import { connect, migrateToLatest, type Db } from "./db/db.server";
+import { migrations } from "./db/migrations.server";
 import { searchPosts } from "./search.server";
 
 /**
@@ -186,4 +189,33 @@ describe(`search with 10,000 posts (${TEST_BACKEND})`, () => {
     expect(await slugs(db, "needle")).toEqual([]);
     expect((await slugs(db, "generated post 00043"))[0]).toBe("generated-post-00043");
   }, 60_000);
+});
+
+describe(`migration 017 (${TEST_BACKEND})`, () => {
+  it('indexes the posts already there and renames a post called "search" to a free slug', async () => {
+    const created = await createTestDatabase();
+    const connection = connect(resolveDatabase(created.url, process.cwd()));
+    try {
+      const migrator = new Migrator({
+        db: connection.db,
+        provider: { getMigrations: () => Promise.resolve(migrations) },
+        allowUnorderedMigrations: true,
+      });
+      expect((await migrator.migrateTo("015_post_seo")).error).toBeUndefined();
+      await connection.db
+        .insertInto("posts")
+        .values([
+          row({ slug: "search", title: "How we search for bugs" }),
+          row({ slug: "search-post", title: "Another search post" }),
+        ])
+        .execute();
+      expect(await migrateToLatest(connection.db)).toContain("017_post_search");
+      const slugsNow = await connection.db.selectFrom("posts").select("slug").orderBy("slug").execute();
+      expect(slugsNow.map((post) => post.slug)).toEqual(["search-post", "search-post-2"]);
+      expect(await slugs(connection.db, "bugs")).toEqual(["search-post-2"]);
+    } finally {
+      await connection.db.destroy();
+      await created.drop();
+    }
+  });
 });
