@@ -111,7 +111,9 @@ try {
   const posts = await (await fetch(`${site.url}/api/posts?limit=1`)).json();
   const pages = opts.pages
     ? opts.pages.split(",")
-    : ["/", "/blog", posts[0] ? `/blog/${posts[0].slug}` : null, "/about"].filter(Boolean);
+    : ["/", "/blog", posts[0] ? `/blog/${posts[0].slug}` : null, "/about", "/blog/search?q=cloud+governance"].filter(
+        Boolean,
+      );
 
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.slice(1) });
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });

@@ -14,8 +14,8 @@ export const searchText = {
         ? "1 post matches."
         : `${counted} posts match.`,
   noMatch: (q: string) => `No posts match “${q}”.`,
-  noMatchHint: "Try fewer or different words, or browse all articles.",
-  browseAll: "All articles",
+  noMatchHint: "Try fewer or different words, or",
+  browseAll: "browse all articles",
   tooLong: `That search is too long. Search for at most ${MAX_QUERY_CHARS} characters.`,
   intro: "Find articles by words in their title, summary, category or text.",
   pagesLabel: "Search result pages",

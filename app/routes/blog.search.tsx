@@ -113,6 +113,7 @@ function Results({ q, hits, counted, page, pages }: ResultsData) {
           <a href="/blog" className="font-medium text-brand-700 underline underline-offset-2">
             {searchText.browseAll}
           </a>
+          .
         </p>
       ) : (
         <ol className="mt-6 flex flex-col gap-6" start={(page - 1) * SEARCH_PAGE_SIZE + 1}>

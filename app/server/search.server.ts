@@ -168,6 +168,7 @@ export function plainSnippet(snippet: string): string {
     .replace(MARKERS, "")
     .replace(/\]\([^)\s]{0,500}\)/g, "")
     .replace(/[#*_`[\]|~]+/g, "")
+    .replace(/-{3,}/g, " ")
     .replace(/\s+/g, " ")
     .trim();
   return text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS)}…` : text;

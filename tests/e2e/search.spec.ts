@@ -37,7 +37,7 @@ test("a search with no matches says so and keeps the words in the box", async ({
   await page.goto("/blog/search?q=zzyzx+quux");
   await expect(page.getByRole("status")).toHaveText("No posts match “zzyzx quux”.");
   await expect(page.getByRole("searchbox", { name: "Search the blog" })).toHaveValue("zzyzx quux");
-  await expect(page.getByRole("link", { name: "All articles" })).toHaveAttribute("href", "/blog");
+  await expect(page.getByRole("link", { name: "browse all articles" })).toHaveAttribute("href", "/blog");
   await expectNoAxeViolations(page);
   await noSideways(page);
 });
