@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -213,6 +214,16 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
     let restoredSite: TestServer | undefined;
     try {
       expect(cli(target.url, "restore", backupFile).status).toBe(0);
+      // The search index (ADR 042) holds every restored post, written by its triggers.
+      if (target.connection.kind === "sqlite") {
+        await sql`insert into posts_search (posts_search) values ('integrity-check')`.execute(target.connection.db);
+      }
+      const indexed = await sql<{ posts: number | string; indexed: number | string }>`
+        select (select count(*) from posts) as posts, (select count(*) from ${sql.table(
+          target.connection.kind === "sqlite" ? "posts_search_docsize" : "posts_search",
+        )}) as indexed`.execute(target.connection.db);
+      expect(Number(indexed.rows[0]!.indexed)).toBe(Number(indexed.rows[0]!.posts));
+      expect(Number(indexed.rows[0]!.posts)).toBeGreaterThan(0);
       await target.connection.db.destroy();
       restoredSite = await startServer({
         DATABASE_URL: target.url,

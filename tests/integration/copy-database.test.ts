@@ -133,6 +133,9 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     expect(filtered.json.map((p: { id: string }) => p.id)).toEqual([postId]);
     const draft = (await admin.get(`/api/admin/posts/${postId}`)).json;
     expect(draft).toMatchObject({ slug: "kept-in-the-move", published: false, content: "Read on **PostgreSQL**." });
+    // The search index (a tsvector table there, ADR 042) covers the copied posts.
+    const search = await (await fetch(`${onPostgres.url}/blog/search?q=cloud+governance`)).text();
+    expect(search).toContain('href="/blog/tenant-onboarding-in-under-30-minutes"');
     const samples = await new ApiClient(onPostgres.url).get("/api/posts");
     expect(samples.json.length).toBeGreaterThan(0);
     const messages = await admin.get("/api/admin/messages");
