@@ -175,7 +175,7 @@ console.log(
 );
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results.pages) {
-  const page = r.page.startsWith("/blog/") ? "/blog/{slug}" : r.page;
+  const page = r.page.startsWith("/blog/") && !r.page.startsWith("/blog/search") ? "/blog/{slug}" : r.page;
   console.log(
     `| ${page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} | ${r.firstLoadJsGzipKb} / ${r.firstLoadJsDesktopGzipKb} |`,
   );

@@ -181,6 +181,10 @@ describe(`search with 10,000 posts (${TEST_BACKEND})`, () => {
       expect(counted).toBeLessThanOrEqual(MAX_COUNTED_RESULTS + 1);
     }
     expect((await search(db, "lorem")).counted).toBe(MAX_COUNTED_RESULTS + 1);
+    // Pages of equally ranked posts follow one order: none on two pages.
+    const [one, two] = await Promise.all([search(db, "lorem", 1), search(db, "lorem", 2)]);
+    const onBoth = one.hits.filter((hit) => two.hits.some((other) => other.slug === hit.slug));
+    expect(onBoth).toEqual([]);
     // The last page of a common word costs what the first does.
     const started = performance.now();
     expect((await search(db, "lorem", MAX_COUNTED_RESULTS / SEARCH_PAGE_SIZE)).hits).toHaveLength(SEARCH_PAGE_SIZE);

@@ -8,7 +8,8 @@ import { isPostgres } from "./db/dialect.server";
  * come, as /blog lists them, decided at query time) whose title, excerpt,
  * category or markdown hold every word of the query, the last word also as a
  * prefix; best first (title above excerpt and category above the body), then
- * newest. One interface, two implementations over the index of migration 017:
+ * newest (PostgreSQL: by publish date; SQLite: the later written, by rowid).
+ * One interface, two implementations over the index of migration 017:
  * - SQLite: FTS5 (`posts_search`), ranked by bm25 with column weights;
  * - PostgreSQL: tsvectors ('simple' configuration) in `posts_search` with a
  *   GIN index, ranked by ts_rank with weights A (title), B, D (body).
@@ -110,10 +111,10 @@ async function sqlitePage(db: Db, query: Words, at: string, offset: number) {
       select rowid from posts_search where posts_search match ${match} and +rowid in ${publicRowids}
       limit ${MAX_COUNTED_RESULTS + 1}
     )`.execute(db),
-    sql<{ rowid: number; rank: number }>`
+    sql<{ rowid: number }>`
       select rowid, bm25(posts_search, 10.0, 4.0, 4.0, 1.0) as rank from posts_search
       where posts_search match ${match} and +rowid in ${publicRowids}
-      order by rank limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db),
+      order by rank, rowid desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db),
   ]);
   const rowids = page.rows.map((row) => row.rowid);
   if (rowids.length === 0) return { counted: Number(count.rows[0]!.n), hits: [] };
@@ -124,10 +125,8 @@ async function sqlitePage(db: Db, query: Words, at: string, offset: number) {
     from posts_search s join posts p on p.rowid = s.rowid
     where posts_search match ${match} and s.rowid in (${sql.join(rowids)})`.execute(db);
   const byRowid = new Map(rows.map((row) => [row.rowid, row]));
-  // Same rank: newest first, as /blog lists them.
-  const ranked = page.rows.map((row) => ({ ...byRowid.get(row.rowid)!, rank: row.rank }));
-  ranked.sort((a, b) => a.rank - b.rank || b.publish_date.localeCompare(a.publish_date));
-  return { counted: Number(count.rows[0]!.n), hits: ranked };
+  // In the page's order; the same rank, the later written first (rowid: one order, so pages never overlap).
+  return { counted: Number(count.rows[0]!.n), hits: page.rows.map((row) => byRowid.get(row.rowid)!) };
 }
 
 /**
