@@ -1,3 +1,4 @@
+import { E2E_ADMIN } from "../../playwright.config";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 /**
@@ -61,4 +62,25 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("link", { name: "Building an IoT Garden Monitor in Ojai" })).toBeVisible();
     await noSideways(page);
   });
+});
+
+test('the editor says why the slug "search" is refused and keeps the post', async ({ page }) => {
+  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
+  expect(response.status()).toBe(200);
+  await page.goto("/admin");
+  await page.getByRole("button", { name: "Create New Post" }).click();
+  await page.getByLabel("Title").fill("How we search");
+  await page.getByLabel("Slug").fill("search");
+  await page.getByLabel("Excerpt").fill("An excerpt.");
+  await page.getByLabel("Content").fill("Body text.");
+  const dialog = page.waitForEvent("dialog");
+  const clicked = page.getByRole("button", { name: "Save" }).click();
+  const opened = await dialog;
+  expect(opened.message()).toContain('The slug \\"search\\" is taken by the blog');
+  await opened.accept();
+  await clicked;
+  await expect(page.getByRole("alert")).toHaveText(
+    'The post was not saved: The slug "search" is taken by the blog\'s own /blog/search page; choose another slug. Your changes are kept.',
+  );
+  await expect(page.getByLabel("Title")).toHaveValue("How we search");
 });
