@@ -16,7 +16,7 @@ import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { searchPosts } from "~/server/search.server";
+import { SearchBusyError, searchPosts } from "~/server/search.server";
 import { siteSettingsFor } from "~/server/settings.server";
 import type { Route } from "./+types/blog.search";
 
@@ -44,7 +44,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (query.kind === "too-long") return data({ state: "too-long" as const, company, siteUrl }, { status: 400 });
   const page = parseSearchPage(params.get("page"));
   if (page === undefined) throw new Response("Not found", { status: 404 });
-  const { hits, counted } = await searchPosts(getConnection().db, query, { page, now: new Date() });
+  const { hits, counted } = await searchPosts(getConnection().db, query, { page, now: new Date() }).catch(
+    (error: unknown) => {
+      if (!(error instanceof SearchBusyError)) throw error;
+      throw new Response(searchText.busy, { status: 503, headers: { "Retry-After": "2" } });
+    },
+  );
   const pages = Math.max(1, Math.ceil(Math.min(counted, MAX_COUNTED_RESULTS) / SEARCH_PAGE_SIZE));
   if (page > pages) throw new Response("Not found", { status: 404 });
   return {

@@ -8,7 +8,7 @@ import { generatePosts } from "../../tests/support/generate-posts";
 import { resolveDatabase } from "./config.server";
 import { connect, migrateToLatest, type Db } from "./db/db.server";
 import { migrations } from "./db/migrations.server";
-import { searchPosts } from "./search.server";
+import { SEARCH_QUEUE, SearchBusyError, searchPosts } from "./search.server";
 
 /**
  * The blog search (ADR 042) on the backend under test: what matches, in what
@@ -181,6 +181,11 @@ describe(`search with 10,000 posts (${TEST_BACKEND})`, () => {
       expect(counted).toBeLessThanOrEqual(MAX_COUNTED_RESULTS + 1);
     }
     expect((await search(db, "lorem")).counted).toBe(MAX_COUNTED_RESULTS + 1);
+    // More searches at once than the queue holds: the rest are refused at once, not queued.
+    const flood = await Promise.allSettled(Array.from({ length: SEARCH_QUEUE + 8 }, () => search(db, "lorem")));
+    const refused = flood.filter((result) => result.status === "rejected");
+    expect(refused).toHaveLength(8);
+    for (const result of refused) expect(result.reason).toBeInstanceOf(SearchBusyError);
     // Pages of equally ranked posts follow one order: none on two pages.
     const [one, two] = await Promise.all([search(db, "lorem", 1), search(db, "lorem", 2)]);
     const onBoth = one.hits.filter((hit) => two.hits.some((other) => other.slug === hit.slug));

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { markTerms, MAX_COUNTED_RESULTS, SEARCH_PAGE_SIZE, type SearchQuery, type Segment } from "~/lib/search-query";
+import { BoundedWork } from "./bounded-work.server";
 import type { Db } from "./db/db.server";
 import { isPostgres } from "./db/dialect.server";
 
@@ -46,13 +47,34 @@ const HEADLINE_CHARS = 20_000;
 /** The longest snippet shown. */
 const SNIPPET_CHARS = 400;
 
+/**
+ * Searches a process runs at once, and admits in all (running or waiting):
+ * a query over a word in every post costs tens of milliseconds of CPU, so a
+ * flood of distinct queries (each a page-cache miss) waits here in a bounded
+ * queue, and past it is refused at once (SearchBusyError: the page answers
+ * 503 with Retry-After) rather than piling up without end.
+ */
+export const SEARCH_CONCURRENCY = 2;
+export const SEARCH_QUEUE = 32;
+const searches = new BoundedWork(SEARCH_QUEUE, SEARCH_CONCURRENCY);
+
+export class SearchBusyError extends Error {
+  override name = "SearchBusyError";
+}
+
 /** One page (1-based) of results for `query` at `now`, and how many match (counted up to a bound). */
-export async function searchPosts(
-  db: Db,
-  query: Words,
-  { page, now }: { page: number; now: Date },
-): Promise<SearchResults> {
+export async function searchPosts(db: Db, query: Words, options: { page: number; now: Date }): Promise<SearchResults> {
   if (query.terms.length === 0) return { hits: [], counted: 0 };
+  const admission = searches.tryAdmit();
+  if (!admission) throw new SearchBusyError("Too many searches at once");
+  try {
+    return await admission.run(() => runSearch(db, query, options));
+  } finally {
+    admission.release();
+  }
+}
+
+async function runSearch(db: Db, query: Words, { page, now }: { page: number; now: Date }): Promise<SearchResults> {
   const offset = (page - 1) * SEARCH_PAGE_SIZE;
   const at = now.toISOString();
   const rows = isPostgres(db) ? await postgresPage(db, query, at, offset) : await sqlitePage(db, query, at, offset);
