@@ -4,6 +4,7 @@ export default [
   index("routes/home.tsx", { id: "home" }),
   route("home", "routes/home.tsx", { id: "home-alias" }),
   route("blog", "routes/blog.tsx"),
+  route("blog/search", "routes/blog.search.tsx"),
   route("blog/:slug", "routes/blog.$slug.tsx"),
   route("blog/preview/:token", "routes/blog.preview.$token.tsx"),
   route("about", "routes/about.tsx"),

@@ -18,6 +18,10 @@
 //   mixed  for --duration: 95% hits (the hot routes), 4% misses (random
 //          articles), 1% writes (an administrator's update of a random post,
 //          which ends every cached page)
+//   search the blog search (/blog/search, ADR 042) on the server without the
+//          page cache, so every request runs the full-text query: the
+//          commonest word (in every post), a prefix of it, four common
+//          words, a title's words; then one of them from the page cache.
 //   admin  the signed-in admin's paged post list (GET /api/admin/posts): the
 //          first page, a page in the middle, a title filter, and the /admin
 //          page that renders the first page
@@ -31,7 +35,7 @@
 //
 // Options: --duration S (default 20)  --warmup S (default 5)
 //          --sets 20,10000            --connections N (default 10)
-//          --modes hits,miss,crawl,mixed,admin (default: all)
+//          --modes hits,miss,crawl,mixed,search,admin (default: all)
 //          --routes /,/blog           (hits and miss; default: /, /blog, an article, /api/posts?limit=5, /rss.xml)
 //          --api-posts N              (default 10000: more are copied in the database)
 //          --json FILE                (default .tmp/bench-results.json)
@@ -51,7 +55,7 @@ const { values: opts } = parseArgs({
     warmup: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     sets: { type: "string", default: "20,10000" },
-    modes: { type: "string", default: "hits,miss,crawl,mixed,admin" },
+    modes: { type: "string", default: "hits,miss,crawl,mixed,search,admin" },
     routes: { type: "string" },
     "api-posts": { type: "string", default: "10000" },
     json: { type: "string", default: path.join(root, ".tmp", "bench-results.json") },
@@ -68,6 +72,12 @@ const headers = opts["accept-encoding"] ? { "accept-encoding": opts["accept-enco
 const BROWSER_ENCODING = { "accept-encoding": "gzip, deflate, br, zstd" };
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 const MISS_ROUTES = (slug) => ["/", "/blog", `/blog/${slug}`];
+const SEARCH_ROUTES = [
+  "/blog/search?q=cloud",
+  "/blog/search?q=clo",
+  "/blog/search?q=cloud+migration+security+phones",
+  "/blog/search?q=bench+post+4242",
+];
 
 function startSite(databaseUrl, env = {}) {
   return startBuiltSite({
@@ -247,7 +257,8 @@ function printRow(set, row) {
     `  ${row.mode.padEnd(5)} ${shortRoute(row.route).padEnd(20)} ${String(row.reqPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(5)} ms  p99 ${String(row.p99Ms).padStart(6)} ms  errors ${row.errors}  peak RSS ${row.peakRssMb} MB (renderer ${row.rendererPeakMb})  CPU ${row.cpuUsPerRequest} µs/req`,
   );
 }
-const shortRoute = (route) => (route.startsWith("/blog/") ? "/blog/{slug}" : route);
+const shortRoute = (route) =>
+  route.startsWith("/blog/search") ? route : route.startsWith("/blog/") ? "/blog/{slug}" : route;
 
 const results = {
   date: new Date().toISOString(),
@@ -298,6 +309,15 @@ for (const count of sets) {
       } finally {
         await uncached.stop();
       }
+    }
+    if (modes.has("search")) {
+      const uncached = await startSite(databaseFile, { PAGE_CACHE_MB: "0" });
+      try {
+        for (const route of SEARCH_ROUTES) record(await measureRoute("search", uncached.url, route, uncached.pid));
+      } finally {
+        await uncached.stop();
+      }
+      record(await measureRoute("hits", site.url, SEARCH_ROUTES[0], site.pid));
     }
     const cookie = await signIn(site.url, ADMIN);
     if (modes.has("crawl")) for (const row of await crawl(site, cookie, slugs)) record(row);

@@ -5,6 +5,10 @@
 export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields: title, slug, excerpt, and content";
 export const MALFORMED_SLUG_MESSAGE =
   "Slug may contain only lowercase letters a-z, digits and single hyphens between them";
+/** Slugs that name a page of the blog's own (/blog/search, ADR 042): no post may use them. */
+export const RESERVED_SLUGS: readonly string[] = ["search"];
+export const reservedSlugMessage = (slug: string) =>
+  `The slug "${slug}" is taken by the blog's own /blog/${slug} page; choose another slug`;
 export const DEFAULT_READ_TIME = "5 min read";
 
 /** Longest meta title, meta description and image alt text: well above what search engines show (about 60, 160 and 125). */

@@ -1,5 +1,6 @@
 import { ArticleView } from "~/components/site/article-view";
 import { PostCard } from "~/components/site/post-card";
+import { SearchForm } from "~/components/site/search-form";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
@@ -120,6 +121,7 @@ function BlogList({
   return (
     <div>
       <h1 className="text-4xl font-bold">Blog</h1>
+      <SearchForm className="mt-6 max-w-xl" />
       {posts.length === 0 ? (
         <p className="mt-8 text-lg text-neutral-700">No articles published yet. Check back soon!</p>
       ) : (

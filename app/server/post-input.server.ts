@@ -2,6 +2,8 @@ import { z } from "zod";
 import {
   DEFAULT_READ_TIME,
   MALFORMED_SLUG_MESSAGE,
+  RESERVED_SLUGS,
+  reservedSlugMessage,
   MAX_IMAGE_ALT,
   MAX_META_DESCRIPTION,
   MAX_META_TITLE,
@@ -96,5 +98,6 @@ export function parsePostInput(body: unknown): PostInputResult {
   if (missing) return { ok: false, message: REQUIRED_FIELDS_MESSAGE };
   if (!parsed.success) return { ok: false, message: parsed.error.issues[0]!.message };
   if (!isWellFormedSlug(parsed.data.slug)) return { ok: false, message: MALFORMED_SLUG_MESSAGE };
+  if (RESERVED_SLUGS.includes(parsed.data.slug)) return { ok: false, message: reservedSlugMessage(parsed.data.slug) };
   return { ok: true, value: { ...parsed.data, title: parsed.data.title.trim(), excerpt: parsed.data.excerpt.trim() } };
 }

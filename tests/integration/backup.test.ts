@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -10,7 +11,7 @@ import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKED_UP_TABLES, LEFT_OUT_TABLES, MANIFEST, REBUILT_TABLES } from "~/server/backup/format.server";
 import { restoreBackup } from "~/server/backup/read.server";
-import { SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
+import { POSTGRES_INDEX_TABLES, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { TEST_BACKEND } from "../support/backend";
 import { freshPostgres, freshSqlite, type FreshDatabase } from "../support/database";
@@ -145,7 +146,7 @@ afterAll(async () => {
 describe("the backup's table list", () => {
   it("names every table of the schema: backed up, deliberately left out, rebuilt by a restore, or SQLite's title index", async () => {
     const tables = (await source.db.introspection.getTables()).map((t) => t.name).sort();
-    const indexTables = TEST_BACKEND === "sqlite" ? SQLITE_INDEX_TABLES : [];
+    const indexTables = TEST_BACKEND === "sqlite" ? SQLITE_INDEX_TABLES : POSTGRES_INDEX_TABLES;
     expect(tables).toEqual([...BACKED_UP_TABLES, ...LEFT_OUT_TABLES, ...REBUILT_TABLES, ...indexTables].sort());
     // copy-database's lists agree on what is short-lived state.
     for (const table of SKIPPED_TABLES) expect(LEFT_OUT_TABLES).toContain(table);
@@ -213,6 +214,16 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
     let restoredSite: TestServer | undefined;
     try {
       expect(cli(target.url, "restore", backupFile).status).toBe(0);
+      // The search index (ADR 042) holds every restored post, written by its triggers.
+      if (target.connection.kind === "sqlite") {
+        await sql`insert into posts_search (posts_search) values ('integrity-check')`.execute(target.connection.db);
+      }
+      const indexed = await sql<{ posts: number | string; indexed: number | string }>`
+        select (select count(*) from posts) as posts, (select count(*) from ${sql.table(
+          target.connection.kind === "sqlite" ? "posts_search_docsize" : "posts_search",
+        )}) as indexed`.execute(target.connection.db);
+      expect(Number(indexed.rows[0]!.indexed)).toBe(Number(indexed.rows[0]!.posts));
+      expect(Number(indexed.rows[0]!.posts)).toBeGreaterThan(0);
       await target.connection.db.destroy();
       restoredSite = await startServer({
         DATABASE_URL: target.url,

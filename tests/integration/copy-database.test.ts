@@ -4,7 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COPIED_TABLES, copyDatabase, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
+import {
+  COPIED_TABLES,
+  copyDatabase,
+  POSTGRES_INDEX_TABLES,
+  SKIPPED_TABLES,
+  SQLITE_INDEX_TABLES,
+} from "~/server/db/copy.server";
 import { listAdminPosts } from "~/server/posts.server";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
 import { freshDatabase, freshSqlite } from "../support/database";
@@ -20,7 +26,7 @@ describe("the copy command's table list", () => {
     const { connection, cleanup } = await freshDatabase();
     try {
       const tables = (await connection.db.introspection.getTables()).map((t) => t.name).sort();
-      const indexTables = connection.kind === "sqlite" ? SQLITE_INDEX_TABLES : [];
+      const indexTables = connection.kind === "sqlite" ? SQLITE_INDEX_TABLES : POSTGRES_INDEX_TABLES;
       expect(tables).toEqual([...COPIED_TABLES, ...SKIPPED_TABLES, ...indexTables].sort());
     } finally {
       await cleanup();
@@ -127,6 +133,9 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     expect(filtered.json.map((p: { id: string }) => p.id)).toEqual([postId]);
     const draft = (await admin.get(`/api/admin/posts/${postId}`)).json;
     expect(draft).toMatchObject({ slug: "kept-in-the-move", published: false, content: "Read on **PostgreSQL**." });
+    // The search index (a tsvector table there, ADR 042) covers the copied posts.
+    const search = await (await fetch(`${onPostgres.url}/blog/search?q=cloud+governance`)).text();
+    expect(search).toContain('href="/blog/tenant-onboarding-in-under-30-minutes"');
     const samples = await new ApiClient(onPostgres.url).get("/api/posts");
     expect(samples.json.length).toBeGreaterThan(0);
     const messages = await admin.get("/api/admin/messages");

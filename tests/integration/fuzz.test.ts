@@ -212,6 +212,8 @@ describe.each([
       "/images/",
       "/blog?article=",
       "/blog?page=",
+      "/blog/search?q=",
+      "/blog/search?q=cloud&page=",
       "/api/posts?limit=",
       "/api/posts?offset=",
       "/api/admin/posts?q=",

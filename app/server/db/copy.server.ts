@@ -46,7 +46,19 @@ export const SQLITE_INDEX_TABLES = [
   "posts_title_search_docsize",
   "posts_title_search_idx",
   "posts_title_search_keys",
+  // The full-text search index (migration 017, ADR 042): FTS5 and its tables.
+  "posts_search",
+  "posts_search_config",
+  "posts_search_data",
+  "posts_search_docsize",
+  "posts_search_idx",
 ] as const;
+
+/**
+ * PostgreSQL's full-text search index (migration 017, ADR 042): the posts'
+ * tsvectors, written by a trigger on posts as each is copied in. Not copied.
+ */
+export const POSTGRES_INDEX_TABLES = ["posts_search"] as const;
 
 const BATCH_ROWS = 100;
 
@@ -62,7 +74,12 @@ export class CopyError extends Error {
  */
 export async function copyDatabase(from: Connection, to: Connection): Promise<Record<string, number>> {
   const sourceTables = new Set((await from.db.introspection.getTables()).map((t) => t.name));
-  const known: readonly string[] = [...COPIED_TABLES, ...SKIPPED_TABLES, ...SQLITE_INDEX_TABLES];
+  const known: readonly string[] = [
+    ...COPIED_TABLES,
+    ...SKIPPED_TABLES,
+    ...SQLITE_INDEX_TABLES,
+    ...POSTGRES_INDEX_TABLES,
+  ];
   const unknown = [...sourceTables].filter((name) => !known.includes(name));
   if (unknown.length > 0) {
     throw new CopyError(`The source has tables this version does not know how to copy: ${unknown.join(", ")}`);

@@ -27,6 +27,35 @@ describe("cacheKeyOf", () => {
     }
   });
 
+  it("keys /blog/search by its query as normalised and its page; too long or a bad page, no key", () => {
+    expect(cacheKeyOf("/blog/search")).toBe("/blog/search");
+    expect(cacheKeyOf("/blog/search?q=&page=abc")).toBe("/blog/search");
+    expect(cacheKeyOf("/blog/search?q=%20%20")).toBe("/blog/search");
+    for (const url of [
+      "/blog/search?q=cloud+systems",
+      "/blog/search?q=%20Cloud%20%20%0ASYSTEMS%20&utm_source=x",
+      "/blog/search?q=cloud%09systems&page=1",
+      "/blog/search?q=cloud+systems&q=other",
+    ]) {
+      expect(cacheKeyOf(url)).toBe("/blog/search?q=cloud%20systems");
+    }
+    expect(cacheKeyOf("/blog/search?q=cloud&page=02")).toBe("/blog/search?q=cloud&page=2");
+    expect(cacheKeyOf("/blog/search?q=a%00b")).toBe("/blog/search?q=a%20b");
+    expect(cacheKeyOf(`/blog/search?q=${"a".repeat(200)}`)).toBe(`/blog/search?q=${"a".repeat(200)}`);
+    for (const url of [
+      `/blog/search?q=${"a".repeat(201)}`,
+      "/blog/search?q=cloud&page=0",
+      "/blog/search?q=cloud&page=51",
+      "/blog/search?q=cloud&page=x",
+      "/blog/search/",
+      "/Blog/Search?q=cloud",
+    ]) {
+      expect(cacheKeyOf(url), url).toBeUndefined();
+    }
+    expect(isOpenEndedKey("/blog/search?q=cloud")).toBe(true);
+    expect(isOpenEndedKey("/blog/search")).toBe(false);
+  });
+
   it("keeps /api/posts's limit and offset as the route reads them: first value, as a number, defaults filled in", () => {
     const all = "/api/posts?limit=100&offset=0";
     for (const url of [

@@ -1,5 +1,6 @@
 import { parseBlogPage } from "~/lib/blog-pages";
 import { parseImageVariantPath } from "~/lib/images";
+import { normaliseQuery, MAX_QUERY_CHARS, parseSearchPage, searchHref } from "~/lib/search-query";
 import { isWellFormedSlug } from "~/lib/slug";
 import { parseSitemapFile } from "~/server/feeds.server";
 import { parsePageParams } from "~/server/http.server";
@@ -32,6 +33,8 @@ export function cacheKeyOf(url: string): string | undefined {
       return sitemapKey(searchParams(url));
     case "/blog":
       return blogKey(searchParams(url));
+    case "/blog/search":
+      return searchKey(searchParams(url));
     case "/api/posts": {
       // Any offset is a 200 (an empty list past the end): see isOpenEndedKey.
       const page = parsePageParams(new URL(url, BASE));
@@ -104,6 +107,20 @@ function blogKey(params: URLSearchParams): string | undefined {
   return page === 1 ? "/blog" : `/blog?page=${page}`;
 }
 
+/**
+ * /blog/search reads `q`, as normalised (what the page shows), and with a
+ * `q`, `page` (ADR 042). A `q` too long or a page out of range gives no key.
+ */
+function searchKey(params: URLSearchParams): string | undefined {
+  const q = params.get("q");
+  if (q === null) return "/blog/search";
+  if (q.length > MAX_QUERY_CHARS) return undefined;
+  const text = normaliseQuery(q);
+  if (text === "") return "/blog/search";
+  const page = parseSearchPage(params.get("page"));
+  return page === undefined ? undefined : searchHref(text, page);
+}
+
 /** /sitemap.xml reads `page` (a file of a sitemap index); a value that names no file gets 404. */
 function sitemapKey(params: URLSearchParams): string | undefined {
   const page = params.get("page");
@@ -114,10 +131,11 @@ function sitemapKey(params: URLSearchParams): string | undefined {
 
 /**
  * Keys that visitors can vary without end, each a valid answer: the public
- * API's pages past the first (any offset answers 200). The page cache keeps
- * only a few hundred of them (`maxOpenEnded`), so a flood of offsets cannot
+ * API's pages past the first (any offset answers 200) and the blog's search
+ * results (any words answer 200, ADR 042). The page cache keeps only a few
+ * hundred of them (`maxOpenEnded`), so a flood of offsets or queries cannot
  * push the pages out.
  */
 export function isOpenEndedKey(key: string): boolean {
-  return key.startsWith("/api/posts?") && !key.endsWith("&offset=0");
+  return (key.startsWith("/api/posts?") && !key.endsWith("&offset=0")) || key.startsWith("/blog/search?");
 }

@@ -1,0 +1,30 @@
+import { MAX_COUNTED_RESULTS, MAX_QUERY_CHARS } from "~/lib/search-query";
+
+/** The blog search's texts (ADR 042): the form on /blog and /blog/search, and the results page. */
+export const searchText = {
+  label: "Search the blog",
+  button: "Search",
+  placeholder: "Words to find",
+  heading: "Search the blog",
+  resultsHeading: (q: string) => `Results for “${q}”`,
+  count: (counted: number) =>
+    counted > MAX_COUNTED_RESULTS
+      ? `More than ${MAX_COUNTED_RESULTS} posts match.`
+      : counted === 1
+        ? "1 post matches."
+        : `${counted} posts match.`,
+  noMatch: (q: string) => `No posts match “${q}”.`,
+  noMatchHint: "Try fewer or different words, or",
+  browseAll: "browse all articles",
+  busy: "The search is busy. Please try again in a moment.",
+  tooLong: `That search is too long. Search for at most ${MAX_QUERY_CHARS} characters.`,
+  intro: "Find articles by words in their title, summary, category or text.",
+  pagesLabel: "Search result pages",
+  previous: "Previous results",
+  next: "More results",
+  pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
+  title: (q: string | undefined, page: number, company: string) =>
+    q ? `Search: ${q}${page > 1 ? ` (page ${page})` : ""} | ${company}` : `Search the blog | ${company}`,
+  description: (q: string | undefined, company: string) =>
+    q ? `Articles from ${company} matching “${q}”.` : `Search the articles of ${company}.`,
+};
