@@ -40,7 +40,16 @@ export const BACKED_UP_TABLES: readonly BackedUpTable[] = [...IMAGE_TABLES, ...R
  * not worth restoring, ADR 038), and the content version (a restore bumps
  * the target's). SQLite's title index is rebuilt by its triggers.
  */
-export const LEFT_OUT_TABLES = ["sessions", "setup_tokens", "admin_invites", "rate_limits", "content_version"] as const;
+export const LEFT_OUT_TABLES = [
+  "sessions",
+  "setup_tokens",
+  "admin_invites",
+  "rate_limits",
+  "content_version",
+  // Posts' revisions and autosaved drafts (ADR 043): a restored site starts each post's history anew.
+  "post_revisions",
+  "post_autosaves",
+] as const;
 
 /**
  * Tables a backup leaves out because a restore rebuilds them from the rows it
