@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
+import { MAX_REVISIONS } from "~/lib/revisions";
 import type { Db } from "./db/db.server";
 import type { Database } from "./db/schema.server";
 import { isPostgres } from "./db/dialect.server";
@@ -15,8 +16,7 @@ import type { PostInput } from "./post-input.server";
  * saves the post. Neither changes the post or what visitors see.
  */
 
-/** Saved revisions kept per post; the oldest beyond it are deleted with the save that adds one. */
-export const MAX_REVISIONS = 50;
+export { MAX_REVISIONS };
 
 /** The fields of a post besides title, excerpt and content, as a revision or a draft keeps them. */
 export interface RevisionFields {
