@@ -3,7 +3,8 @@
  * ADR 043). None of the labels or button names holds a word of SPEC's editor
  * fields or buttons (Title, Slug, Excerpt, Content, Category, Read time,
  * Header image, Publish, Published, Save, Edit, Delete, Preview): outside
- * tests find those by substring.
+ * tests find those by substring, case-insensitively ("unsaved" holds "save",
+ * so no button here says it).
  */
 
 /** "14:02" today, "24 Nov, 14:02" another day, in the browser's time zone. */
@@ -28,7 +29,7 @@ export const autosaveText = {
 export const restoreText = {
   offer: (at: string, where: "device" | "server") =>
     `You have unsaved changes from ${shortTime(at)}, kept ${where === "device" ? "on this device" : "on the server"}, newer than the stored post.`,
-  restore: "Restore unsaved changes",
+  restore: "Restore newer changes",
   discard: "Discard them",
   restored: "Your unsaved changes are back in the form. They are not live until you press Save.",
 };
