@@ -50,6 +50,8 @@ test("a draft kept on the server survives a closed tab: another browser is offer
   context,
   browser,
 }, testInfo) => {
+  // Two browsers, the autosave's pause and two axe runs: more than the usual time on a shared machine.
+  test.slow();
   await signIn(page);
   const title = unique("Autosaved", testInfo.project.name);
   const id = await createPost(page, title, "The stored body.");
