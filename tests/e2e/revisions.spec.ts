@@ -76,6 +76,9 @@ test("a draft kept on the server survives a closed tab: another browser is offer
   const offer = again.getByRole("region", { name: "Unsaved changes found" });
   await expect(offer).toContainText("kept on the server");
   await expectNoAxeViolations(again);
+  if (process.env.REVISIONS_SCREENSHOTS) {
+    await again.screenshot({ path: `.tmp/restore-offer-${testInfo.project.name}.png` });
+  }
   await offer.getByRole("button", { name: "Restore newer changes" }).click();
   await expect(again.getByLabel("Content")).toHaveValue("Typed before the tab was closed.");
   await expect(offer).toBeHidden();

@@ -121,7 +121,9 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
     const newer = (savedAt: string) => base === undefined || savedAt > base;
     const candidates: RestoreOffer[] = [];
     const local = readLocalDraft(postId);
-    if (local && newer(local.savedAt) && differs(local.draft, initial.current)) {
+    // Made from the version opened now, or later than it: this browser's clock may differ from the server's.
+    const localIsNewer = local && (local.baseUpdatedAt === base || newer(local.savedAt));
+    if (local && localIsNewer && differs(local.draft, initial.current)) {
       candidates.push({ draft: { ...local.draft, id: postId }, savedAt: local.savedAt, where: "device" });
     }
     const choose = () => {
