@@ -51,8 +51,8 @@ export const historyText = {
   same: "Same as the form.",
   onlyInVersion: (number: number) => `only in version ${number}`,
   onlyInForm: "only in the form now",
-  legendVersion: (number: number) => `Underlined: only in version ${number}`,
-  legendForm: "Struck through: only in the form now",
+  legendVersion: (number: number) => [`underlined`, `: only in version ${number}`] as const,
+  legendForm: ["struck through", ": only in the form now"] as const,
   restore: "Restore this version",
   restored: (number: number) =>
     `Version ${number} is in the form now. Nothing changes for visitors until you press Save, which keeps it as a new version.`,

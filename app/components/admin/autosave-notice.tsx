@@ -42,7 +42,7 @@ export function AutosaveNotice({
   const [restored, setRestored] = useState(false);
   const text = statusText(status);
   return (
-    <div className="mt-3 flex flex-col gap-3">
+    <div className="mt-3">
       <div aria-live="polite" className="min-h-5 text-sm text-neutral-700">
         {text && <p>{text}</p>}
         {restored && <p>{restoreText.restored}</p>}
@@ -51,7 +51,7 @@ export function AutosaveNotice({
         <div
           role="region"
           aria-label="Unsaved changes found"
-          className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+          className="mt-2 flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
         >
           <span className="mr-auto">{restoreText.offer(offer.savedAt, offer.where)}</span>
           <button

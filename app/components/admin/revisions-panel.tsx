@@ -40,13 +40,13 @@ function Changes({ parts, number }: { parts: ChangeObject<string>[]; number: num
     <p className="whitespace-pre-wrap break-words rounded-md border border-neutral-200 bg-neutral-50 p-3 font-mono text-sm leading-relaxed">
       {parts.map((part, index) =>
         part.added ? (
-          <ins key={index} className="bg-green-100 text-green-950 underline decoration-2 underline-offset-2">
+          <ins key={index} className="mx-px bg-green-100 text-green-950 underline decoration-2 underline-offset-2">
             <span className="sr-only">{`[${historyText.onlyInVersion(number)}] `}</span>
             {part.value}
             <span className="sr-only"> [end]</span>
           </ins>
         ) : part.removed ? (
-          <del key={index} className="bg-red-100 text-red-950 line-through decoration-2">
+          <del key={index} className="mx-px bg-red-100 text-red-950 line-through decoration-2">
             <span className="sr-only">{`[${historyText.onlyInForm}] `}</span>
             {part.value}
             <span className="sr-only"> [end]</span>
@@ -72,16 +72,21 @@ const OTHER_FIELDS: Array<[keyof PostDraft & keyof Revision, string]> = [
   ["noindex", "Hidden from search engines"],
 ];
 
+const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?Z$/;
+
+/** A field's value in words; dates in the browser's time zone, to the second. */
 const shown = (value: unknown) =>
-  value === true
-    ? "yes"
-    : value === false
-      ? "no"
-      : value === null || value === ""
-        ? "(empty)"
-        : typeof value === "string"
-          ? value
-          : JSON.stringify(value);
+  typeof value === "string" && value.length <= 30 && ISO_DATE.test(value)
+    ? new Date(value).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" })
+    : value === true
+      ? "yes"
+      : value === false
+        ? "no"
+        : value === null || value === ""
+          ? "(empty)"
+          : typeof value === "string"
+            ? value
+            : JSON.stringify(value);
 
 function Comparison({ revision, draft }: { revision: Revision; draft: PostDraft }) {
   const names = historyText.fieldNames;
@@ -98,11 +103,13 @@ function Comparison({ revision, draft }: { revision: Revision; draft: PostDraft 
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-neutral-700">
         <span>
           <ins className="bg-green-100 text-green-950 underline decoration-2 underline-offset-2">
-            {historyText.legendVersion(revision.number)}
+            {historyText.legendVersion(revision.number)[0]}
           </ins>
+          {historyText.legendVersion(revision.number)[1]}
         </span>
         <span>
-          <del className="bg-red-100 text-red-950 line-through decoration-2">{historyText.legendForm}</del>
+          <del className="bg-red-100 text-red-950 line-through decoration-2">{historyText.legendForm[0]}</del>
+          {historyText.legendForm[1]}
         </span>
       </p>
       {changedTexts.map(([name, form, version]) => (
