@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, redirect, useBlocker, useNavigation, useRevalidator } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
-import { ApiFailure, deletePost, fetchPost, savePost } from "~/components/admin/admin-api";
+import { ApiFailure, deletePost, EditConflict, fetchPost, savePost } from "~/components/admin/admin-api";
+import { clearLocalDraft } from "~/components/admin/autosave";
 import { DeletePostDialog } from "~/components/admin/delete-post-dialog";
 import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
 import { Pager } from "~/components/admin/pager";
@@ -24,6 +25,7 @@ import {
   pageCount,
   POST_SORT_LABELS,
 } from "~/lib/admin-lists";
+import { conflictText } from "~/content/revisions";
 import { pageMeta } from "~/lib/seo";
 import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
@@ -64,6 +66,8 @@ interface EditorState {
   draft: PostDraft;
   /** Remounts the editor for each opening. */
   key: number;
+  /** The stored post's updatedAt the draft is based on (ADR 043): a save from an older one is refused. */
+  base?: string;
 }
 
 type Notice = { kind: "status" | "error"; text: string; link?: { to: string; label: string } };
@@ -99,11 +103,11 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
 
   const dirty = editor !== null && !sameDraft(editor.initial, editor.draft);
 
-  function open(draft: PostDraft) {
+  function open(draft: PostDraft, base?: string) {
     setNotice(undefined);
     setSaveError(undefined);
     setDiscarded(null);
-    setEditor({ initial: draft, draft, key: ++openings.current });
+    setEditor({ initial: draft, draft, key: ++openings.current, base });
   }
 
   function backToList() {
@@ -143,7 +147,8 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     setSaving(true);
     setSaveError(undefined);
     try {
-      const saved = await savePost(editor.draft);
+      const saved = await savePost(editor.draft, { baseUpdatedAt: editor.base });
+      clearLocalDraft(editor.draft.id);
       setEditor(null);
       setDiscarded(null);
       setNotice(describeSaved(saved));
@@ -152,7 +157,11 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       window.alert(`Error saving post: ${message}`);
-      if (error instanceof ApiFailure) {
+      if (error instanceof EditConflict) {
+        // Saving again replaces their version with this one, on purpose.
+        setEditor((current) => current && { ...current, base: error.updatedAt });
+        setSaveError(conflictText(error.updatedAt));
+      } else if (error instanceof ApiFailure) {
         setSaveError(
           error.status === 401
             ? "Your session has ended. Sign in again in another tab, then press Save here: your changes are kept."
@@ -174,7 +183,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     setNotice(undefined);
     try {
       const post = await fetchPost(id);
-      if (latestOpening.current === id) open(draftFromPost(post));
+      if (latestOpening.current === id) open(draftFromPost(post), post.updatedAt);
     } catch (error) {
       if (latestOpening.current !== id) return;
       console.error("Failed to fetch post", error);
@@ -289,6 +298,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
             onSave={() => void save()}
             onClose={close}
             onUploadingChange={setUploading}
+            baseUpdatedAt={editor.base}
           />
         </div>
       ) : (

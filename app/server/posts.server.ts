@@ -10,6 +10,7 @@ import { renderMarkdownSafely } from "./markdown.server";
 import type { PostListQuery } from "./list-query.server";
 import { fewMatches, titleFilter } from "./title-search.server";
 import { deletePostRow, referencePostImages } from "./image-references.server";
+import { writeRevision, type Saver } from "./post-revisions.server";
 import {
   POST_COLUMNS,
   POST_LIST_COLUMNS,
@@ -29,6 +30,22 @@ export class SlugTakenError extends Error {
   constructor() {
     super("A post with this slug already exists");
   }
+}
+
+/**
+ * A save based on a version of the post that is no longer the stored one
+ * (ADR 043): the post was saved since, in another tab or by someone else.
+ */
+export class EditConflictError extends Error {
+  constructor(readonly updatedAt: string) {
+    super("This post was changed since you opened it");
+  }
+}
+
+/** Who saves, for the revision; the base: the post's updatedAt the editor opened (optional). */
+export interface SaveOptions {
+  by?: Saver;
+  baseUpdatedAt?: string;
 }
 
 /**
@@ -128,7 +145,14 @@ async function columnsFrom(db: Db, input: PostInput, now: string) {
   };
 }
 
-export async function createPost(db: Db, input: PostInput): Promise<Post> {
+/** What a revision records of the row's resolved values. */
+const resolvedOf = (columns: { author: string; publish_date: string; updated_at: string }) => ({
+  author: columns.author,
+  publishDate: columns.publish_date,
+  at: columns.updated_at,
+});
+
+export async function createPost(db: Db, input: PostInput, { by }: SaveOptions = {}): Promise<Post> {
   const now = new Date().toISOString();
   const id = randomUUID();
   const columns = await columnsFrom(db, input, now);
@@ -139,6 +163,7 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
         .values({ id, ...columns, created_at: now })
         .execute();
       await referencePostImages(trx, id, input);
+      await writeRevision(trx, id, input, resolvedOf(columns), by);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();
@@ -147,10 +172,24 @@ export async function createPost(db: Db, input: PostInput): Promise<Post> {
   return (await findPostById(db, id))!;
 }
 
-/** Undefined when no post has this id. */
-export async function updatePost(db: Db, id: string, input: PostInput): Promise<Post | undefined> {
+/**
+ * Undefined when no post has this id. With `baseUpdatedAt`, the row is
+ * written only while it is still that version (one conditional UPDATE, so
+ * two saves from one base cannot both pass); otherwise EditConflictError.
+ */
+export async function updatePost(
+  db: Db,
+  id: string,
+  input: PostInput,
+  { by, baseUpdatedAt }: SaveOptions = {},
+): Promise<Post | undefined> {
   if (!isRecordId(id)) return undefined;
-  const now = new Date().toISOString();
+  let now = new Date().toISOString();
+  // The new version must differ from the base, even within its millisecond.
+  if (baseUpdatedAt !== undefined && now <= baseUpdatedAt) {
+    const base = Date.parse(baseUpdatedAt);
+    if (!Number.isNaN(base)) now = new Date(base + 1).toISOString();
+  }
   const columns = await columnsFrom(db, input, now);
   try {
     const updated = await changingContent(db, async (trx) => {
@@ -160,8 +199,16 @@ export async function updatePost(db: Db, id: string, input: PostInput): Promise<
         .where("id", "=", id)
         .executeTakeFirst();
       if (!before) return false;
-      await trx.updateTable("posts").set(columns).where("id", "=", id).execute();
+      let update = trx.updateTable("posts").set(columns).where("id", "=", id);
+      if (baseUpdatedAt !== undefined) update = update.where("updated_at", "=", baseUpdatedAt);
+      const result = await update.executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) {
+        const current = await trx.selectFrom("posts").select("updated_at").where("id", "=", id).executeTakeFirst();
+        if (!current) return false;
+        throw new EditConflictError(current.updated_at);
+      }
       await referencePostImages(trx, id, input, { headerImage: before.header_image, content: before.content });
+      await writeRevision(trx, id, input, resolvedOf(columns), by);
       return true;
     });
     if (!updated) return undefined;

@@ -76,6 +76,7 @@ describe("attack 2 and bounded bodies: every route that reads a body stops at it
     ["POST", "/api/auth/setup", JSON_TYPE, false, 1024 * 1024],
     ["POST", "/api/admin/posts", JSON_TYPE, true, 1024 * 1024],
     ["PUT", "/api/admin/posts/:post", JSON_TYPE, true, 1024 * 1024],
+    ["PUT", "/api/admin/posts/:post/autosave", JSON_TYPE, true, 1024 * 1024],
     ["PATCH", "/api/admin/messages/:message", JSON_TYPE, true, 1024 * 1024],
     ["POST", "/api/admin/preview", JSON_TYPE, true, 1024 * 1024],
     [

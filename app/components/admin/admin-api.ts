@@ -17,7 +17,7 @@ export class ApiFailure extends Error {
 }
 
 /** The `error` of a JSON error body, or the text itself. */
-function explain(body: string, status: number): string {
+export function explain(body: string, status: number): string {
   try {
     const parsed = JSON.parse(body) as { error?: unknown };
     if (typeof parsed.error === "string") return parsed.error;
@@ -30,16 +30,48 @@ function explain(body: string, status: number): string {
 /** A saved post, as the API answers it. */
 export type SavedPost = Post;
 
-/** POST when the post has no id, PUT otherwise. Throws "Failed to save post: {status} {body}". */
-export async function savePost(draft: PostDraft): Promise<SavedPost> {
+/** The post was saved elsewhere since the editor opened it (409 to a PUT with a base, ADR 043). */
+export class EditConflict extends ApiFailure {
+  constructor(
+    message: string,
+    detail: string,
+    /** The stored version's updatedAt: the base for saving over it on purpose. */
+    readonly updatedAt: string,
+  ) {
+    super(message, 409, detail);
+  }
+}
+
+/** The updatedAt of a 409 answer's body, when it names one. */
+export function conflictUpdatedAt(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { updatedAt?: unknown };
+    return typeof parsed.updatedAt === "string" ? parsed.updatedAt : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * POST when the post has no id, PUT otherwise. Throws "Failed to save post:
+ * {status} {body}"; EditConflict when `baseUpdatedAt` is no longer the stored version.
+ */
+export async function savePost(
+  draft: PostDraft,
+  { baseUpdatedAt }: { baseUpdatedAt?: string } = {},
+): Promise<SavedPost> {
   const { id, ...fields } = draft;
   const response = await fetch(id ? `/api/admin/posts/${encodeURIComponent(id)}` : "/api/admin/posts", {
     method: id ? "PUT" : "POST",
     credentials: "include",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify({ ...fields, headerImage: fields.headerImage || null }),
+    body: JSON.stringify({ ...fields, headerImage: fields.headerImage || null, ...(id ? { baseUpdatedAt } : {}) }),
   });
   const body = await response.text();
+  const updatedAt = response.status === 409 ? conflictUpdatedAt(body) : undefined;
+  if (updatedAt) {
+    throw new EditConflict(`Failed to save post: ${response.status} ${body}`, explain(body, 409), updatedAt);
+  }
   if (!response.ok) {
     throw new ApiFailure(
       `Failed to save post: ${response.status} ${body}`,

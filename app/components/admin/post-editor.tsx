@@ -5,6 +5,8 @@ import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from "~/lib/images";
 import { MAX_IMAGE_ALT, MAX_META_DESCRIPTION, MAX_META_TITLE } from "~/lib/post-rules";
 import { slugify } from "~/lib/slug";
 import { ApiFailure, renderPreview, uploadImage } from "./admin-api";
+import { AutosaveNotice } from "./autosave-notice";
+import { RevisionsPanel } from "./revisions-panel";
 import { fromLocalInputValue, type PostDraft, toLocalInputValue } from "./post-draft";
 import { ShareLinks } from "./share-links";
 
@@ -230,8 +232,11 @@ export function PostEditor({
   onClose,
   onUploadingChange,
   uploading,
+  baseUpdatedAt,
 }: {
   draft: PostDraft;
+  /** The stored post's updatedAt as opened (existing posts): autosave and conflicts (ADR 043). */
+  baseUpdatedAt?: string;
   /** The slug as last saved (existing posts), to warn before changing a public address. */
   savedSlug?: string;
   saving: boolean;
@@ -307,6 +312,7 @@ export function PostEditor({
       {uploading && (
         <p className="mt-4 text-sm text-neutral-700">Save is available when the image has finished uploading.</p>
       )}
+      <AutosaveNotice draft={draft} baseUpdatedAt={baseUpdatedAt} onRestore={onChange} />
 
       <div className="mt-6 grid gap-8 lg:grid-cols-2">
         <form
@@ -582,6 +588,7 @@ export function PostEditor({
         </section>
       </div>
       <ShareLinks postId={draft.id} />
+      {draft.id && <RevisionsPanel postId={draft.id} draft={draft} onRestore={onChange} />}
     </section>
   );
 }

@@ -5,7 +5,8 @@ import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
 import { ImageMissingError } from "~/server/image-references.server";
 import { MarkdownRenderError } from "~/server/markdown.server";
-import { deletePost, findPostById, SlugTakenError, updatePost } from "~/server/posts.server";
+import { deletePost, EditConflictError, findPostById, SlugTakenError, updatePost } from "~/server/posts.server";
+import { editConflictResponse, parseBaseUpdatedAt } from "~/server/post-conflict.server";
 import type { Route } from "./+types/admin.posts.$id";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -21,10 +22,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "PUT": {
       const before = await findPostById(db, params.id);
       if (!before) return jsonError(404, "Post not found");
-      const input = parsePostInput(await readJsonBody(request));
+      const body = await readJsonBody(request);
+      const input = parsePostInput(body);
       if (!input.ok) return jsonError(400, input.message);
+      // Optional (ADR 043): the updatedAt the editor opened; a stale one is refused with 409.
+      const base = parseBaseUpdatedAt(body);
+      if (!base.ok) return jsonError(400, base.message);
       try {
-        const post = await updatePost(db, params.id, input.value);
+        const post = await updatePost(db, params.id, input.value, { by: admin, baseUpdatedAt: base.value });
         if (!post) return jsonError(404, "Post not found");
         const audit = { admin, target: post.slug, request, clientAddress: context.clientAddress };
         await recordAudit({ action: "post-updated", ...audit });
@@ -33,6 +38,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         }
         return Response.json(post);
       } catch (error) {
+        if (error instanceof EditConflictError) return editConflictResponse(error);
         if (error instanceof SlugTakenError || error instanceof ImageMissingError) return jsonError(409, error.message);
         if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
         throw error;

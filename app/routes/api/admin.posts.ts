@@ -23,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = parsePostInput(await readJsonBody(request));
   if (!input.ok) return jsonError(400, input.message);
   try {
-    const post = await createPost(getDb(), input.value);
+    const post = await createPost(getDb(), input.value, { by: admin });
     const audit = { admin, target: post.slug, request, clientAddress: context.clientAddress };
     await recordAudit({ action: "post-created", ...audit });
     if (post.published) await recordAudit({ action: "post-published", ...audit });

@@ -47,6 +47,9 @@ export const LEFT_OUT_TABLES = [
   "preview_links",
   "rate_limits",
   "content_version",
+  // Posts' revisions and autosaved drafts (ADR 043): a restored site starts each post's history anew.
+  "post_revisions",
+  "post_autosaves",
 ] as const;
 
 /**

@@ -10,6 +10,8 @@ export const COPIED_TABLES = [
   "images",
   "image_variants",
   "posts",
+  "post_revisions",
+  "post_autosaves",
   "image_references",
   "contact_messages",
   "site_settings",

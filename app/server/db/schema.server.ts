@@ -193,6 +193,39 @@ export interface PreviewLinksTable {
   revoked_at: string | null;
 }
 
+/**
+ * A saved version of a post (migration 018, ADR 043): written with every save,
+ * the newest 50 per post kept. `fields` is JSON of the other fields (RevisionFields).
+ */
+export interface PostRevisionsTable {
+  id: string;
+  post_id: string;
+  /** 1, 2, 3... per post, in the order of the saves. */
+  number: number;
+  title: string;
+  excerpt: string;
+  content: string;
+  fields: string;
+  /** Who saved it; null when not saved through the API (kept when the account goes). */
+  admin_id: string | null;
+  /** The administrator's name, or e-mail, at the time. */
+  admin_name: string;
+  created_at: string;
+}
+
+/** An administrator's autosaved, unsaved draft of a post: one per post and administrator (ADR 043). */
+export interface PostAutosavesTable {
+  post_id: string;
+  admin_id: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  fields: string;
+  /** The post's updatedAt the draft was made from. */
+  base_updated_at: string;
+  saved_at: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -209,4 +242,6 @@ export interface Database {
   admin_invites: AdminInvitesTable;
   audit_log: AuditLogTable;
   preview_links: PreviewLinksTable;
+  post_revisions: PostRevisionsTable;
+  post_autosaves: PostAutosavesTable;
 }

@@ -1,0 +1,51 @@
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { EDIT_CONFLICT_MESSAGE, parseBaseUpdatedAt } from "~/server/post-conflict.server";
+import { postInputSchema } from "~/server/post-input.server";
+import { deleteAutosave, readAutosave, writeAutosave } from "~/server/post-revisions.server";
+import { findPostById } from "~/server/posts.server";
+import type { Route } from "./+types/admin.posts.$id.autosave";
+
+/**
+ * The signed-in administrator's autosaved draft of the post (ADR 043): GET
+ * (404 when none), PUT to replace it, DELETE to drop it. Never changes the
+ * post, its revisions or what visitors see.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const admin = await requireAdminApi(request);
+  const draft = await readAutosave(getDb(), params.id, admin.id);
+  if (!draft) return jsonError(404, "No autosaved draft");
+  return Response.json(draft, { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
+  const db = getDb();
+  switch (request.method) {
+    case "PUT": {
+      const body = await readJsonBody(request);
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        return jsonError(400, "Request body must be a JSON object");
+      }
+      // A draft may be incomplete: the fields' bounds apply, not the required fields.
+      const input = postInputSchema.safeParse(body);
+      if (!input.success) return jsonError(400, input.error.issues[0]!.message);
+      const base = parseBaseUpdatedAt(body);
+      if (!base.ok) return jsonError(400, base.message);
+      const post = await findPostById(db, params.id);
+      if (!post) return jsonError(404, "Post not found");
+      const draft = await writeAutosave(db, params.id, admin.id, input.data, base.value ?? post.updatedAt);
+      if (!draft) return jsonError(404, "Post not found");
+      if (draft === "stale") {
+        return Response.json({ error: EDIT_CONFLICT_MESSAGE, updatedAt: post.updatedAt }, { status: 409 });
+      }
+      return Response.json(draft);
+    }
+    case "DELETE":
+      await deleteAutosave(db, params.id, admin.id);
+      return new Response(null, { status: 204 });
+    default:
+      return methodNotAllowed(["GET", "PUT", "DELETE"]);
+  }
+}

@@ -1,0 +1,20 @@
+import { requireAdminApi } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { listRevisions, MAX_REVISIONS } from "~/server/post-revisions.server";
+import { findPostById } from "~/server/posts.server";
+import type { Route } from "./+types/admin.posts.$id.revisions";
+
+/** The post's kept revisions, newest first (at most MAX_REVISIONS, ADR 043). */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  const db = getDb();
+  if (!(await findPostById(db, params.id))) return jsonError(404, "Post not found");
+  const revisions = await listRevisions(db, params.id);
+  return Response.json({ revisions, limit: MAX_REVISIONS }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["GET"]);
+}
