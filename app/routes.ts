@@ -5,6 +5,8 @@ export default [
   route("home", "routes/home.tsx", { id: "home-alias" }),
   route("blog", "routes/blog.tsx"),
   route("blog/:slug", "routes/blog.$slug.tsx"),
+  route("blog/category/:slug", "routes/blog.category.$slug.tsx"),
+  route("blog/category/:slug/rss.xml", "routes/blog.category.$slug.rss.xml.ts"),
   route("about", "routes/about.tsx"),
   route("admin", "routes/admin.tsx"),
   route("admin/login", "routes/admin.login.tsx"),
