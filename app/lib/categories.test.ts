@@ -30,7 +30,16 @@ describe("category slugs", () => {
   it("accepts only well-formed, bounded slugs for a page", () => {
     expect(isCategorySlug("web-design")).toBe(true);
     expect(isCategorySlug("a".repeat(CATEGORY_SLUG_MAX))).toBe(true);
-    for (const bad of ["", "Web-Design", "web--design", "-web", "web-", "a/b", "a%20b", "a".repeat(CATEGORY_SLUG_MAX + 1)])
+    for (const bad of [
+      "",
+      "Web-Design",
+      "web--design",
+      "-web",
+      "web-",
+      "a/b",
+      "a%20b",
+      "a".repeat(CATEGORY_SLUG_MAX + 1),
+    ])
       expect(isCategorySlug(bad)).toBe(false);
   });
 

@@ -27,8 +27,7 @@ const html = async (path: string) => {
   const response = await get(path);
   return { status: response.status, headers: response.headers, body: await response.text() };
 };
-const cardSlugs = (body: string) =>
-  [...body.matchAll(/<article id="post-([a-z0-9-]+)"/g)].map((m) => m[1]);
+const cardSlugs = (body: string) => [...body.matchAll(/<article id="post-([a-z0-9-]+)"/g)].map((m) => m[1]);
 const linkHref = (body: string, rel: string) =>
   new RegExp(`<link[^>]*rel="${rel}"[^>]*href="([^"]*)"`).exec(body)?.[1]?.replace(/&amp;/g, "&");
 
@@ -46,7 +45,13 @@ beforeAll(async () => {
   await createPost({ title: "No category", slug: "none", category: "", publishDate: daysAgo(5) });
   await createPost({ title: "Symbols", slug: "symbols", category: "!!!", publishDate: daysAgo(6) });
   await createPost({ title: "Drafts only", slug: "drafty", category: "Drafty", published: false });
-  await createPost({ title: "Hidden only", slug: "hidden", category: "Hidden", noindex: true, publishDate: daysAgo(7) });
+  await createPost({
+    title: "Hidden only",
+    slug: "hidden",
+    category: "Hidden",
+    noindex: true,
+    publishDate: daysAgo(7),
+  });
   // 14 posts in one category: two pages of 12.
   for (let i = 1; i <= 14; i++) {
     await createPost({ title: `Paged ${i}`, slug: `paged-${i}`, category: "Paged", publishDate: daysAgo(10 + i) });
@@ -83,9 +88,7 @@ describe("a category page", () => {
     expect(cardSlugs(second.body)).toEqual(["paged-13", "paged-14"]);
     expect(linkHref(second.body, "canonical")).toBe(`${SITE}/blog/category/paged?page=2`);
     expect(second.body).toContain("<title>Paged (page 2) | Blog | ");
-    expect(linkHref((await html("/blog/category/paged?page=1")).body, "canonical")).toBe(
-      `${SITE}/blog/category/paged`,
-    );
+    expect(linkHref((await html("/blog/category/paged?page=1")).body, "canonical")).toBe(`${SITE}/blog/category/paged`);
     for (const page of ["3", "0", "-1", "x", "", "1.5", "9999999"]) {
       expect((await get(`/blog/category/paged?page=${page}`)).status, page).toBe(404);
     }
@@ -178,9 +181,11 @@ describe("the page cache", () => {
       expect((await get(path)).status).toBe(404);
       expect((await get(path)).headers.get("x-cache"), path).not.toBe("hit");
     }
-    expect(cacheStoredLines(server).slice(since).map((line) => line.key)).not.toContain(
-      "/blog/category/nothing-here",
-    );
+    expect(
+      cacheStoredLines(server)
+        .slice(since)
+        .map((line) => line.key),
+    ).not.toContain("/blog/category/nothing-here");
 
     // The only Cloud post moves to Research: the cached page gives way at once.
     const posts = (await admin.get("/api/admin/posts?limit=100")).json as Array<{ id: string; slug: string }>;

@@ -39,7 +39,9 @@ const inCategory = (db: Db, slug: string, now: Date) => publicPosts(db, now).whe
 /** The category with this slug, or undefined when the slug is malformed or no public post has it. */
 export async function findCategory(db: Db, slug: string, now: Date): Promise<Category | undefined> {
   if (!isCategorySlug(slug)) return undefined;
-  const newest = await newestFirst(inCategory(db, slug, now).select("category")).limit(1).executeTakeFirst();
+  const newest = await newestFirst(inCategory(db, slug, now).select("category"))
+    .limit(1)
+    .executeTakeFirst();
   if (!newest) return undefined;
   const row = await inCategory(db, slug, now)
     .select((eb) => eb.fn.countAll<string | number>().as("count"))

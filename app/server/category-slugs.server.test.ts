@@ -26,7 +26,7 @@ beforeAll(async () => {
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-categories-"));
     connection = connect({ kind: "sqlite", file: path.join(dir, "test.db") });
-    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+    cleanup = () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true }));
   }
   const migrator = new Migrator({
     db: connection.db,
@@ -34,7 +34,7 @@ beforeAll(async () => {
     allowUnorderedMigrations: true,
   });
   const { error } = await migrator.migrateTo("015_post_seo");
-  if (error) throw error;
+  if (error) throw error instanceof Error ? error : new Error("migration to 015 failed", { cause: error });
 });
 afterAll(async () => {
   await connection?.db.destroy();

@@ -1,4 +1,5 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./db/schema.server";
 import { categorySlugOf } from "~/lib/categories";
 
 /** Posts read per batch: a few hundred short rows in memory at a time, whatever the site's size. */
@@ -11,12 +12,12 @@ const BATCH = 500;
  * SQLite to PostgreSQL copy), which may come from a version without the
  * column or from SQL written by hand. Run it inside the caller's transaction.
  */
-export async function fillCategorySlugs(db: Kysely<any>): Promise<void> {
+export async function fillCategorySlugs(db: Kysely<Database> | Transaction<Database>): Promise<void> {
   let after: string | undefined;
   for (;;) {
     let query = db.selectFrom("posts").select(["id", "category", "category_slug"]).orderBy("id").limit(BATCH);
     if (after !== undefined) query = query.where("id", ">", after);
-    const rows = (await query.execute()) as Array<{ id: string; category: string; category_slug: string }>;
+    const rows = await query.execute();
     const bySlug = new Map<string, string[]>();
     for (const row of rows) {
       const slug = categorySlugOf(row.category);
