@@ -438,7 +438,8 @@ export const migrations: Record<string, Migration> = {
       await db.schema
         .createIndex("posts_category_idx")
         .on("posts")
-        .columns(["category_slug", "published", "publish_date", "id"])
+        // noindex and updated_at ride along so the sitemap's per-category reads never touch a row.
+        .columns(["category_slug", "published", "publish_date", "id", "noindex", "updated_at"])
         .execute();
     },
     async down(db: Kysely<any>) {
