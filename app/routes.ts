@@ -7,6 +7,8 @@ export default [
   route("blog/search", "routes/blog.search.tsx"),
   route("blog/:slug", "routes/blog.$slug.tsx"),
   route("blog/preview/:token", "routes/blog.preview.$token.tsx"),
+  route("blog/category/:slug", "routes/blog.category.$slug.tsx"),
+  route("blog/category/:slug/rss.xml", "routes/blog.category.$slug.rss.xml.ts"),
   route("about", "routes/about.tsx"),
   route("admin", "routes/admin.tsx"),
   route("admin/login", "routes/admin.login.tsx"),

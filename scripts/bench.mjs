@@ -36,7 +36,7 @@
 // Options: --duration S (default 20)  --warmup S (default 5)
 //          --sets 20,10000            --connections N (default 10)
 //          --modes hits,miss,crawl,mixed,search,admin (default: all)
-//          --routes /,/blog           (hits and miss; default: /, /blog, an article, /api/posts?limit=5, /rss.xml)
+//          --routes /,/blog           (hits and miss; default: /, /blog, an article, a category, /api/posts?limit=5, /rss.xml)
 //          --api-posts N              (default 10000: more are copied in the database)
 //          --json FILE                (default .tmp/bench-results.json)
 //          --accept-encoding "gzip, deflate, br, zstd"  (hits and miss as a browser asks; default: none)
@@ -71,7 +71,8 @@ const apiPosts = Number(opts["api-posts"]);
 const headers = opts["accept-encoding"] ? { "accept-encoding": opts["accept-encoding"] } : {};
 const BROWSER_ENCODING = { "accept-encoding": "gzip, deflate, br, zstd" };
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
-const MISS_ROUTES = (slug) => ["/", "/blog", `/blog/${slug}`];
+const CATEGORY_ROUTE = "/blog/category/web-design";
+const MISS_ROUTES = (slug) => ["/", "/blog", `/blog/${slug}`, CATEGORY_ROUTE];
 const SEARCH_ROUTES = [
   "/blog/search?q=cloud",
   "/blog/search?q=clo",
@@ -258,7 +259,13 @@ function printRow(set, row) {
   );
 }
 const shortRoute = (route) =>
-  route.startsWith("/blog/search") ? route : route.startsWith("/blog/") ? "/blog/{slug}" : route;
+  route.startsWith("/blog/search")
+    ? route
+    : route.startsWith("/blog/category/")
+      ? "/blog/category/{slug}"
+      : route.startsWith("/blog/")
+        ? "/blog/{slug}"
+        : route;
 
 const results = {
   date: new Date().toISOString(),
@@ -293,7 +300,7 @@ for (const count of sets) {
     );
     const routes = opts.routes
       ? opts.routes.split(",")
-      : ["/", "/blog", `/blog/${slug}`, "/api/posts?limit=5", "/rss.xml"];
+      : ["/", "/blog", `/blog/${slug}`, CATEGORY_ROUTE, "/api/posts?limit=5", "/rss.xml"];
     const rows = [];
     const record = (row) => {
       rows.push(row);

@@ -8,7 +8,7 @@
 // drives Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH), prints a
 // table and writes .tmp/lighthouse-results.json. A script, not a test.
 //
-// Options: --pages /,/blog   --runs N (default 1; the median per category is reported)
+// Options: --pages /,/blog,/blog/category/web-design   --runs N (default 1; the median per category is reported)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -111,9 +111,20 @@ try {
   const posts = await (await fetch(`${site.url}/api/posts?limit=1`)).json();
   const pages = opts.pages
     ? opts.pages.split(",")
-    : ["/", "/blog", posts[0] ? `/blog/${posts[0].slug}` : null, "/about", "/blog/search?q=cloud+governance"].filter(
-        Boolean,
-      );
+    : [
+        "/",
+        "/blog",
+        posts[0] ? `/blog/${posts[0].slug}` : null,
+        // The newest post's category page (SPEC §5's slug rule, ADR 041).
+        posts[0]?.category
+          ? `/blog/category/${posts[0].category
+              .toLowerCase()
+              .replace(/[^a-z0-9]+/g, "-")
+              .replace(/^-|-$/g, "")}`
+          : null,
+        "/about",
+        "/blog/search?q=cloud+governance",
+      ].filter(Boolean);
 
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.slice(1) });
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
@@ -175,7 +186,11 @@ console.log(
 );
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results.pages) {
-  const page = r.page.startsWith("/blog/") && !r.page.startsWith("/blog/search") ? "/blog/{slug}" : r.page;
+  const page = r.page.startsWith("/blog/category/")
+    ? "/blog/category/{slug}"
+    : r.page.startsWith("/blog/") && !r.page.startsWith("/blog/search")
+      ? "/blog/{slug}"
+      : r.page;
   console.log(
     `| ${page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} | ${r.firstLoadJsGzipKb} / ${r.firstLoadJsDesktopGzipKb} |`,
   );

@@ -268,9 +268,12 @@ describe("with posts", () => {
           `${SITE}/blog?page=2`,
           `${SITE}/blog/feature`,
           `${SITE}/blog/post-14`,
+          // The category pages (ADR 041): News and Cloud.
+          `${SITE}/blog/category/news`,
+          `${SITE}/blog/category/cloud`,
         ]),
       );
-      expect(locs).toHaveLength(4 + 15);
+      expect(locs).toHaveLength(4 + 2 + 15);
       expect(locs.some((l) => /admin|a-draft|later/.test(l))).toBe(false);
     });
 

@@ -1,6 +1,7 @@
 import { getConfig } from "~/server/config.server";
 import { getConnection } from "~/server/db/index.server";
 import { buildSitemap, buildSitemapIndex, cacheableText, parseSitemapFile, sitemapLayout } from "~/server/feeds.server";
+import { countSitemapCategories, listCategoryUrls } from "~/server/category-posts.server";
 import { currentListShape } from "~/server/public-list.server";
 import { lastPublicChange, listPublicUrls } from "~/server/public-posts.server";
 import type { Route } from "./+types/sitemap.xml";
@@ -18,17 +19,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db } = connection;
   const now = new Date();
   const page = new URL(request.url).searchParams.get("page");
-  const shape = await currentListShape(connection, now);
-  const layout = sitemapLayout(shape.total);
+  const [shape, categoryCount] = await Promise.all([
+    currentListShape(connection, now),
+    countSitemapCategories(db, now),
+  ]);
+  const layout = sitemapLayout(shape.total, categoryCount);
   if (page === null && layout.files > 1) return cacheableText(request, buildSitemapIndex(site, layout.files), XML);
   const n = page === null ? 1 : parseSitemapFile(page);
   if (n === undefined || n > layout.files) {
     return new Response("No such sitemap file", { status: 404, headers: { "Content-Type": "text/plain" } });
   }
-  const { pages, posts } = layout.file(n);
-  const [urls, lastChange] = await Promise.all([
+  const { pages, categories, posts } = layout.file(n);
+  const [categoryUrls, urls, lastChange] = await Promise.all([
+    categories.limit > 0 ? listCategoryUrls(db, { ...categories, now }) : [],
     posts.limit > 0 ? listPublicUrls(db, { ...posts, now, shape }) : [],
     pages.from <= 2 && pages.to > 2 ? lastPublicChange(db, now) : undefined,
   ]);
-  return cacheableText(request, buildSitemap(site, { pages, posts: urls, lastChange }), XML);
+  return cacheableText(request, buildSitemap(site, { pages, categories: categoryUrls, posts: urls, lastChange }), XML);
 }

@@ -97,6 +97,68 @@ describe("feeds", () => {
     }
   });
 
+  it("puts the category pages between the list pages and the posts, every URL in exactly one file", () => {
+    const cases: Array<[number, number]> = [
+      [0, 0],
+      [5, 3],
+      [SITEMAP_URLS_PER_FILE - 10, 20],
+      [SITEMAP_URLS_PER_FILE * 2, SITEMAP_URLS_PER_FILE + 7],
+      [123_456, 4],
+      [100_000, 100_000],
+    ];
+    for (const [postCount, categoryCount] of cases) {
+      const layout = sitemapLayout(postCount, categoryCount);
+      const pageUrls = 2 + Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
+      expect(layout.files).toBe(Math.ceil((pageUrls + categoryCount + postCount) / SITEMAP_URLS_PER_FILE));
+      let pagesSeen = 0;
+      let categoriesSeen = 0;
+      let postsSeen = 0;
+      for (let n = 1; n <= layout.files; n++) {
+        const { pages, categories, posts } = layout.file(n);
+        expect(pages.from).toBe(Math.min(pagesSeen, pageUrls));
+        expect(categories.offset).toBe(categoriesSeen);
+        expect(posts.offset).toBe(postsSeen);
+        // In order: no category before the list pages are done, no post before the categories are.
+        if (categories.limit > 0) expect(pages.to).toBe(pageUrls);
+        if (posts.limit > 0) expect(categoriesSeen + categories.limit).toBe(categoryCount);
+        const size = pages.to - pages.from + categories.limit + posts.limit;
+        expect(size).toBeLessThanOrEqual(SITEMAP_URLS_PER_FILE);
+        if (n < layout.files) expect(size).toBe(SITEMAP_URLS_PER_FILE);
+        pagesSeen = pages.to;
+        categoriesSeen += categories.limit;
+        postsSeen += posts.limit;
+      }
+      expect([pagesSeen, categoriesSeen, postsSeen]).toEqual([pageUrls, categoryCount, postCount]);
+    }
+  });
+
+  it("lists category pages by their plain URL with their last change", () => {
+    const xml = buildSitemap(site, {
+      pages: { from: 0, to: 0 },
+      categories: [{ slug: "web-design", lastModified: "2026-01-01T00:00:00.000Z" }],
+      posts: [],
+    });
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain(
+      "<url><loc>https://site.test/blog/category/web-design</loc><lastmod>2026-01-01T00:00:00.000Z</lastmod></url>",
+    );
+  });
+
+  it("describes a category's feed as that category's channel", () => {
+    const rss = buildRss(site, [article({ category: "Web Design" })], {
+      title: "Acme Blog: Web Design",
+      path: "/blog/category/web-design",
+      feedPath: "/blog/category/web-design/rss.xml",
+      description: "Web design & more",
+    });
+    expect(XMLValidator.validate(rss)).toBe(true);
+    const channel = new XMLParser({ ignoreAttributes: false }).parse(rss).rss.channel;
+    expect(channel.title).toBe("Acme Blog: Web Design");
+    expect(channel.link).toBe("https://site.test/blog/category/web-design");
+    expect(channel.description).toBe("Web design & more");
+    expect(channel["atom:link"]["@_href"]).toBe("https://site.test/blog/category/web-design/rss.xml");
+  });
+
   it("indexes its files in a valid sitemap index", () => {
     const xml = buildSitemapIndex(site, 3);
     expect(XMLValidator.validate(xml)).toBe(true);

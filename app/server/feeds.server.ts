@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { articleUrl, absoluteUrl } from "~/lib/article-seo";
 import { BLOG_PAGE_SIZE, blogPageHref } from "~/lib/blog-pages";
+import { categoryHref } from "~/lib/categories";
 import type { Article, PostUrl } from "./public-posts.server";
 
 /** Items in the RSS feed: the newest posts, full text. */
@@ -29,9 +30,26 @@ export function absoluteLinks(siteUrl: string, html: string): string {
   return html.replace(/\b(href|src)="\/(?!\/)/g, `$1="${siteUrl}/`);
 }
 
+/** What a feed is about: the whole blog by default, or one category (ADR 041). */
+export interface FeedChannel {
+  title: string;
+  /** Site-relative: the list page the feed follows and the feed's own address. */
+  path: string;
+  feedPath: string;
+  description: string;
+}
+
+/** The blog's own feed, /rss.xml. */
+export const blogChannel = (companyName: string): FeedChannel => ({
+  title: `${companyName} Blog`,
+  path: "/blog",
+  feedPath: "/rss.xml",
+  description: `Articles from ${companyName} on web design, cloud systems and research.`,
+});
+
 /** RSS 2.0 of the newest public posts (content:encoded carries the sanitised HTML). */
-export function buildRss(site: Site, articles: Article[]): string {
-  const blogUrl = `${site.siteUrl}/blog`;
+export function buildRss(site: Site, articles: Article[], channel = blogChannel(site.companyName)): string {
+  const blogUrl = `${site.siteUrl}${channel.path}`;
   // The newest change among the items, not the clock: the same posts give the same bytes (and ETag).
   const lastChange = articles.reduce(
     (latest, a) => [a.publishDate, a.updatedAt].reduce((x, y) => (y > x ? y : x), latest),
@@ -61,11 +79,11 @@ export function buildRss(site: Site, articles: Article[]): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/">',
     "  <channel>",
-    `    <title>${escapeXml(`${site.companyName} Blog`)}</title>`,
+    `    <title>${escapeXml(channel.title)}</title>`,
     `    <link>${escapeXml(blogUrl)}</link>`,
-    `    <description>${escapeXml(`Articles from ${site.companyName} on web design, cloud systems and research.`)}</description>`,
+    `    <description>${escapeXml(channel.description)}</description>`,
     "    <language>en-us</language>",
-    `    <atom:link href="${escapeXml(`${site.siteUrl}/rss.xml`)}" rel="self" type="application/rss+xml"/>`,
+    `    <atom:link href="${escapeXml(`${site.siteUrl}${channel.feedPath}`)}" rel="self" type="application/rss+xml"/>`,
     lastChange ? `    <lastBuildDate>${new Date(lastChange).toUTCString()}</lastBuildDate>` : "",
     ...items,
     "  </channel>",
@@ -86,21 +104,31 @@ export const SITEMAP_URLS_PER_FILE = 10_000;
 
 /**
  * The site's URLs in sitemap order, the home page, About and the blog's list
- * pages first, then every public post newest first, and how they split into
- * files of SITEMAP_URLS_PER_FILE.
+ * pages first, then the category pages (by slug, ADR 041), then every public
+ * post newest first, and how they split into files of SITEMAP_URLS_PER_FILE.
  */
-export function sitemapLayout(postCount: number) {
+export function sitemapLayout(postCount: number, categoryCount = 0) {
   const listPages = Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
   const pageUrls = 2 + listPages;
-  const files = Math.ceil((pageUrls + postCount) / SITEMAP_URLS_PER_FILE);
-  /** The URLs of file `file` (1-based): which page URLs (by position) and which posts (offset, limit, newest first). */
+  const categoryEnd = pageUrls + categoryCount;
+  const total = categoryEnd + postCount;
+  const files = Math.ceil(total / SITEMAP_URLS_PER_FILE);
+  /**
+   * The URLs of file `file` (1-based): which page URLs (by position), which
+   * category pages (offset, limit, by slug) and which posts (offset, limit, newest first).
+   */
   const file = (n: number) => {
     const start = (n - 1) * SITEMAP_URLS_PER_FILE;
-    const end = Math.min(start + SITEMAP_URLS_PER_FILE, pageUrls + postCount);
-    const postStart = Math.max(start, pageUrls);
+    const end = Math.min(start + SITEMAP_URLS_PER_FILE, total);
+    const categoryStart = Math.min(Math.max(start, pageUrls), categoryEnd);
+    const postStart = Math.max(start, categoryEnd);
     return {
       pages: { from: Math.min(start, pageUrls), to: Math.min(end, pageUrls) },
-      posts: { offset: postStart - pageUrls, limit: Math.max(0, end - postStart) },
+      categories: {
+        offset: categoryStart - pageUrls,
+        limit: Math.max(0, Math.min(end, categoryEnd) - categoryStart),
+      },
+      posts: { offset: postStart - categoryEnd, limit: Math.max(0, end - postStart) },
     };
   };
   return { files, file };
@@ -114,11 +142,16 @@ export function parseSitemapFile(value: string): number | undefined {
 /**
  * One sitemap file: the page URLs at positions [pages.from, pages.to) (0 the
  * home page, 1 About, then /blog's list pages, the first of them last
- * modified at `lastChange`) and `posts`.
+ * modified at `lastChange`), then `categories`' pages and `posts`.
  */
 export function buildSitemap(
   site: Site,
-  { pages, posts, lastChange }: { pages: { from: number; to: number }; posts: PostUrl[]; lastChange?: string },
+  {
+    pages,
+    categories = [],
+    posts,
+    lastChange,
+  }: { pages: { from: number; to: number }; categories?: PostUrl[]; posts: PostUrl[]; lastChange?: string },
 ): string {
   const url = (loc: string, lastmod?: string) =>
     `  <url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ""}</url>`;
@@ -132,6 +165,7 @@ export function buildSitemap(
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     ...Array.from({ length: pages.to - pages.from }, (_, i) => pageUrl(pages.from + i)),
+    ...categories.map((c) => url(`${site.siteUrl}${categoryHref(c.slug)}`, c.lastModified)),
     ...posts.map((p) => url(articleUrl(site.siteUrl, p.slug), p.lastModified)),
     "</urlset>",
     "",

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type SelectQueryBuilder } from "kysely";
 import type { PostSort } from "~/lib/admin-lists";
+import { categorySlugOf } from "~/lib/categories";
 import type { PostInput } from "./post-input.server";
 import { readSiteSettings } from "./settings.server";
 import { changingContent } from "./page-cache/version.server";
@@ -132,6 +133,7 @@ async function columnsFrom(db: Db, input: PostInput, now: string) {
     content: input.content,
     content_html: await renderMarkdownSafely(input.content),
     category: input.category,
+    category_slug: categorySlugOf(input.category),
     author: input.author ?? (await readSiteSettings(db)).companyName,
     publish_date: input.publishDate ?? now,
     read_time: input.readTime,

@@ -119,7 +119,7 @@ export const POST_LIST_COLUMNS = [
 /** Every column but the stored HTML. */
 export const POST_COLUMNS = [...POST_LIST_COLUMNS, "content"] as const;
 
-const SUMMARY_COLUMNS = [
+export const SUMMARY_COLUMNS = [
   "id",
   "slug",
   "title",
@@ -166,7 +166,7 @@ export function toPost(row: Pick<Row, (typeof POST_COLUMNS)[number]>): Post {
   return { ...toPostListItem(row), content: row.content };
 }
 
-function toSummary(row: Pick<Row, (typeof SUMMARY_COLUMNS)[number]>): PostSummary {
+export function toSummary(row: Pick<Row, (typeof SUMMARY_COLUMNS)[number]>): PostSummary {
   return {
     id: row.id,
     slug: row.slug,
@@ -216,7 +216,7 @@ const olderThan = (date: string, id: string) => (eb: ExpressionBuilder<Database,
   eb.and([eb("publish_date", "<=", date), eb.or([eb("publish_date", "<", date), eb("id", ">", id)])]);
 
 /** Public: published, and publishDate has come (scheduled posts wait). */
-function publicPosts(db: Db, now: Date) {
+export function publicPosts(db: Db, now: Date) {
   return db.selectFrom("posts").where("published", "=", 1).where("publish_date", "<=", now.toISOString());
 }
 
@@ -343,7 +343,7 @@ export async function listPublicUrls(db: Db, { limit, ...from }: Page): Promise<
 }
 
 /** A scheduled post edited before its moment was "modified" when it went public. */
-const lastModified = (row: { publish_date: string; updated_at: string }) =>
+export const lastModified = (row: { publish_date: string; updated_at: string }) =>
   row.updated_at > row.publish_date ? row.updated_at : row.publish_date;
 
 /** The latest `lastModified` of any public post (the blog's list changed then), or undefined with none. */

@@ -54,6 +54,9 @@ describe.runIf(TEST_BACKEND === "sqlite")("copying into SQLite", () => {
         offset: 0,
       });
       expect(posts.total).toBe(29);
+      // generatePosts writes SQL without category slugs; the copy sets them (ADR 041).
+      const categorySlugs = await to.connection.db.selectFrom("posts").select("category_slug").distinct().execute();
+      expect(categorySlugs).toEqual([{ category_slug: "generated" }]);
     } finally {
       await Promise.all([from.cleanup(), to.cleanup()]);
     }

@@ -1,6 +1,7 @@
 import { formatDate } from "~/lib/dates";
 import { ARTICLE_TITLE_ID, followLink } from "~/lib/page-transition";
 import type { Article, Neighbour } from "~/server/public-posts.server";
+import { CategoryLink } from "./post-card";
 import { PostImage } from "./post-image";
 
 /**
@@ -56,7 +57,7 @@ export function ArticleView({
           />
         )}
         <p className="text-sm text-neutral-700">
-          {article.category && <span className="font-semibold text-brand-700">{article.category}</span>}
+          <CategoryLink category={article.category} />
           {article.category && <span aria-hidden="true"> · </span>}
           <time dateTime={article.publishDate}>{formatDate(article.publishDate)}</time>
           <span aria-hidden="true"> · </span>

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import type { Connection } from "../db/db.server";
+import { fillCategorySlugs } from "../category-slugs.server";
 import { rebuildImageReferences } from "../image-references.server";
 import { bumpContentVersion } from "../page-cache/version.server";
 import {
@@ -425,6 +426,8 @@ export async function restoreBackup(
       });
       // Not in the file: rebuilt from the posts and images just loaded (ADR 036).
       await rebuildImageReferences(trx);
+      // A backup from before migration 016 has no category slugs (ADR 041).
+      await fillCategorySlugs(trx);
       await bumpContentVersion(trx);
       return summary;
     });

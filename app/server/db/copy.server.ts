@@ -1,4 +1,5 @@
 import type { Connection } from "./db.server";
+import { fillCategorySlugs } from "../category-slugs.server";
 
 /**
  * The tables a site's data lives in, in an order that satisfies foreign keys
@@ -118,6 +119,8 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
       }
       counts[table] = copied;
     }
+    // The source may predate migration 016 or hold rows written by hand (ADR 041).
+    await fillCategorySlugs(trx);
   });
   return counts;
 }

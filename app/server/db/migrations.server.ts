@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from "kysely";
+import { fillCategorySlugs } from "../category-slugs.server";
 import { rebuildImageReferences } from "../image-references.server";
 import { isPostgres } from "./dialect.server";
 
@@ -422,6 +423,28 @@ export const migrations: Record<string, Migration> = {
       for (const column of ["noindex", "header_image_alt", "meta_description", "meta_title"]) {
         await db.schema.alterTable("posts").dropColumn(column).execute();
       }
+    },
+  },
+  // Category pages (issue 18, PRODUCT §10, ADR 041): each post's category
+  // slug (SPEC §5's rule on its category, "" for none), filled for the posts
+  // so far, and an index that reads a category's public posts newest first.
+  "016_post_category_slug": {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable("posts")
+        .addColumn("category_slug", "varchar(200)", (c) => c.notNull().defaultTo(""))
+        .execute();
+      await fillCategorySlugs(db);
+      await db.schema
+        .createIndex("posts_category_idx")
+        .on("posts")
+        // noindex and updated_at ride along so the sitemap's per-category reads never touch a row.
+        .columns(["category_slug", "published", "publish_date", "id", "noindex", "updated_at"])
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.dropIndex("posts_category_idx").execute();
+      await db.schema.alterTable("posts").dropColumn("category_slug").execute();
     },
   },
   // The blog's full-text search (ADR 042): an index of each post's title,

@@ -23,6 +23,8 @@ export interface PostsTable {
   meta_description: string | null;
   header_image_alt: string | null;
   noindex: Generated<number>;
+  /** SPEC §5's slug rule applied to `category`; "" when that has no category page (ADR 041). */
+  category_slug: Generated<string>;
 }
 
 export interface AdminUsersTable {

@@ -111,6 +111,35 @@ describe("cacheKeyOf", () => {
     }
   });
 
+  it("keeps a category page's page as /blog does, and its feed's plain path (ADR 041)", () => {
+    const page = "/blog/category/web-design";
+    for (const url of [page, `${page}?page=1`, `${page}?page=01&utm_source=x`, `${page}?article=${SLUG}`])
+      expect(cacheKeyOf(url)).toBe(page);
+    expect(cacheKeyOf(`${page}?page=3&x=1`)).toBe(`${page}?page=3`);
+    expect(cacheKeyOf(`${page}?page=003`)).toBe(`${page}?page=3`);
+    for (const url of [`${page}/rss.xml`, `${page}/rss.xml?page=2&x=1`])
+      expect(cacheKeyOf(url)).toBe(`${page}/rss.xml`);
+    // 404s (a page the route refuses, a slug that can have no page) and other spellings: no key.
+    for (const url of [
+      `${page}?page=0`,
+      `${page}?page=x`,
+      `${page}?page=`,
+      "/blog/category/",
+      "/blog/category/Web-Design",
+      "/blog/category/web--design",
+      "/blog/category/web%2Ddesign",
+      `/blog/category/${"a".repeat(201)}`,
+      `/blog/category/${"a".repeat(201)}/rss.xml`,
+      `${page}/`,
+      `${page}/rss.xml/`,
+      `${page}/other`,
+      "/blog/category//rss.xml",
+      "/blog/category/a/b/rss.xml",
+    ]) {
+      expect(cacheKeyOf(url), url).toBeUndefined();
+    }
+  });
+
   it("gives every plainly spelled path that only the catch-all route answers one landing-page entry", () => {
     for (const url of [
       "/no-such-page",
@@ -209,6 +238,9 @@ describe("cacheKeyOf", () => {
       "/blog",
       "/blog?page=2",
       `/blog/${SLUG}`,
+      "/blog/category/web-design",
+      "/blog/category/web-design?page=2",
+      "/blog/category/web-design/rss.xml",
       "/api/posts?limit=5",
       "/rss.xml",
       "/x",

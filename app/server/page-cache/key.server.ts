@@ -1,4 +1,5 @@
 import { parseBlogPage } from "~/lib/blog-pages";
+import { categoryFeedHref, categoryHref, isCategorySlug } from "~/lib/categories";
 import { parseImageVariantPath } from "~/lib/images";
 import { normaliseQuery, MAX_QUERY_CHARS, parseSearchPage, searchHref } from "~/lib/search-query";
 import { isWellFormedSlug } from "~/lib/slug";
@@ -44,6 +45,7 @@ export function cacheKeyOf(url: string): string | undefined {
   const slash = path.indexOf("/", 1);
   const first = (slash === -1 ? path.slice(1) : path.slice(1, slash)).toLowerCase();
   if (ROUTED_FIRST_SEGMENTS.has(first)) {
+    if (path.startsWith(CATEGORY_PREFIX)) return categoryKey(path.slice(CATEGORY_PREFIX.length), url);
     if (path.startsWith("/blog/") && isWellFormedSlug(path.slice(6))) return path;
     if (path.startsWith("/api/posts/") && isWellFormedSlug(path.slice(11))) return path;
     if (path.startsWith("/images/") && parseImageVariantPath(path)) return path;
@@ -119,6 +121,25 @@ function searchKey(params: URLSearchParams): string | undefined {
   if (text === "") return "/blog/search";
   const page = parseSearchPage(params.get("page"));
   return page === undefined ? undefined : searchHref(text, page);
+}
+
+const CATEGORY_PREFIX = "/blog/category/";
+const CATEGORY_FEED = "/rss.xml";
+
+/**
+ * A category's page reads `page` as /blog does (page 1 as the plain path);
+ * its feed reads nothing (ADR 041). Only slugs that could have a page get a
+ * key, and only a 200 is stored, so the entries are bounded by the site's
+ * categories and their pages.
+ */
+function categoryKey(rest: string, url: string): string | undefined {
+  if (rest.endsWith(CATEGORY_FEED)) {
+    const slug = rest.slice(0, -CATEGORY_FEED.length);
+    return isCategorySlug(slug) ? categoryFeedHref(slug) : undefined;
+  }
+  if (!isCategorySlug(rest)) return undefined;
+  const page = parseBlogPage(searchParams(url).get("page"));
+  return page === undefined ? undefined : categoryHref(rest, page);
 }
 
 /** /sitemap.xml reads `page` (a file of a sitemap index); a value that names no file gets 404. */

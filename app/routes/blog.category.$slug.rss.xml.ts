@@ -1,0 +1,35 @@
+import { categoryPage } from "~/content/categories";
+import { categoryFeedHref, categoryHref } from "~/lib/categories";
+import { findCategory, listCategoryFeedArticles } from "~/server/category-posts.server";
+import { getConfig } from "~/server/config.server";
+import { getDb } from "~/server/db/index.server";
+import { buildRss, cacheableText, FEED_SIZE } from "~/server/feeds.server";
+import { readSiteSettings } from "~/server/settings.server";
+import type { Route } from "./+types/blog.category.$slug.rss.xml";
+
+/**
+ * /blog/category/{slug}/rss.xml (PRODUCT §10, ADR 041): the category's
+ * newest public posts, posts hidden from search engines left out. A 404
+ * exactly where the category's page is one.
+ */
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const db = getDb();
+  const now = new Date();
+  const category = await findCategory(db, params.slug, now);
+  if (!category) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  const [articles, { companyName }] = await Promise.all([
+    listCategoryFeedArticles(db, category.slug, { limit: FEED_SIZE, now }),
+    readSiteSettings(db),
+  ]);
+  const channel = {
+    title: categoryPage.feedTitle(category.name, companyName),
+    path: categoryHref(category.slug),
+    feedPath: categoryFeedHref(category.slug),
+    description: categoryPage.description(category.name, companyName),
+  };
+  return cacheableText(
+    request,
+    buildRss({ siteUrl: getConfig().siteUrl, companyName }, articles, channel),
+    "application/rss+xml; charset=utf-8",
+  );
+}
