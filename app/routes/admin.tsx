@@ -18,13 +18,7 @@ import {
   sameDraft,
 } from "~/components/admin/post-draft";
 import { PostsTable, type RowBusy } from "~/components/admin/posts-table";
-import {
-  adminListHref,
-  countOf,
-  MAX_TITLE_FILTER,
-  pageCount,
-  POST_SORT_LABELS,
-} from "~/lib/admin-lists";
+import { adminListHref, countOf, MAX_TITLE_FILTER, pageCount, POST_SORT_LABELS } from "~/lib/admin-lists";
 import { conflictText } from "~/content/revisions";
 import { pageMeta } from "~/lib/seo";
 import { adminShellData } from "~/server/admin-shell.server";
