@@ -1,6 +1,7 @@
 import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from "react-router";
 import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
+import { redactSecretPath } from "./lib/secret-paths";
 import { getLogger } from "./server/logger.server";
 import { renderWhole } from "./server/render-whole.server";
 
@@ -14,7 +15,7 @@ export const streamTimeout = 5_000;
  */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  const req = { method: request.method, url: new URL(request.url).pathname };
+  const req = { method: request.method, url: redactSecretPath(new URL(request.url).pathname) };
   // A refusal (405 for a method a page has no action for, ...) is the access log's warning already.
   if (isRouteErrorResponse(error) && error.status < 500) getLogger().debug({ err: error, req }, "request refused");
   else getLogger().error({ err: error, req }, "request error");
@@ -52,7 +53,7 @@ export default async function handleRequest(
       nonce,
       deadlineMs: streamTimeout + 1000,
       onError: (error) =>
-        getLogger().error({ err: error, req: { url: new URL(request.url).pathname } }, "render error"),
+        getLogger().error({ err: error, req: { url: redactSecretPath(new URL(request.url).pathname) } }, "render error"),
     },
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import { isPreviewPath } from "~/lib/preview-links";
+import { redactSecretPath } from "~/lib/secret-paths";
 
 /**
  * The access log: one line per answer (pino-http), at warn for a 4xx and
@@ -21,11 +21,7 @@ export function accessLog(logger: Logger) {
       // link's opens a draft (ADR 044): never in the log.
       req: (req: { method?: string; url?: string }) => ({
         method: req.method,
-        url: req.url?.startsWith("/admin/invite/")
-          ? "/admin/invite/[token]"
-          : req.url && isPreviewPath(req.url)
-            ? "/blog/preview/[token]"
-            : req.url,
+        url: req.url === undefined ? undefined : redactSecretPath(req.url),
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

@@ -12,8 +12,7 @@ export const PREVIEW_TOKEN_BYTES = 32;
 
 /** The link a reader opens; the token travels in the path and is never stored. */
 export const previewPath = (token: string) => `/blog/preview/${token}`;
-/** Whether a request path (as sent, any case: the router ignores case) is a share link's. */
-export const isPreviewPath = (url: string) => url.slice(0, 14).toLowerCase() === "/blog/preview/";
+export { isPreviewPath } from "./secret-paths";
 
 /**
  * Every answer of a share link, the page and the 404 alike: kept by no cache
