@@ -2,6 +2,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../tests/support/backend";
 import { ApiClient, cacheStored, startServer, type TestServer } from "../../tests/support/server";
+import { headers as searchHeaders } from "./blog.search";
 
 /**
  * /blog/search (PRODUCT §10, ADR 042) against a real server on the backend
@@ -85,11 +86,11 @@ describe("/blog/search", () => {
     expect(resultLinks(body)).toEqual(["/blog/migrating-databases", "/blog/weekly-notes"]);
     expect(body).toContain("2 posts match.");
     expect(body).toMatch(/<mark[^>]*>databases<\/mark>/);
-    // The query is shown back (as normalised), and in the title and canonical URL.
+    // The query is shown back (as normalised) and in the title; a results page is not to be listed (ADR 042).
     expect(body).toMatch(/<input[^>]*value="databases"/);
     expect(body).toContain("<title>Search: databases | ");
-    expect(body).toContain(`<link rel="canonical" href="${SITE}/blog/search?q=databases"/>`);
-    expect(body).not.toContain('name="robots"');
+    expect(body).not.toContain('rel="canonical"');
+    expect(body).toContain('<meta name="robots" content="noindex"/>');
   });
 
   it("escapes the posts' text: only its own <mark> is markup", async () => {
@@ -165,5 +166,16 @@ describe('the slug "search"', () => {
     expect(updated.json.error).toBe(
       'The slug "search" is taken by the blog\'s own /blog/search page; choose another slug',
     );
+  });
+});
+
+describe("/blog/search when the searches are all taken", () => {
+  it("a busy answer (503) says when to come back and is kept by no cache; an answer is public", () => {
+    const args = (loaderHeaders: Headers) => ({ loaderHeaders }) as Parameters<typeof searchHeaders>[0];
+    expect(searchHeaders(args(new Headers({ "Retry-After": "2" })))).toEqual({
+      "Cache-Control": "no-store",
+      "Retry-After": "2",
+    });
+    expect(searchHeaders(args(new Headers()))["Cache-Control"]).toContain("public");
   });
 });

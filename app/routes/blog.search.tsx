@@ -16,7 +16,7 @@ import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { SearchBusyError, searchPosts } from "~/server/search.server";
+import { SEARCH_RETRY_SECONDS, SearchBusyError, searchPosts } from "~/server/search.server";
 import { siteSettingsFor } from "~/server/settings.server";
 import type { Route } from "./+types/blog.search";
 
@@ -29,9 +29,16 @@ import type { Route } from "./+types/blog.search";
  */
 export const handle = islandsPage;
 
-/** The same for every visitor: kept by the page cache (as open-ended entries), revalidated by browsers. */
-export function headers() {
-  return { "Cache-Control": PUBLIC_CACHE_CONTROL };
+/**
+ * The same for every visitor: kept by the page cache (as open-ended entries),
+ * revalidated by browsers. A busy answer (503) is kept by no one and says
+ * when to come back.
+ */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const retryAfter = loaderHeaders.get("Retry-After");
+  return retryAfter
+    ? { "Cache-Control": "no-store", "Retry-After": retryAfter }
+    : { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -44,12 +51,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (query.kind === "too-long") return data({ state: "too-long" as const, company, siteUrl }, { status: 400 });
   const page = parseSearchPage(params.get("page"));
   if (page === undefined) throw new Response("Not found", { status: 404 });
-  const { hits, counted } = await searchPosts(getConnection().db, query, { page, now: new Date() }).catch(
-    (error: unknown) => {
-      if (!(error instanceof SearchBusyError)) throw error;
-      throw new Response(searchText.busy, { status: 503, headers: { "Retry-After": "2" } });
-    },
-  );
+  let found: Awaited<ReturnType<typeof searchPosts>>;
+  try {
+    found = await searchPosts(getConnection().db, query, { page, now: new Date() });
+  } catch (error) {
+    if (!(error instanceof SearchBusyError)) throw error;
+    return data(
+      { state: "busy" as const, q: query.text, company, siteUrl },
+      { status: 503, headers: { "Retry-After": String(SEARCH_RETRY_SECONDS) } },
+    );
+  }
+  const { hits, counted } = found;
   const pages = Math.max(1, Math.ceil(Math.min(counted, MAX_COUNTED_RESULTS) / SEARCH_PAGE_SIZE));
   if (page > pages) throw new Response("Not found", { status: 404 });
   return {
@@ -64,19 +76,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * The form alone is the page search engines may list. A results page is
+ * `noindex` (its links followed): anyone can make one for any words and link
+ * it, and the words are in its title (ADR 042).
+ */
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  const q = data.state === "results" ? data.q : undefined;
+  const q = data.state === "results" || data.state === "busy" ? data.q : undefined;
   const page = data.state === "results" ? data.page : 1;
-  return pageMeta({
-    title: searchText.title(q, page, data.company.name),
-    description: searchText.description(q, data.company.name),
-    canonical: `${data.siteUrl}${q ? searchHref(q, page) : "/blog/search"}`,
-  });
+  const title = searchText.title(q, page, data.company.name);
+  const description = searchText.description(q, data.company.name);
+  if (data.state !== "form") return pageMeta({ title, description, noindex: true });
+  return pageMeta({ title, description, canonical: `${data.siteUrl}/blog/search` });
 }
 
 export default function BlogSearch({ loaderData }: Route.ComponentProps) {
-  const q = loaderData.state === "results" ? loaderData.q : "";
+  const q = loaderData.state === "results" || loaderData.state === "busy" ? loaderData.q : "";
   return (
     <>
       <Island name="site-header" props={{ companyName: loaderData.company.name }} />
@@ -87,6 +103,11 @@ export default function BlogSearch({ loaderData }: Route.ComponentProps) {
         {loaderData.state === "too-long" && (
           <p role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
             {searchText.tooLong}
+          </p>
+        )}
+        {loaderData.state === "busy" && (
+          <p role="alert" className="mt-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
+            {searchText.busy}
           </p>
         )}
         {loaderData.state === "results" && <Results {...loaderData} />}

@@ -56,6 +56,8 @@ const SNIPPET_CHARS = 400;
  */
 export const SEARCH_CONCURRENCY = 2;
 export const SEARCH_QUEUE = 32;
+/** What a refused search's page asks a client to wait, in seconds (Retry-After). */
+export const SEARCH_RETRY_SECONDS = 2;
 const searches = new BoundedWork(SEARCH_QUEUE, SEARCH_CONCURRENCY);
 
 export class SearchBusyError extends Error {
