@@ -142,7 +142,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     setSaveError(undefined);
     try {
       const saved = await savePost(editor.draft, { baseUpdatedAt: editor.base });
-      clearLocalDraft(editor.draft.id);
+      clearLocalDraft(admin.email, editor.draft.id);
       setEditor(null);
       setDiscarded(null);
       setNotice(describeSaved(saved));
@@ -167,7 +167,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     } finally {
       setSaving(false);
     }
-  }, [editor, saving, uploading, revalidator]);
+  }, [editor, saving, uploading, revalidator, admin.email]);
 
   // The list leaves the markdown out: the editor opens the post as stored now.
   const latestOpening = useRef<string>(undefined);
@@ -293,6 +293,10 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
             onClose={close}
             onUploadingChange={setUploading}
             baseUpdatedAt={editor.base}
+            owner={admin.email}
+            onRestore={(draft, base) =>
+              setEditor((current) => current && { ...current, draft, base: base ?? current.base })
+            }
           />
         </div>
       ) : (

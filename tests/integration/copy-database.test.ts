@@ -39,7 +39,19 @@ describe.runIf(TEST_BACKEND === "sqlite")("copying into SQLite", () => {
     const [from, to] = await Promise.all([freshSqlite(), freshSqlite()]);
     try {
       await generatePosts(from.url, 30);
+      // A post called "search" from before migration 017 (ADR 042): renamed on the way in.
+      await from.connection.db
+        .updateTable("posts")
+        .set({ slug: "search" })
+        .where("title", "=", generatedTitle(3))
+        .execute();
       const counts = await copyDatabase(from.connection, to.connection);
+      const renamed = await to.connection.db
+        .selectFrom("posts")
+        .select("slug")
+        .where("title", "=", generatedTitle(3))
+        .executeTakeFirstOrThrow();
+      expect(renamed.slug).toBe("search-post");
       expect(counts.posts).toBe(30);
       const found = await listAdminPosts(to.connection.db, { q: "POST 0001", sort: "title", limit: 50, offset: 0 });
       expect(found.posts.map((post) => post.title)).toEqual(

@@ -30,15 +30,19 @@ function statusText(status: AutosaveStatus): string {
 export function AutosaveNotice({
   draft,
   baseUpdatedAt,
+  owner,
   onRestore,
 }: {
   draft: PostDraft;
   /** The stored post's updatedAt as the editor opened it; undefined for a new post. */
   baseUpdatedAt?: string;
-  onRestore: (draft: PostDraft) => void;
+  /** The signed-in administrator (their e-mail): whose drafts this browser keeps. */
+  owner: string;
+  /** Puts a draft back in the form, with the version it was made from (undefined: unchanged). */
+  onRestore: (draft: PostDraft, base?: string) => void;
 }) {
-  const status = useAutosave(draft, baseUpdatedAt);
-  const { offer, settle } = useRestoreOffer(draft, baseUpdatedAt);
+  const status = useAutosave(draft, baseUpdatedAt, owner);
+  const { offer, settle } = useRestoreOffer(draft, baseUpdatedAt, owner);
   const [restored, setRestored] = useState(false);
   const text = statusText(status);
   return (
@@ -58,7 +62,7 @@ export function AutosaveNotice({
             type="button"
             className="rounded-md bg-brand-700 px-3 py-1.5 font-semibold text-white hover:bg-brand-800"
             onClick={() => {
-              onRestore(offer.draft);
+              onRestore(offer.draft, offer.base);
               settle(false);
               setRestored(true);
             }}

@@ -43,7 +43,7 @@ describe("drafts from the server", () => {
     );
     expect(draft).toMatchObject({ id: "p1", title: "T", author: "Ojai", publishDate: base.publishDate, slug: "s" });
   });
-  it("a revision keeps the post's id", () => {
+  it("a revision brings back its words and fields, and keeps the post's id, address and publishing", () => {
     const draft = draftFromRevision(
       {
         ...fields,
@@ -60,7 +60,14 @@ describe("drafts from the server", () => {
       },
       base,
     );
-    expect(draft).toMatchObject({ id: "p1", title: "Old", author: "Someone", publishDate: "2026-01-01T00:00:00.000Z" });
+    expect(draft).toMatchObject({
+      id: "p1",
+      title: "Old",
+      author: "Someone",
+      slug: base.slug,
+      publishDate: base.publishDate,
+      published: base.published,
+    });
   });
 });
 

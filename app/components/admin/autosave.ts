@@ -13,8 +13,12 @@ export const AUTOSAVE_DELAY_MS = 3000;
 const LOCAL_PREFIX = "ojai:post-draft:";
 /** The server's bound on a post's text (MAX_POST_TEXT in post-input.server.ts). */
 const MAX_POST_TEXT_LENGTH = 50_000;
-/** A new post has no id yet: one local draft for "the new post". */
-const localKey = (postId: string | undefined) => `${LOCAL_PREFIX}${postId ?? "new"}`;
+/**
+ * One local draft per administrator (`owner`, their e-mail) and post; a new
+ * post has no id yet: one for "the new post". Another administrator signing
+ * in on the same browser is not offered it.
+ */
+const localKey = (owner: string, postId: string | undefined) => `${LOCAL_PREFIX}${owner}:${postId ?? "new"}`;
 
 /** A draft as kept in localStorage. */
 export interface LocalDraft {
@@ -24,9 +28,9 @@ export interface LocalDraft {
   baseUpdatedAt?: string;
 }
 
-export function readLocalDraft(postId: string | undefined): LocalDraft | undefined {
+export function readLocalDraft(owner: string, postId: string | undefined): LocalDraft | undefined {
   try {
-    const raw = window.localStorage.getItem(localKey(postId));
+    const raw = window.localStorage.getItem(localKey(owner, postId));
     if (!raw || raw.length > 4 * MAX_POST_TEXT_LENGTH) return undefined;
     const value = JSON.parse(raw) as LocalDraft;
     return value && typeof value.savedAt === "string" && typeof value.draft?.content === "string" ? value : undefined;
@@ -35,18 +39,18 @@ export function readLocalDraft(postId: string | undefined): LocalDraft | undefin
   }
 }
 
-function writeLocalDraft(postId: string | undefined, value: LocalDraft) {
+function writeLocalDraft(owner: string, postId: string | undefined, value: LocalDraft) {
   try {
-    window.localStorage.setItem(localKey(postId), JSON.stringify(value));
+    window.localStorage.setItem(localKey(owner, postId), JSON.stringify(value));
   } catch {
     // Storage full or refused (private mode): the server copy is all there is.
   }
 }
 
 /** After a save or a discard: this browser's draft of the post (and of "the new post") goes. */
-export function clearLocalDraft(postId: string | undefined) {
+export function clearLocalDraft(owner: string, postId: string | undefined) {
   try {
-    window.localStorage.removeItem(localKey(postId));
+    window.localStorage.removeItem(localKey(owner, postId));
   } catch {
     // nothing kept
   }
@@ -102,6 +106,12 @@ export interface RestoreOffer {
   draft: PostDraft;
   savedAt: string;
   where: "device" | "server";
+  /**
+   * The post's updatedAt the draft was made from. Restored, it becomes the
+   * editor's base: a draft made from a version someone has since replaced
+   * meets the conflict message on Save instead of silently undoing theirs.
+   */
+  base?: string;
 }
 
 /**
@@ -109,7 +119,7 @@ export interface RestoreOffer {
  * post that exists) the server's, the newer of those that are newer than the
  * stored post and differ from it.
  */
-export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undefined) {
+export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undefined, owner: string) {
   const [offer, setOffer] = useState<RestoreOffer>();
   const postId = opened.id;
   // The draft and the base as opened: the editor is mounted anew for each opening.
@@ -120,11 +130,16 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
     const base = openedBase.current;
     const newer = (savedAt: string) => base === undefined || savedAt > base;
     const candidates: RestoreOffer[] = [];
-    const local = readLocalDraft(postId);
+    const local = readLocalDraft(owner, postId);
     // Made from the version opened now, or later than it: this browser's clock may differ from the server's.
     const localIsNewer = local && (local.baseUpdatedAt === base || newer(local.savedAt));
     if (local && localIsNewer && differs(local.draft, initial.current)) {
-      candidates.push({ draft: { ...local.draft, id: postId }, savedAt: local.savedAt, where: "device" });
+      candidates.push({
+        draft: { ...local.draft, id: postId },
+        savedAt: local.savedAt,
+        where: "device",
+        base: local.baseUpdatedAt,
+      });
     }
     const choose = () => {
       candidates.sort((a, b) => (a.savedAt < b.savedAt ? 1 : -1));
@@ -138,7 +153,9 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
       (saved) => {
         if (saved && newer(saved.savedAt)) {
           const draft = draftFromAutosave(saved, initial.current);
-          if (differs(draft, initial.current)) candidates.push({ draft, savedAt: saved.savedAt, where: "server" });
+          if (differs(draft, initial.current)) {
+            candidates.push({ draft, savedAt: saved.savedAt, where: "server", base: saved.baseUpdatedAt });
+          }
         }
         choose();
       },
@@ -148,7 +165,7 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
       },
     );
     return () => controller.abort();
-  }, [postId]);
+  }, [postId, owner]);
 
   return {
     offer,
@@ -156,7 +173,7 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
     settle: (discard: boolean) => {
       setOffer(undefined);
       if (discard) {
-        clearLocalDraft(postId);
+        clearLocalDraft(owner, postId);
         if (postId) void deleteAutosave(postId).catch(() => undefined);
       }
     },
@@ -168,7 +185,7 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
  * once, on the server after a pause (existing posts only). Answers the status
  * to show.
  */
-export function useAutosave(draft: PostDraft, baseUpdatedAt: string | undefined): AutosaveStatus {
+export function useAutosave(draft: PostDraft, baseUpdatedAt: string | undefined, owner: string): AutosaveStatus {
   const [status, setStatus] = useState<AutosaveStatus>({ kind: "idle" });
   // The draft as opened (the editor is mounted anew for each opening), and the one last rendered.
   const [initial] = useState(draft);
@@ -229,11 +246,11 @@ export function useAutosave(draft: PostDraft, baseUpdatedAt: string | undefined)
     latest.current = draft;
     base.current = baseUpdatedAt;
     if (!differs(draft, initial)) return;
-    writeLocalDraft(draft.id, { draft, savedAt: new Date().toISOString(), baseUpdatedAt });
+    writeLocalDraft(owner, draft.id, { draft, savedAt: new Date().toISOString(), baseUpdatedAt });
     if (!draft.id) return;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => void send.current(), AUTOSAVE_DELAY_MS);
-  }, [draft, baseUpdatedAt, initial]);
+  }, [draft, baseUpdatedAt, initial, owner]);
 
   useEffect(() => {
     mounted.current = true;

@@ -233,10 +233,16 @@ export function PostEditor({
   onUploadingChange,
   uploading,
   baseUpdatedAt,
+  owner,
+  onRestore,
 }: {
   draft: PostDraft;
   /** The stored post's updatedAt as opened (existing posts): autosave and conflicts (ADR 043). */
   baseUpdatedAt?: string;
+  /** The signed-in administrator's e-mail: whose unsaved drafts this browser keeps (ADR 043). */
+  owner: string;
+  /** Puts an unsaved draft back in the form, with the version it was made from. */
+  onRestore: (draft: PostDraft, base?: string) => void;
   /** The slug as last saved (existing posts), to warn before changing a public address. */
   savedSlug?: string;
   saving: boolean;
@@ -312,7 +318,7 @@ export function PostEditor({
       {uploading && (
         <p className="mt-4 text-sm text-neutral-700">Save is available when the image has finished uploading.</p>
       )}
-      <AutosaveNotice draft={draft} baseUpdatedAt={baseUpdatedAt} onRestore={onChange} />
+      <AutosaveNotice draft={draft} baseUpdatedAt={baseUpdatedAt} owner={owner} onRestore={onRestore} />
 
       <div className="mt-6 grid gap-8 lg:grid-cols-2">
         <form

@@ -9,19 +9,24 @@ import { fetchRevision, fetchRevisions, type Revision, type RevisionSummary } fr
 /** A word diff of long texts stops after this long and falls back to lines (jsdiff's timeout). */
 const WORD_DIFF_MS = 150;
 
-/** What restoring a revision puts in the form: its fields, the post's id and author kept. */
+/**
+ * What restoring a revision puts in the form: its words and fields; the
+ * post's id and author, and where and whether it is published (slug, publish
+ * date, Published), stay as the form has them, so restoring an old version's
+ * text never unpublishes the post or moves its address on the next Save.
+ */
 export function draftFromRevision(revision: Revision, current: PostDraft): PostDraft {
   return {
     id: current.id,
     title: revision.title,
-    slug: revision.slug,
+    slug: current.slug,
     excerpt: revision.excerpt,
     content: revision.content,
     category: revision.category,
     author: revision.author ?? current.author,
-    publishDate: revision.publishDate ?? current.publishDate,
+    publishDate: current.publishDate,
     readTime: revision.readTime,
-    published: revision.published,
+    published: current.published,
     headerImage: revision.headerImage,
     metaTitle: revision.metaTitle,
     metaDescription: revision.metaDescription,
@@ -59,12 +64,10 @@ function Changes({ parts, number }: { parts: ChangeObject<string>[]; number: num
   );
 }
 
+/** The fields a restore brings back (draftFromRevision), compared beside the texts. */
 const OTHER_FIELDS: Array<[keyof PostDraft & keyof Revision, string]> = [
-  ["slug", "Address"],
   ["category", "Group"],
   ["readTime", "Reading length"],
-  ["publishDate", "Date"],
-  ["published", "Visible to visitors"],
   ["headerImage", "Image"],
   ["headerImageAlt", "Image description"],
   ["metaTitle", "Search result headline"],
@@ -230,15 +233,19 @@ export function RevisionsPanel({
             {list.revisions && list.revisions.length > 0 && (
               <ol className="mt-2 flex max-h-64 flex-col gap-1 overflow-y-auto">
                 {list.revisions.map((summary) => (
-                  <li key={summary.id}>
+                  <li key={summary.id} className="flex flex-wrap items-baseline gap-x-2">
+                    {/* Who saved it stays outside the button's name: a name or e-mail may hold "Edit" or "Save". */}
                     <button
                       type="button"
                       aria-pressed={chosenId === summary.id}
                       onClick={() => setChosen(chosenId === summary.id ? undefined : { summary })}
-                      className="w-full rounded-md px-2 py-1.5 text-left text-sm hover:bg-neutral-100 aria-pressed:bg-brand-50 aria-pressed:font-semibold"
+                      className="rounded-md px-2 py-1.5 text-left text-sm hover:bg-neutral-100 aria-pressed:bg-brand-50 aria-pressed:font-semibold"
                     >
-                      {historyText.item(summary.number, summary.createdAt, summary.savedBy)}
+                      {historyText.item(summary.number, summary.createdAt)}
                     </button>
+                    {summary.savedBy && (
+                      <span className="text-sm text-neutral-700">{historyText.savedBy(summary.savedBy)}</span>
+                    )}
                   </li>
                 ))}
               </ol>

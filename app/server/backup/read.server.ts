@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import type { Connection } from "../db/db.server";
 import { fillCategorySlugs } from "../category-slugs.server";
+import { renameReservedSlugs } from "../reserved-slugs.server";
 import { rebuildImageReferences } from "../image-references.server";
 import { bumpContentVersion } from "../page-cache/version.server";
 import {
@@ -428,6 +429,8 @@ export async function restoreBackup(
       await rebuildImageReferences(trx);
       // A backup from before migration 016 has no category slugs (ADR 041).
       await fillCategorySlugs(trx);
+      // A post called "search" from before migration 017 (ADR 042).
+      await renameReservedSlugs(trx);
       await bumpContentVersion(trx);
       return summary;
     });

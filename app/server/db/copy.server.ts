@@ -1,5 +1,6 @@
 import type { Connection } from "./db.server";
 import { fillCategorySlugs } from "../category-slugs.server";
+import { renameReservedSlugs } from "../reserved-slugs.server";
 
 /**
  * The tables a site's data lives in, in an order that satisfies foreign keys
@@ -18,6 +19,18 @@ export const COPIED_TABLES = [
   "site_settings",
   "audit_log",
 ] as const;
+
+/**
+ * The primary keys of more than one column (migrations 002, 012, 018); every
+ * other copied table's key is its first column. Batches are read in key
+ * order, which is total, so no row is skipped or read twice between them.
+ */
+const COMPOUND_KEYS: Partial<Record<(typeof COPIED_TABLES)[number], string[]>> = {
+  image_variants: ["image_id", "format", "width"],
+  image_references: ["post_id", "image_id"],
+  post_autosaves: ["post_id", "admin_id"],
+};
+const keyOf = (table: (typeof COPIED_TABLES)[number], firstColumn: string) => COMPOUND_KEYS[table] ?? [firstColumn];
 
 /**
  * Tables deliberately not copied: short-lived state (sign-in throttling
@@ -102,13 +115,10 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
   await to.db.transaction().execute(async (trx) => {
     for (const table of COPIED_TABLES) {
       const columns = (await from.db.introspection.getTables()).find((t) => t.name === table)!.columns;
-      const orderColumn = columns[0]!.name;
       let copied = 0;
       for (;;) {
-        const rows = await from.db
-          .selectFrom(table)
-          .selectAll()
-          .orderBy(orderColumn as never)
+        const rows = await keyOf(table, columns[0]!.name)
+          .reduce((query, column) => query.orderBy(column as never), from.db.selectFrom(table).selectAll())
           .limit(BATCH_ROWS)
           .offset(copied)
           .execute();
@@ -121,6 +131,8 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
     }
     // The source may predate migration 016 or hold rows written by hand (ADR 041).
     await fillCategorySlugs(trx);
+    // A post called "search" from before migration 017 (ADR 042).
+    await renameReservedSlugs(trx);
   });
   return counts;
 }

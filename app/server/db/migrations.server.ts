@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from "kysely";
 import { fillCategorySlugs } from "../category-slugs.server";
+import { renameReservedSlugs } from "../reserved-slugs.server";
 import { rebuildImageReferences } from "../image-references.server";
 import { isPostgres } from "./dialect.server";
 
@@ -612,23 +613,6 @@ async function addTitleTrigramIndex(db: Kysely<any>) {
   if (!rows[0]) return;
   await sql`create index posts_title_trgm_idx on posts
     using gin (lower(title) ${sql.id(rows[0].schema, "gin_trgm_ops")})`.execute(db);
-}
-
-/**
- * A post whose slug is now a route of its own (/blog/search) gets the first
- * free slug of `search-post`, `search-post-2`, ...; its old address showed the
- * search page from this version on anyway (ADR 042).
- */
-async function renameReservedSlugs(db: Kysely<any>) {
-  const taken = await db.selectFrom("posts").select("id").where("slug", "=", "search").executeTakeFirst();
-  if (!taken) return;
-  for (let n = 1; ; n++) {
-    const slug = n === 1 ? "search-post" : `search-post-${n}`;
-    const clash = await db.selectFrom("posts").select("id").where("slug", "=", slug).executeTakeFirst();
-    if (clash) continue;
-    await db.updateTable("posts").set({ slug }).where("id", "=", taken.id).execute();
-    return;
-  }
 }
 
 /**
