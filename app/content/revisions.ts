@@ -27,8 +27,12 @@ export const autosaveText = {
 };
 
 export const restoreText = {
-  offer: (at: string, where: "device" | "server") =>
-    `You have unsaved changes from ${shortTime(at)}, kept ${where === "device" ? "on this device" : "on the server"}, newer than the stored post.`,
+  offer: (at: string, where: "device" | "server", earlier: boolean) =>
+    `You have unsaved changes from ${shortTime(at)}, kept ${where === "device" ? "on this device" : "on the server"}, ${
+      earlier
+        ? "made from an earlier version: the post was saved since. Restored, Save asks before replacing that version."
+        : "newer than the stored post."
+    }`,
   restore: "Restore newer changes",
   discard: "Discard them",
   restored: "Your unsaved changes are back in the form. They are not live until you press Save.",

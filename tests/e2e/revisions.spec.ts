@@ -170,6 +170,55 @@ test("two tabs on one post: the second save gets the conflict message and keeps 
   expect(((await after.json()) as { content: string }).content).toBe("The second tab's text.");
 });
 
+test("a draft made from a version someone has since replaced is restored into the conflict message, not over their save", async ({
+  page,
+  context,
+}, testInfo) => {
+  await signIn(page);
+  const title = unique("Stale draft", testInfo.project.name);
+  const id = await createPost(page, title, "Version one.");
+  await openEditor(page, title);
+  await context.setOffline(true);
+  await page.getByLabel("Content").fill("Typed from version one.");
+  await expect(page.getByText("Offline: changes kept on this device")).toBeVisible();
+  await page.close({ runBeforeUnload: false });
+  await context.setOffline(false);
+
+  // Meanwhile someone else saves a second version.
+  const put = await context.request.put(`/api/admin/posts/${id}`, {
+    data: {
+      title,
+      slug: slugOf(title),
+      excerpt: "An excerpt.",
+      content: "Version two, by a colleague.",
+      published: false,
+    },
+  });
+  expect(put.status()).toBe(200);
+
+  const next = await context.newPage();
+  await openEditor(next, title);
+  await expect(next.getByLabel("Content")).toHaveValue("Version two, by a colleague.");
+  const offer = next.getByRole("region", { name: "Unsaved changes found" });
+  await expect(offer).toContainText("made from an earlier version: the post was saved since");
+  await offer.getByRole("button", { name: "Restore newer changes" }).click();
+  await expect(next.getByLabel("Content")).toHaveValue("Typed from version one.");
+  // Saving it meets the conflict: the colleague's version stays until a second Save.
+  const dialog = next.waitForEvent("dialog");
+  const click = next.getByRole("button", { name: "Save" }).click();
+  await (await dialog).accept();
+  await click;
+  await expect(
+    next.getByRole("alert").filter({ hasText: "This post was changed in another tab or by another administrator at" }),
+  ).toBeVisible();
+  const between = await context.request.get(`/api/admin/posts/${id}`);
+  expect(((await between.json()) as { content: string }).content).toBe("Version two, by a colleague.");
+  await next.getByRole("button", { name: "Save" }).click();
+  await expect(next.getByRole("heading", { name: "Edit Post" })).toBeHidden();
+  const after = await context.request.get(`/api/admin/posts/${id}`);
+  expect(((await after.json()) as { content: string }).content).toBe("Typed from version one.");
+});
+
 test("history lists the saved versions, compares one with the form and restores it into the form", async ({
   page,
 }, testInfo) => {

@@ -57,7 +57,7 @@ export function AutosaveNotice({
           aria-label="Unsaved changes found"
           className="mt-2 flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
         >
-          <span className="mr-auto">{restoreText.offer(offer.savedAt, offer.where)}</span>
+          <span className="mr-auto">{restoreText.offer(offer.savedAt, offer.where, offer.earlier)}</span>
           <button
             type="button"
             className="rounded-md bg-brand-700 px-3 py-1.5 font-semibold text-white hover:bg-brand-800"

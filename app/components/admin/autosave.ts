@@ -112,12 +112,16 @@ export interface RestoreOffer {
    * meets the conflict message on Save instead of silently undoing theirs.
    */
   base?: string;
+  /** Made from an earlier version than the one opened: someone saved the post since. */
+  earlier: boolean;
 }
 
 /**
  * Looks for a draft to offer when the editor opens: this browser's and (for a
- * post that exists) the server's, the newer of those that are newer than the
- * stored post and differ from it.
+ * post that exists) the server's, the newer of those that differ from the
+ * stored post. One made from an earlier version than the one opened (someone
+ * saved since) is offered too, saying so: nothing typed is dropped unasked,
+ * and restored with its own base it meets the conflict message on Save.
  */
 export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undefined, owner: string) {
   const [offer, setOffer] = useState<RestoreOffer>();
@@ -128,17 +132,17 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
   useEffect(() => {
     const controller = new AbortController();
     const base = openedBase.current;
-    const newer = (savedAt: string) => base === undefined || savedAt > base;
+    const earlier = (draftBase: string | undefined) =>
+      base !== undefined && draftBase !== undefined && draftBase < base;
     const candidates: RestoreOffer[] = [];
     const local = readLocalDraft(owner, postId);
-    // Made from the version opened now, or later than it: this browser's clock may differ from the server's.
-    const localIsNewer = local && (local.baseUpdatedAt === base || newer(local.savedAt));
-    if (local && localIsNewer && differs(local.draft, initial.current)) {
+    if (local && differs(local.draft, initial.current)) {
       candidates.push({
         draft: { ...local.draft, id: postId },
         savedAt: local.savedAt,
         where: "device",
         base: local.baseUpdatedAt,
+        earlier: earlier(local.baseUpdatedAt),
       });
     }
     const choose = () => {
@@ -151,10 +155,11 @@ export function useRestoreOffer(opened: PostDraft, baseUpdatedAt: string | undef
     }
     fetchAutosave(postId, controller.signal).then(
       (saved) => {
-        if (saved && newer(saved.savedAt)) {
+        if (saved) {
           const draft = draftFromAutosave(saved, initial.current);
           if (differs(draft, initial.current)) {
-            candidates.push({ draft, savedAt: saved.savedAt, where: "server", base: saved.baseUpdatedAt });
+            const { savedAt, baseUpdatedAt: draftBase } = saved;
+            candidates.push({ draft, savedAt, where: "server", base: draftBase, earlier: earlier(draftBase) });
           }
         }
         choose();
