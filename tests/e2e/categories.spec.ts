@@ -61,8 +61,11 @@ test("a click on a card outside its category link still opens the article in pla
 
 test("the keyboard reaches a card's article link, then its category link", async ({ page }) => {
   await page.goto("/blog");
-  const card = page.locator("main article").first();
-  const titleLink = card.getByRole("link");
+  // The first card with a category (other tests' posts may have none): its
+  // category link sits beside the card's <article>, inside the card.
+  const categoryLink = page.getByRole("link", { name: /^More in / }).first();
+  const card = categoryLink.locator("xpath=ancestor::div[article][1]");
+  const titleLink = card.locator("article").getByRole("link");
   await titleLink.focus();
   await page.keyboard.press("Tab");
   const focused = page.locator(":focus");
