@@ -53,7 +53,10 @@ export default async function handleRequest(
       nonce,
       deadlineMs: streamTimeout + 1000,
       onError: (error) =>
-        getLogger().error({ err: error, req: { url: redactSecretPath(new URL(request.url).pathname) } }, "render error"),
+        getLogger().error(
+          { err: error, req: { url: redactSecretPath(new URL(request.url).pathname) } },
+          "render error",
+        ),
     },
   );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
