@@ -123,7 +123,7 @@ try {
               .replace(/^-|-$/g, "")}`
           : null,
         "/about",
-        "/blog/search",
+        "/blog/search?q=cloud+governance",
       ].filter(Boolean);
 
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.slice(1) });

@@ -23,8 +23,9 @@ export const searchText = {
   previous: "Previous results",
   next: "More results",
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
+  // The words searched for are on the page, never in its title or description:
+  // anyone can link a results page for any words (ADR 042).
   title: (q: string | undefined, page: number, company: string) =>
-    q ? `Search: ${q}${page > 1 ? ` (page ${page})` : ""} | ${company}` : `Search the blog | ${company}`,
-  description: (q: string | undefined, company: string) =>
-    q ? `Articles from ${company} matching “${q}”.` : `Search the articles of ${company}.`,
+    q ? `Search results${page > 1 ? ` (page ${page})` : ""} | ${company}` : `Search the blog | ${company}`,
+  description: (company: string) => `Search the articles of ${company}.`,
 };

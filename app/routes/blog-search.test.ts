@@ -86,11 +86,14 @@ describe("/blog/search", () => {
     expect(resultLinks(body)).toEqual(["/blog/migrating-databases", "/blog/weekly-notes"]);
     expect(body).toContain("2 posts match.");
     expect(body).toMatch(/<mark[^>]*>databases<\/mark>/);
-    // The query is shown back (as normalised) and in the title; a results page is not to be listed (ADR 042).
+    // The query is shown back (as normalised) on the page, but not in its title or
+    // description, and the canonical URL is the form's: one page to list (ADR 042).
     expect(body).toMatch(/<input[^>]*value="databases"/);
-    expect(body).toContain("<title>Search: databases | ");
-    expect(body).not.toContain('rel="canonical"');
-    expect(body).toContain('<meta name="robots" content="noindex"/>');
+    expect(body).toContain("<title>Search results | ");
+    expect(body).not.toMatch(/<title>[^<]*databases/);
+    expect(body).not.toMatch(/<meta name="description" content="[^"]*databases/);
+    expect(body).toContain(`<link rel="canonical" href="${SITE}/blog/search"/>`);
+    expect(body).not.toContain('name="robots"');
   });
 
   it("escapes the posts' text: only its own <mark> is markup", async () => {

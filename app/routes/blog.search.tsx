@@ -77,18 +77,20 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * The form alone is the page search engines may list. A results page is
- * `noindex` (its links followed): anyone can make one for any words and link
- * it, and the words are in its title (ADR 042).
+ * Every state of the page names the form, `/blog/search`, as its canonical
+ * URL, and no title or description repeats the words searched for: anyone
+ * can make and link a results page for any words, and search engines are
+ * asked to list the one page, not one per query (ADR 042).
  */
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
   const q = data.state === "results" || data.state === "busy" ? data.q : undefined;
   const page = data.state === "results" ? data.page : 1;
-  const title = searchText.title(q, page, data.company.name);
-  const description = searchText.description(q, data.company.name);
-  if (data.state !== "form") return pageMeta({ title, description, noindex: true });
-  return pageMeta({ title, description, canonical: `${data.siteUrl}/blog/search` });
+  return pageMeta({
+    title: searchText.title(q, page, data.company.name),
+    description: searchText.description(data.company.name),
+    canonical: `${data.siteUrl}/blog/search`,
+  });
 }
 
 export default function BlogSearch({ loaderData }: Route.ComponentProps) {
