@@ -128,7 +128,6 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
           pages={pages}
           href={(n) => categoryHref(category.slug, n)}
           label={categoryPage.pages(category.name)}
-          text={categoryPage}
         />
         <JsonLd data={breadcrumbJsonLd(siteUrl, category.name, category.slug)} />
       </main>

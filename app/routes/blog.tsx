@@ -1,11 +1,11 @@
 import { ArticleView } from "~/components/site/article-view";
+import { ListPager } from "~/components/site/list-pager";
 import { PostCard } from "~/components/site/post-card";
 import { SearchForm } from "~/components/site/search-form";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
-import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, pageWindow, parseBlogPage } from "~/lib/blog-pages";
-import { followLink } from "~/lib/page-transition";
+import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, parseBlogPage } from "~/lib/blog-pages";
 import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { siteSettingsFor } from "~/server/settings.server";
@@ -117,7 +117,6 @@ function BlogList({
   page: number;
   pages: number;
 }) {
-  const pageLink = (n: number) => ({ href: blogPageHref(n), ...followLink({ loading: "Loading articles..." }) });
   return (
     <div>
       <h1 className="text-4xl font-bold">Blog</h1>
@@ -131,52 +130,7 @@ function BlogList({
           ))}
         </div>
       )}
-      {pages > 1 && (
-        <nav aria-label="Blog pages" className="mt-10 flex flex-wrap items-center justify-between gap-4">
-          {page > 1 ? (
-            <a {...pageLink(page - 1)} rel="prev" className="font-medium text-brand-700 underline underline-offset-2">
-              <span aria-hidden="true">← </span>Newer articles
-            </a>
-          ) : (
-            <span />
-          )}
-          <ol className="flex flex-wrap gap-2">
-            {pageWindow(page, pages).map((n, i) =>
-              n === null ? (
-                <li
-                  key={`gap-${i}`}
-                  aria-hidden="true"
-                  className="inline-flex min-h-10 items-center px-1 text-neutral-600"
-                >
-                  …
-                </li>
-              ) : (
-                <li key={n}>
-                  <a
-                    {...pageLink(n)}
-                    aria-current={n === page ? "page" : undefined}
-                    aria-label={`Page ${n}`}
-                    className={`inline-flex min-h-10 min-w-10 items-center justify-center rounded-md border px-3 ${
-                      n === page
-                        ? "border-brand-700 bg-brand-700 text-white"
-                        : "border-neutral-300 text-brand-800 hover:border-brand-700"
-                    }`}
-                  >
-                    {n}
-                  </a>
-                </li>
-              ),
-            )}
-          </ol>
-          {page < pages ? (
-            <a {...pageLink(page + 1)} rel="next" className="font-medium text-brand-700 underline underline-offset-2">
-              Older articles<span aria-hidden="true"> →</span>
-            </a>
-          ) : (
-            <span />
-          )}
-        </nav>
-      )}
+      <ListPager page={page} pages={pages} href={blogPageHref} label="Blog pages" />
     </div>
   );
 }

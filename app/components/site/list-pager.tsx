@@ -1,24 +1,32 @@
 import { pageWindow } from "~/lib/blog-pages";
 import { followLink } from "~/lib/page-transition";
 
+/** What the pager of a list of articles says. */
+const PAGER_TEXT = {
+  newer: "Newer articles",
+  older: "Older articles",
+  page: (n: number) => `Page ${n}`,
+  loading: "Loading articles...",
+};
+
 /**
  * Crawlable links between the pages of a list of articles: newer, the page
- * numbers around the current one, older. The same look as /blog's pager;
- * used by the category pages (ADR 041).
+ * numbers around the current one, older. /blog's and the category pages'
+ * (ADR 041).
  */
 export function ListPager({
   page,
   pages,
   href,
   label,
-  text,
+  text = PAGER_TEXT,
 }: {
   page: number;
   pages: number;
   href: (page: number) => string;
   /** The navigation landmark's name. */
   label: string;
-  text: { newer: string; older: string; page: (n: number) => string; loading: string };
+  text?: typeof PAGER_TEXT;
 }) {
   if (pages <= 1) return null;
   const pageLink = (n: number) => ({ href: href(n), ...followLink({ loading: text.loading }) });
