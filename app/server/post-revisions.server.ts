@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import { MAX_REVISIONS } from "~/lib/revisions";
 import type { Db } from "./db/db.server";
-import type { Database } from "./db/schema.server";
+import type { Database, PostAutosavesTable } from "./db/schema.server";
 import { isPostgres } from "./db/dialect.server";
 import { isRecordId } from "./db/ids.server";
 import type { PostInput } from "./post-input.server";
@@ -231,7 +231,7 @@ export async function writeAutosave(
       .execute();
     return "written";
   });
-  if (written === "written") return readAutosave(db, postId, adminId);
+  if (written === "written") return toAutosave({ post_id: postId, ...row });
   return written === "stale" ? "stale" : undefined;
 }
 
@@ -243,7 +243,11 @@ export async function readAutosave(db: Db, postId: string, adminId: string): Pro
     .where("post_id", "=", postId)
     .where("admin_id", "=", adminId)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row && toAutosave(row);
+}
+
+/** A stored draft as the API answers it. */
+function toAutosave(row: Omit<PostAutosavesTable, "admin_id">): Autosave {
   return {
     postId: row.post_id,
     title: row.title,
