@@ -3,7 +3,7 @@ import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
 import { redactSecretPath } from "./lib/secret-paths";
 import { getLogger } from "./server/logger.server";
-import { renderWhole } from "./server/render-whole.server";
+import { renderStatic, renderWhole } from "./server/render-whole.server";
 
 export const streamTimeout = 5_000;
 
@@ -43,22 +43,21 @@ export default async function handleRequest(
   loadContext: AppLoadContext,
 ) {
   // Public pages carry no nonce, so their HTML is the same for every visitor
-  // and is compressed once by the page cache (ADR 024).
-  const nonce = hydratesAsIslands(routerContext) ? undefined : loadContext.cspNonce;
-  const { html, failed } = await renderWhole(
+  // and is compressed once by the page cache (ADR 024). They wait for
+  // nothing and stream nothing to a client router, so they are rendered as
+  // one string (ADR 045).
+  const islands = hydratesAsIslands(routerContext);
+  const nonce = islands ? undefined : loadContext.cspNonce;
+  const onError = (error: unknown) =>
+    getLogger().error({ err: error, req: { url: redactSecretPath(new URL(request.url).pathname) } }, "render error");
+  const page = (
     <NonceProvider value={nonce}>
       <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-    </NonceProvider>,
-    {
-      nonce,
-      deadlineMs: streamTimeout + 1000,
-      onError: (error) =>
-        getLogger().error(
-          { err: error, req: { url: redactSecretPath(new URL(request.url).pathname) } },
-          "render error",
-        ),
-    },
+    </NonceProvider>
   );
+  const { html, failed } = islands
+    ? renderStatic(page, { onError })
+    : await renderWhole(page, { nonce, deadlineMs: streamTimeout + 1000, onError });
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(html, {
     headers: responseHeaders,

@@ -1,6 +1,6 @@
 import { Suspense, use } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { renderWhole } from "./render-whole.server";
+import { renderStatic, renderWhole } from "./render-whole.server";
 
 const text = (html: Buffer) => html.toString("utf8");
 
@@ -48,5 +48,61 @@ describe("renderWhole", () => {
     expect(failed).toBe(true);
     expect(onError).toHaveBeenCalledOnce();
     expect(text(html)).toContain("Loading");
+  });
+});
+
+function Broken(): never {
+  throw new Error("broken part");
+}
+
+describe("renderStatic", () => {
+  it("answers the whole page as a document", () => {
+    const onError = vi.fn();
+    const { html, failed } = renderStatic(
+      <html lang="en">
+        <body>
+          <h1>Title</h1>
+        </body>
+      </html>,
+      { onError },
+    );
+    expect(text(html)).toBe('<!DOCTYPE html><html lang="en"><head></head><body><h1>Title</h1></body></html>');
+    expect(failed).toBe(false);
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it("says a page failed when a part of it suspended, which no islands page can finish in the browser", () => {
+    const onError = vi.fn();
+    const { html, failed } = renderStatic(
+      <main>
+        <Suspense fallback={<p>Loading</p>}>
+          <Pending />
+        </Suspense>
+      </main>,
+      { onError },
+    );
+    expect(failed).toBe(true);
+    expect(onError).toHaveBeenCalledOnce();
+    expect(text(html)).toContain("Loading");
+  });
+
+  it("says a page failed when a part of it threw inside a boundary", () => {
+    const onError = vi.fn();
+    const { failed } = renderStatic(
+      <main>
+        <Suspense fallback={<p>Loading</p>}>
+          <Broken />
+        </Suspense>
+      </main>,
+      { onError },
+    );
+    expect(failed).toBe(true);
+    expect(onError).toHaveBeenCalledOnce();
+  });
+
+  it("throws what the page threw outside any boundary, as renderWhole rejects", async () => {
+    const onError = vi.fn();
+    expect(() => renderStatic(<Broken />, { onError })).toThrow("broken part");
+    await expect(renderWhole(<Broken />, { deadlineMs: 6_000, onError })).rejects.toThrow("broken part");
   });
 });

@@ -78,15 +78,16 @@ const CLOCK_TICKS = 100;
 
 /**
  * @param {Record<string, string>} env  added to a production environment (DATABASE_URL at least)
+ * @param {string[]} [nodeFlags]  more Node flags after npm start's (`--cpu-prof`, say)
  * @returns {Promise<{ url: string, pid: number, logFile: string,
  *   exited: Promise<{ code: number | null, signal: string | null }>, stop(): Promise<void> }>}
  */
-export async function startBuiltSite(env) {
+export async function startBuiltSite(env, nodeFlags = []) {
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `ojai-site-${port}.log`);
   const log = fs.openSync(logFile, "w");
   const start = startCommand();
-  const child = spawn(process.execPath, [...start.flags, path.join(root, "build/server/index.js")], {
+  const child = spawn(process.execPath, [...start.flags, ...nodeFlags, path.join(root, "build/server/index.js")], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
