@@ -14,9 +14,11 @@
 // round and route: a warm-up, then both loaded at once (autocannon,
 // --connections each), and the server CPU time per request of each
 // (user + system, from /proc). It prints one line per round and route and the
-// medians. A script, not a test.
+// medians. With --hits, the same for cached pages: the page cache on (its
+// default size) and no cookie, so every measured request is a hit. A script,
+// not a test.
 //
-// Options: --against DIR (required)  --posts N (default 20)
+// Options: --against DIR (required)  --posts N (default 20)  --hits
 //          --rounds N (default 3)     --duration S (default 6)  --warmup S (default 2)
 //          --connections N (default 5)
 //          --accept-encoding "gzip, deflate, br, zstd"   (default: none)
@@ -37,6 +39,7 @@ const { values: opts } = parseArgs({
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "5" },
     "accept-encoding": { type: "string" },
+    hits: { type: "boolean", default: false },
   },
 });
 if (!opts.against) {
@@ -55,7 +58,7 @@ const other = await import(otherLib);
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 const posts = Number(opts.posts);
 const headers = {
-  cookie: "session=bench",
+  ...(opts.hits ? {} : { cookie: "session=bench" }),
   ...(opts["accept-encoding"] ? { "accept-encoding": opts["accept-encoding"] } : {}),
 };
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-compare-"));
@@ -70,7 +73,7 @@ try {
       DATABASE_URL: `file:${path.join(work, `${name}.sqlite`)}`,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
-      PAGE_CACHE_MB: "0",
+      ...(opts.hits ? {} : { PAGE_CACHE_MB: "0" }),
     };
     const site = await lib.startBuiltSite(env);
     sites.push({ name, site });
@@ -90,7 +93,9 @@ try {
       ),
     );
   const figures = new Map(routes.map((r) => [r, []]));
-  console.log(`${otherRoot} (other) against ${here.root} (this), ${posts} posts, server CPU µs per request`);
+  console.log(
+    `${otherRoot} (other) against ${here.root} (this), ${posts} posts, ${opts.hits ? "cache hits" : "uncached"}, server CPU µs per request`,
+  );
   for (let round = 1; round <= Number(opts.rounds); round++) {
     for (const route of routes) {
       await load(route, Number(opts.warmup));

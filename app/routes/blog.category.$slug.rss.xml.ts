@@ -1,8 +1,8 @@
 import { categoryPage } from "~/content/categories";
 import { categoryFeedHref, categoryHref } from "~/lib/categories";
-import { findCategory, listCategoryFeedArticles } from "~/server/category-posts.server";
+import { currentCategory, listCategoryFeedArticles } from "~/server/category-posts.server";
 import { getConfig } from "~/server/config.server";
-import { getDb } from "~/server/db/index.server";
+import { getConnection } from "~/server/db/index.server";
 import { buildRss, cacheableText, FEED_SIZE } from "~/server/feeds.server";
 import { readSiteSettings } from "~/server/settings.server";
 import type { Route } from "./+types/blog.category.$slug.rss.xml";
@@ -13,9 +13,10 @@ import type { Route } from "./+types/blog.category.$slug.rss.xml";
  * exactly where the category's page is one.
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const db = getDb();
+  const connection = getConnection();
+  const { db } = connection;
   const now = new Date();
-  const category = await findCategory(db, params.slug, now);
+  const category = await currentCategory(connection, params.slug, now);
   if (!category) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   const [articles, { companyName }] = await Promise.all([
     listCategoryFeedArticles(db, category.slug, { limit: FEED_SIZE, now }),
