@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
+import { anotherConnection, freshDatabase, type FreshDatabase } from "../../tests/support/database";
 import { postRow } from "../../tests/support/post-row";
 import { currentCategory, findCategory } from "./category-posts.server";
-import { connect, type Connection } from "./db/db.server";
+import type { Connection } from "./db/db.server";
 import { changingContent } from "./page-cache/version.server";
 
 /**
@@ -33,11 +33,7 @@ describe("the category a process keeps", () => {
         { ...postRow("elsewhere", minutesAgo(50)), category: "Research", category_slug: "research" },
       ])
       .execute();
-    other = connect(
-      database.url.startsWith("postgres")
-        ? { kind: "postgres", url: database.url }
-        : { kind: "sqlite", file: database.url },
-    );
+    other = anotherConnection(database);
   });
   afterAll(async () => {
     await other?.db.destroy();

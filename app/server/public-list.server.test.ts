@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOG_PAGE_SIZE, pageOfIndex } from "~/lib/blog-pages";
-import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
+import { anotherConnection, freshDatabase, type FreshDatabase } from "../../tests/support/database";
 import { postRow } from "../../tests/support/post-row";
-import { connect, type Connection, type Db } from "./db/db.server";
+import type { Connection, Db } from "./db/db.server";
 import { changingContent } from "./page-cache/version.server";
 import { ANCHOR_SPACING, currentListShape, readListShape } from "./public-list.server";
 import { findPublicArticle, listPublicSummaries, type PostSummary } from "./public-posts.server";
@@ -30,15 +30,6 @@ async function insertPosts(db: Db, rows: ReturnType<typeof postRow>[]) {
 /** The whole public list at `at`, the way the blog reads it without a shape. */
 async function wholeList(db: Db, at: Date): Promise<PostSummary[]> {
   return listPublicSummaries(db, { limit: 100_000, offset: 0, now: at });
-}
-
-/** A second connection to the same database: what another app process has. */
-function anotherProcess(database: FreshDatabase): Connection {
-  return connect(
-    database.url.startsWith("postgres")
-      ? { kind: "postgres", url: database.url }
-      : { kind: "sqlite", file: database.url },
-  );
 }
 
 describe("the list's shape", () => {
@@ -126,7 +117,7 @@ describe("the shape a process keeps", () => {
       database.connection.db,
       dates.map((date, i) => postRow(`post-${i}`, date)),
     );
-    other = anotherProcess(database);
+    other = anotherConnection(database);
   });
   afterAll(async () => {
     await other?.db.destroy();

@@ -47,3 +47,12 @@ export async function freshPostgres(): Promise<FreshDatabase> {
 export function freshDatabase(): Promise<FreshDatabase> {
   return TEST_BACKEND === "postgres" ? freshPostgres() : freshSqlite();
 }
+
+/** A second connection to the same database: what another app process has. The caller destroys it. */
+export function anotherConnection(database: FreshDatabase): Connection {
+  return connect(
+    database.url.startsWith("postgres")
+      ? { kind: "postgres", url: database.url }
+      : { kind: "sqlite", file: database.url },
+  );
+}

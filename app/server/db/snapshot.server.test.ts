@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, type FreshDatabase } from "../../../tests/support/database";
+import { anotherConnection, freshDatabase, type FreshDatabase } from "../../../tests/support/database";
 import { bumpContentVersion } from "../page-cache/version.server";
-import { connect, type Connection, type Db } from "./db.server";
+import type { Connection, Db } from "./db.server";
 import { inSnapshot } from "./snapshot.server";
 
 /** Reads in one snapshot do not see a write another process commits between them (backend under test). */
@@ -11,11 +11,7 @@ let other: Connection;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  other = connect(
-    database.url.startsWith("postgres")
-      ? { kind: "postgres", url: database.url }
-      : { kind: "sqlite", file: database.url },
-  );
+  other = anotherConnection(database);
 });
 afterAll(async () => {
   await other?.db.destroy();
