@@ -28,6 +28,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import * as here from "./lib/built-site.mjs";
+import { median } from "./lib/median.mjs";
 import { seedPosts } from "./lib/posts.mjs";
 
 const { values: opts } = parseArgs({
@@ -112,11 +113,6 @@ try {
       );
     }
   }
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  };
   console.log("\nmedians (µs per request):");
   for (const [r, rounds] of figures) {
     const ratio = median(rounds.map(([a, b]) => a / b));

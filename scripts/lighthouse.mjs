@@ -18,6 +18,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "@playwright/test";
 import { assertBuilt, root, startBuiltSite } from "./lib/built-site.mjs";
+import { median } from "./lib/median.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -91,11 +92,6 @@ async function audit(url, port, pagePath, tries = 3) {
     console.warn(`${pagePath}: ${lhr.runtimeError.code}, running Lighthouse again`);
   }
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-};
 
 assertBuilt("npm run lighthouse");
 

@@ -71,33 +71,20 @@ describe("renderStatic", () => {
     expect(onError).not.toHaveBeenCalled();
   });
 
-  it("says a page failed when a part of it suspended, which no islands page can finish in the browser", () => {
+  it.each([
+    ["suspended, which no islands page can finish in the browser", <Pending />],
+    ["threw inside a boundary", <Broken />],
+  ])("says a page failed when a part of it %s", (_, part) => {
     const onError = vi.fn();
     const { html, failed } = renderStatic(
       <main>
-        <Suspense fallback={<p>Loading</p>}>
-          <Pending />
-        </Suspense>
+        <Suspense fallback={<p>Loading</p>}>{part}</Suspense>
       </main>,
       { onError },
     );
     expect(failed).toBe(true);
     expect(onError).toHaveBeenCalledOnce();
     expect(text(html)).toContain("Loading");
-  });
-
-  it("says a page failed when a part of it threw inside a boundary", () => {
-    const onError = vi.fn();
-    const { failed } = renderStatic(
-      <main>
-        <Suspense fallback={<p>Loading</p>}>
-          <Broken />
-        </Suspense>
-      </main>,
-      { onError },
-    );
-    expect(failed).toBe(true);
-    expect(onError).toHaveBeenCalledOnce();
   });
 
   it("throws what the page threw outside any boundary, as renderWhole rejects", async () => {
