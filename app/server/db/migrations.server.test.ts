@@ -1,0 +1,216 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Migrator, sql, type Kysely } from "kysely";
+import { format, resolveConfig } from "prettier";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestDatabase, TEST_BACKEND } from "../../../tests/support/backend";
+import { resolveDatabase } from "../config.server";
+import { connect, migrateToLatest, type Connection } from "./db.server";
+import { migrations } from "./migrations.server";
+
+/**
+ * A shipped migration never changes in effect (ADR 050). On the backend under
+ * test, a database migrated to the last migration that shipped before the
+ * migrations were frozen into files (019) has the schema (tables, columns,
+ * constraints, indexes, triggers, functions) and the recorded migration names
+ * that the migrations as they shipped produced, and their data fixes give the
+ * same rows: all recorded in shipped-schema/<backend>.json, generated from
+ * those migrations. A new migration adds to the schema past 019 and leaves
+ * this file alone.
+ */
+
+const SHIPPED = "019_preview_links";
+const SNAPSHOT = path.join(import.meta.dirname, "shipped-schema", `${TEST_BACKEND}.json`);
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+async function newDatabase(): Promise<Connection> {
+  const created = await createTestDatabase();
+  const connection = connect(resolveDatabase(created.url, process.cwd()));
+  cleanups.push(async () => {
+    await connection.db.destroy();
+    await created.drop();
+  });
+  return connection;
+}
+
+async function migrateTo(connection: Connection, name: string): Promise<void> {
+  const migrator = new Migrator({
+    db: connection.db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    allowUnorderedMigrations: true,
+  });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(`migration to ${name} failed`, { cause: error });
+}
+
+type Rows = Record<string, unknown>[];
+const rows = async (db: Kysely<any>, query: ReturnType<typeof sql>): Promise<Rows> =>
+  (await query.execute(db)).rows as Rows;
+
+/** Every object of the schema, in a stable order, as the database itself describes it. */
+async function schemaOf(connection: Connection): Promise<Record<string, Rows>> {
+  const db = connection.db as Kysely<any>;
+  if (connection.kind === "sqlite") {
+    return {
+      // The exact statement of each table, index, trigger and virtual table (FTS5's own tables too).
+      objects: await rows(
+        db,
+        sql`select type, name, tbl_name, sql from sqlite_master where name not like 'sqlite_%' order by type, name`,
+      ),
+    };
+  }
+  return {
+    columns: await rows(
+      db,
+      sql`select table_name, column_name, data_type, character_maximum_length, is_nullable, column_default
+        from information_schema.columns where table_schema = current_schema()
+        order by table_name, ordinal_position`,
+    ),
+    constraints: await rows(
+      db,
+      sql`select t.relname as table_name, c.conname, pg_get_constraintdef(c.oid) as definition
+        from pg_constraint c join pg_class t on t.oid = c.conrelid
+        where t.relnamespace = current_schema()::regnamespace order by t.relname, c.conname`,
+    ),
+    indexes: await rows(
+      db,
+      sql`select tablename, indexname, indexdef from pg_indexes
+        where schemaname = current_schema() order by tablename, indexname`,
+    ),
+    triggers: await rows(
+      db,
+      sql`select t.tgname, pg_get_triggerdef(t.oid) as definition
+        from pg_trigger t join pg_class c on c.oid = t.tgrelid
+        where not t.tgisinternal and c.relnamespace = current_schema()::regnamespace order by t.tgname`,
+    ),
+    // Our own functions, not those an extension (pg_trgm) brings.
+    functions: await rows(
+      db,
+      sql`select p.proname, pg_get_functiondef(p.oid) as definition from pg_proc p
+        where p.pronamespace = current_schema()::regnamespace
+          and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+        order by p.proname`,
+    ),
+    extensions: await rows(db, sql`select extname from pg_extension order by extname`),
+  };
+}
+
+const recordedMigrations = async (connection: Connection) =>
+  (await rows(connection.db as Kysely<any>, sql`select name from kysely_migration order by name`)).map(
+    (row) => row.name as string,
+  );
+
+// Images and posts stored before migration 009, whose data fixes (title index,
+// image references, category slugs, reserved slugs) then run over them.
+const A = "a".repeat(64);
+const B = "b".repeat(64);
+const C = "c".repeat(64);
+const DATE = "2026-01-01T00:00:00.000Z";
+function oldPost(id: number, fields: { slug: string; category: string; header_image?: string; content: string }) {
+  return {
+    id: `00000000-0000-4000-8000-00000000000${id}`,
+    title: `Post ${id}`,
+    excerpt: "e",
+    content_html: "<p>c</p>",
+    author: "a",
+    publish_date: DATE,
+    read_time: "1 min read",
+    published: 1,
+    header_image: null,
+    created_at: DATE,
+    updated_at: DATE,
+    ...fields,
+  };
+}
+
+async function seedBefore009(db: Kysely<any>): Promise<void> {
+  for (const id of [A, B]) {
+    await db
+      .insertInto("images")
+      .values({
+        id,
+        source_format: "png",
+        width: 320,
+        height: 200,
+        content_type: "image/png",
+        byte_size: 3,
+        bytes: Buffer.from([1, 2, 3]),
+        created_at: DATE,
+      })
+      .execute();
+  }
+  await db
+    .insertInto("posts")
+    .values([
+      oldPost(1, {
+        slug: "search",
+        category: "Web Design",
+        header_image: `/images/${A}-320.webp`,
+        content: `![b](/images/${B}-640.webp) ![c](/images/${C}-320.webp)`,
+      }),
+      oldPost(2, { slug: "search-post", category: "Cloud & Ops!", content: "plain" }),
+      oldPost(3, { slug: "hello", category: "", content: `![b](/images/${B}-320.webp)` }),
+    ])
+    .execute();
+}
+
+async function dataOf(connection: Connection): Promise<Record<string, Rows>> {
+  const db = connection.db as Kysely<any>;
+  return {
+    posts: await rows(db, sql`select id, slug, category, category_slug from posts order by id`),
+    image_references: await rows(db, sql`select post_id, image_id from image_references order by post_id, image_id`),
+    content_version: await rows(db, sql`select id, version from content_version`),
+  };
+}
+
+/** Prettier's JSON, so `prettier --check` accepts the snapshot as written. */
+async function asJson(value: unknown): Promise<string> {
+  const options = await resolveConfig(SNAPSHOT);
+  return format(JSON.stringify(value), { ...options, parser: "json" });
+}
+
+describe(`the shipped migrations (${TEST_BACKEND})`, () => {
+  let shippedSchema: Record<string, Rows> | undefined;
+
+  it("give a database with posts from before 009 the recorded schema, migration names and data fixes", async () => {
+    const connection = await newDatabase();
+    await migrateTo(connection, "008_posts_order_index");
+    await seedBefore009(connection.db as Kysely<any>);
+    await migrateTo(connection, SHIPPED);
+    shippedSchema = await schemaOf(connection);
+    const snapshot = {
+      migrations: await recordedMigrations(connection),
+      schema: shippedSchema,
+      data: await dataOf(connection),
+    };
+    await expect(await asJson(snapshot)).toMatchFileSnapshot(SNAPSHOT);
+  });
+
+  it("give a new, empty database the same schema", async () => {
+    const connection = await newDatabase();
+    await migrateTo(connection, SHIPPED);
+    expect(shippedSchema).toBeDefined();
+    expect(await schemaOf(connection)).toEqual(shippedSchema);
+  });
+
+  it("leave nothing pending in a database the shipped migrations brought to 019", async () => {
+    const recorded = (JSON.parse(fs.readFileSync(SNAPSHOT, "utf8")) as { migrations: string[] }).migrations;
+    const connection = await newDatabase();
+    await migrateTo(connection, SHIPPED);
+    // What they left: their schema (above) and, in Kysely's table, the names they recorded.
+    const db = connection.db as Kysely<any>;
+    await db.deleteFrom("kysely_migration").execute();
+    await db
+      .insertInto("kysely_migration")
+      .values(recorded.map((name) => ({ name, timestamp: DATE })))
+      .execute();
+    const later = Object.keys(migrations)
+      .sort()
+      .filter((name) => name > SHIPPED);
+    expect(await migrateToLatest(connection.db)).toEqual(later);
+  });
+});
