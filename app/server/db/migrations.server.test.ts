@@ -173,6 +173,17 @@ async function asJson(value: unknown): Promise<string> {
   return format(JSON.stringify(value), { ...options, parser: "json" });
 }
 
+describe("the migrations' files", () => {
+  it("are one a migration, in order, each named as Kysely records its migration", async () => {
+    const files = fs
+      .readdirSync(path.join(import.meta.dirname, "migrations"))
+      .map((file) => file.replace(/\.server\.ts$/, ""))
+      .sort();
+    expect(Object.keys(migrations)).toEqual(files);
+    for (const name of files) expect(migrations[name]).toBe(await import(`./migrations/${name}.server.ts`));
+  });
+});
+
 describe(`the shipped migrations (${TEST_BACKEND})`, () => {
   let shippedSchema: Record<string, Rows> | undefined;
 
