@@ -9,7 +9,7 @@ import { BackupError } from "~/server/backup/format.server";
 import { readBackupFile, restoreBackup } from "~/server/backup/read.server";
 import { writeBackup } from "~/server/backup/write.server";
 import { ConfigError, resolveDatabase } from "~/server/config.server";
-import { CopyError, copyDatabase } from "~/server/db/copy.server";
+import { CopyError, copyDatabase } from "~/server/backup/copy-database.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
 import { resetTwoFactor } from "~/server/two-factor.server";

@@ -11,7 +11,7 @@ import tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKED_UP_TABLES, LEFT_OUT_TABLES, MANIFEST, REBUILT_TABLES } from "~/server/backup/format.server";
 import { restoreBackup } from "~/server/backup/read.server";
-import { POSTGRES_INDEX_TABLES, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/db/copy.server";
+import { POSTGRES_INDEX_TABLES, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/backup/copy-database.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { TEST_BACKEND } from "../support/backend";
 import { freshPostgres, freshSqlite, type FreshDatabase } from "../support/database";

@@ -10,7 +10,7 @@ import {
   POSTGRES_INDEX_TABLES,
   SKIPPED_TABLES,
   SQLITE_INDEX_TABLES,
-} from "~/server/db/copy.server";
+} from "~/server/backup/copy-database.server";
 import { listAdminPosts } from "~/server/posts.server";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
 import { freshDatabase, freshSqlite } from "../support/database";

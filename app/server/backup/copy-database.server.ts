@@ -1,4 +1,11 @@
-import type { Connection } from "./db.server";
+/**
+ * `npm run admin -- copy-database`: a site's rows from one database into
+ * another (a SQLite file into PostgreSQL, say). It sits with backup and
+ * restore, which also move a site's data whole, and like a restore sets the
+ * copied rows right with today's rules (category slugs, reserved slugs):
+ * domain code, which db/ does not import (ADR 050).
+ */
+import type { Connection } from "../db/db.server";
 import { fillCategorySlugs } from "../category-slugs.server";
 import { renameReservedSlugs } from "../reserved-slugs.server";
 
