@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { loadContactModal, SITE_LAYER_ID } from "~/components/site/contact-store";
-import { HOVER_MEDIA, loadTooltips, Tooltips, type TooltipImplementation } from "~/components/ui/tip";
+import { SITE_LAYER_ID } from "~/components/site/contact-store";
+import { loadContactModal } from "~/components/site/contact-trigger";
+import { HOVER_MEDIA, Tooltips, type TooltipImplementation } from "~/components/ui/tip";
 import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from "./island";
 import { islands, type IslandName } from "./registry";
 
@@ -25,12 +26,13 @@ function Hydrated() {
 /**
  * Radix's tooltip where a pointer can hover, loaded before hydrating: each
  * island then hydrates with the tooltips it keeps for the life of the page,
- * and no control is re-rendered into another tree later (ADR 025).
+ * and no control is re-rendered into another tree later (ADR 025). Loaded
+ * here, not by tip.tsx, which tip-radix.tsx takes its delays from.
  */
 async function tooltipsForThisScreen(): Promise<TooltipImplementation | null> {
   if (!window.matchMedia(HOVER_MEDIA).matches) return null;
   try {
-    return await loadTooltips();
+    return await import("~/components/ui/tip-radix");
   } catch (error) {
     console.warn("Tooltips could not be loaded", error);
     return null;

@@ -1,4 +1,4 @@
-import { contactTrigger } from "./contact-store";
+import { contactTrigger } from "./contact-trigger";
 
 /** A button that opens the global contact modal ('Get Started'). */
 export function ContactButton({ label, className }: { label: string; className: string }) {

@@ -1,8 +1,8 @@
 /**
- * The global contact modal (SPEC §2, §4): one open/closed state for the whole
- * page, which every "Get Started" control opens. Its code (form, Radix dialog,
- * notices) is loaded the first time it is wanted (ADR 018), so this module
- * stays tiny.
+ * The global contact modal's state: one open/closed state for the whole page,
+ * shared by the controls that open it (contact-trigger.ts, in the page's
+ * first script) and the modal itself (contact-modal.tsx, loaded when first
+ * wanted). Both import it; it imports neither, so it stays tiny.
  */
 type Listener = () => void;
 
@@ -31,38 +31,11 @@ export const contactModalState = {
     openedFrom = null;
     return element?.isConnected ? element : null;
   },
+  /** Remembers the control the modal opens from, to focus it again when the modal closes. */
+  keepReturnFocus(element: HTMLElement | null) {
+    openedFrom = element;
+  },
 };
 
 /** The id of the layer's host element at the end of <body>. */
 export const SITE_LAYER_ID = "site-layer";
-
-let layer: Promise<void> | null = null;
-
-/** Loads and mounts the contact modal and the notices; started early when a visitor points at a contact control. */
-export function loadContactModal(): Promise<void> {
-  layer ??= import("./site-layer")
-    .then((module) => module.mountSiteLayer())
-    .catch((error: unknown) => {
-      layer = null; // a later click tries again
-      throw error;
-    });
-  return layer;
-}
-
-export function openContact(): void {
-  const active = document.activeElement;
-  openedFrom = active instanceof HTMLElement && active !== document.body ? active : null;
-  contactModalState.setOpen(true);
-  loadContactModal().catch((error: unknown) => {
-    contactModalState.setOpen(false);
-    console.warn("The contact form could not be loaded", error);
-  });
-}
-
-/** Props for any control that opens the contact modal: opens it, and starts loading its code on intent. */
-export const contactTrigger = {
-  onClick: openContact,
-  onPointerEnter: () => void loadContactModal().catch(() => {}),
-  onFocus: () => void loadContactModal().catch(() => {}),
-  onTouchStart: () => void loadContactModal().catch(() => {}),
-};

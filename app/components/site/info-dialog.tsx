@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useRef } from "react";
 import type { InfoModalContent } from "~/content/landing";
-import { openContact } from "./contact-store";
+import { openContact } from "./contact-trigger";
 
 /**
  * An info modal (SPEC §2): its description and list, and a button that

@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useRef } from "react";
 import { menuItems, navigation } from "~/content/navigation";
 import { goToSection } from "~/lib/scroll";
-import { openContact } from "./contact-store";
+import { openContact } from "./contact-trigger";
 
 type PendingAction = { kind: "section"; id: string } | { kind: "contact" } | null;
 

@@ -2,7 +2,7 @@ import { footer } from "~/content/navigation";
 import type { SocialUrls } from "~/lib/site-settings";
 import { Tip } from "~/components/ui/tip";
 import { goToSection } from "~/lib/scroll";
-import { contactTrigger } from "./contact-store";
+import { contactTrigger } from "./contact-trigger";
 
 const linkClass = "text-left hover:text-white hover:underline";
 

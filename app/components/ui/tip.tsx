@@ -26,10 +26,6 @@ export interface TooltipImplementation {
  */
 const TooltipContext = createContext<TooltipImplementation | null>(null);
 
-export function loadTooltips(): Promise<TooltipImplementation> {
-  return import("./tip-radix");
-}
-
 /**
  * Gives an island's tree its tooltips, and one provider for their delays
  * (the skip between triggers is shared within the island). Without an
