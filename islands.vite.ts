@@ -15,7 +15,7 @@ import { hmrRuntimeUrl, readClientManifest, type ManifestChunk } from "./react-r
  * options lives in react-router-internals.vite.ts.
  */
 export const ISLANDS_ENTRY = "app/islands/hydrate-islands.tsx";
-/** Loaded before hydrating where a pointer can hover (components/ui/tip.tsx). */
+/** Loaded before hydrating where a pointer can hover (app/islands/hydrate-islands.tsx). */
 export const TOOLTIP_MODULE = "app/components/ui/tip-radix.tsx";
 
 const VIRTUAL_ID = "virtual:islands-assets";
