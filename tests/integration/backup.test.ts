@@ -188,6 +188,18 @@ describe("the backup's table list", () => {
     // copy-database's lists agree on what is short-lived state.
     for (const table of SKIPPED_TABLES) expect(LEFT_OUT_TABLES).toContain(table);
   });
+
+  it("docs/backup-format.md names every column of every table a backup holds", async () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/backup-format.md"), "utf8");
+    const tables = await source.db.introspection.getTables();
+    for (const table of BACKED_UP_TABLES) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${table}\``));
+      expect(row, table).toBeDefined();
+      const columns = tables.find((t) => t.name === table)!.columns.map((column) => column.name);
+      for (const column of columns.filter((name) => name !== "bytes"))
+        expect(row, `${table}.${column}`).toContain(`\`${column}\``);
+    }
+  });
 });
 
 describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
