@@ -5,6 +5,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { accessLog } from "./access-log";
+import { adminNoStore } from "./admin-headers";
 import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseUnknownMethods } from "./request-checks";
 import { previewLinkHeaders } from "./preview-headers";
 import { securityHeaders, setNonce } from "./security-headers";
@@ -150,12 +151,14 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     next?: (error?: unknown) => void,
   ) => void;
   // What every answer gets, a cache hit as much as a page Express renders, in
-  // this order, on the bare request: the access log, the nonce, the headers.
+  // this order, on the bare request: the access log, the nonce, the headers
+  // (admin answers: no-store).
   const everyAnswer = [
     accessLog(log),
     setNonce,
     securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
     previewLinkHeaders,
+    adminNoStore,
   ];
   /** The server's request handler: what every answer gets, then a cache hit or Express. */
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import tar from "tar-stream";
 import { AccountError, clearSignInThrottle, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/auth.server";
@@ -12,6 +13,8 @@ import { ConfigError, resolveDatabase } from "~/server/config.server";
 import { CopyError, copyDatabase } from "~/server/backup/copy-database.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
+import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/markdown.server";
+import { getTotpKey, KEY_FILE_NAME } from "~/server/two-factor-key.server";
 import { resetTwoFactor } from "~/server/two-factor.server";
 
 const USAGE = `Usage:
@@ -25,7 +28,8 @@ const USAGE = `Usage:
                                           sessions, messages) into a new, empty database,
                                           e.g. --from ./data/site.db --to postgres://host/db
   npm run admin -- backup <file>          write the whole site (posts, images, settings, administrators,
-                                          messages; not sessions) to one file, a .tar
+                                          messages; not sessions) to one file, a .tar readable by you alone
+                                          (two-factor secrets in it are encrypted: docs/backup-format.md)
   npm run admin -- restore <file> [--replace]
                                           load a backup into DATABASE_URL (SQLite or PostgreSQL, whichever
                                           made it), in one transaction; a database that already holds a
@@ -118,6 +122,7 @@ async function run(args: string[]): Promise<number> {
       const counts = await copyDatabase(from, to);
       for (const [table, count] of Object.entries(counts)) console.log(`${table}: ${count} rows`);
       console.log("Copied. Point DATABASE_URL at the new database and restart the site.");
+      await sayWhichKeyGoesAlong(to.db);
       return 0;
     } finally {
       await Promise.all([from.db.destroy(), to.db.destroy()]);
@@ -140,7 +145,31 @@ async function run(args: string[]): Promise<number> {
   return 2;
 }
 
-/** Written beside the file under a temporary name and renamed when whole: FILE is never half a backup. */
+/**
+ * Two-factor secrets are copied as they are stored, encrypted (ADR 047): the
+ * new site needs the key they were encrypted with, which stays outside
+ * the database.
+ */
+async function sayWhichKeyGoesAlong(db: ReturnType<typeof getDb>): Promise<void> {
+  const { n } = await db
+    .selectFrom("admin_users")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("totp_secret", "is not", null)
+    .executeTakeFirstOrThrow();
+  if (Number(n) === 0) return;
+  console.log(
+    `${n} administrator(s) use two-factor sign-in, and their secrets were copied encrypted: give every process` +
+      " of the new site the key they were encrypted with, as TOTP_ENCRYPTION_KEY (the old site's TOTP_ENCRYPTION_KEY," +
+      ` or the one line of ${KEY_FILE_NAME} beside its SQLite database).`,
+  );
+}
+
+/**
+ * Written beside the file under a temporary name and renamed when whole:
+ * FILE is never half a backup. Created with mode 0600 (never readable by
+ * others, not even for a moment): it holds password hashes and the site's
+ * messages.
+ */
 async function backup(file: string): Promise<number> {
   const connection = getConnection();
   await migrateToLatest(connection.db);
@@ -148,8 +177,8 @@ async function backup(file: string): Promise<number> {
   const pack = tar.pack();
   try {
     const [counts] = await Promise.all([
-      writeBackup(connection, pack),
-      pipeline(pack, fs.createWriteStream(partial, { flags: "wx" })),
+      writeBackup(connection, pack, getTotpKey()?.key),
+      pipeline(pack, fs.createWriteStream(partial, { flags: "wx", mode: 0o600 })),
     ]);
     fs.renameSync(partial, file);
     const size = fs.statSync(file).size;
@@ -162,14 +191,20 @@ async function backup(file: string): Promise<number> {
   }
 }
 
-/** The file is checked whole before the database is touched; then loaded in one transaction. */
+/**
+ * The file is checked whole before the database is touched; then loaded in
+ * one transaction, each post's HTML rendered again in the renderer process
+ * saves use (ADR 039, 047).
+ */
 async function restore(file: string, replace: boolean): Promise<number> {
   const checked = await readBackupFile(file);
   console.log(`${file}: a backup made ${checked.manifest.createdAt} on ${checked.manifest.source}; checksums match.`);
   const connection = getConnection();
   await migrateToLatest(connection.db);
-  const { counts } = await restoreBackup(connection, file, { replace });
+  enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
+  const { counts, notices } = await restoreBackup(connection, file, { replace, totpKey: getTotpKey() });
   for (const [table, count] of Object.entries(counts.rows)) console.log(`${table}: ${count} rows`);
+  for (const notice of notices) console.log(notice);
   console.log(
     replace
       ? "Restored: the database's earlier content was replaced, and everybody was signed out."
@@ -193,6 +228,6 @@ void run(process.argv.slice(2))
     throw error;
   })
   .then(async (code) => {
-    await closeConnection();
+    await Promise.all([closeConnection(), closeMarkdownWorker()]);
     process.exit(code);
   });

@@ -7,8 +7,8 @@
  */
 const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/"] as const;
 
-/** A request URL's path, percent-decoded where it decodes, lower case. */
-function decodedPath(url: string): string {
+/** A request URL's path, percent-decoded where it decodes, lower case: as React Router matches it. */
+export function decodedPath(url: string): string {
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
   try {

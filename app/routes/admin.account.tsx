@@ -181,6 +181,7 @@ export default function AdminAccount({ loaderData, actionData }: Route.Component
                 {twoFactor.enabledAt && ` since ${dateTime(twoFactor.enabledAt)}`}. Signing in asks for a code from your
                 authenticator app after the password. {twoFactor.recoveryCodesLeft} of 10 recovery codes are unused.
               </p>
+              {twoFactor.retiredRecoveryCodes > 0 && <RetiredCodesNotice />}
               <Form method="post" className="mt-4 flex flex-col gap-3 sm:max-w-sm">
                 <input type="hidden" name="intent" value="disable-2fa" />
                 <label htmlFor="disable-password" className="text-sm font-medium text-neutral-800">
@@ -299,6 +300,16 @@ function Notice({ result }: { result: ActionResult | undefined }) {
   );
 }
 
+/** Recovery codes from before ADR 047 (50 bits) are no longer accepted; the way to new ones is off and on again. */
+function RetiredCodesNotice() {
+  return (
+    <p className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
+      Your earlier recovery codes no longer work: they were made by an older version of this site and were too short to
+      stay safe if a copy of its database leaked. To get new ones, turn two-factor sign-in off below, then on again.
+    </p>
+  );
+}
+
 /** The secret in groups of four, as authenticator apps show and accept it. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, "$1 ").trim();
 
@@ -396,7 +407,7 @@ function RecoveryCodes({ codes, email }: { codes: string[]; email: string }) {
         If you lose your phone, each of these codes signs you in once instead of the app&apos;s code. They are shown
         only this once: copy or download them and keep them somewhere safe, away from this computer.
       </p>
-      <ol className="mt-3 grid grid-cols-2 gap-x-6 gap-y-1 rounded bg-neutral-100 p-4 font-mono text-base sm:grid-cols-5 sm:text-sm">
+      <ol className="mt-3 grid grid-cols-1 gap-x-6 gap-y-1 rounded bg-neutral-100 p-4 font-mono text-base sm:grid-cols-2">
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}

@@ -1,4 +1,4 @@
-import { parseImageVariantPath } from "~/lib/images";
+import { IMAGE_VARIANT_CONTENT_TYPE, parseImageVariantPath } from "~/lib/images";
 import { getDb } from "~/server/db/index.server";
 import { findImageVariant, imageVariantExists } from "~/server/images.server";
 import type { Route } from "./+types/images.$file";
@@ -9,7 +9,9 @@ const notFound = () =>
 /**
  * Uploaded images, from the database. The URL holds the SHA-256 of the upload
  * and the variant's width, so its bytes never change: cached for a year,
- * immutable, with an ETag for the odd revalidation.
+ * immutable, with an ETag for the odd revalidation. Only WebP variants are
+ * served, always as image/webp: the type is this route's, not a stored row's
+ * (a restore checks those too, ADR 047), so no row can make /images serve HTML.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const parsed = parseImageVariantPath(params.file);
@@ -26,7 +28,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return new Response(variant.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       ...cacheHeaders,
-      "Content-Type": variant.contentType,
+      "Content-Type": IMAGE_VARIANT_CONTENT_TYPE,
       "Content-Length": String(variant.bytes.byteLength),
     },
   });

@@ -30,7 +30,7 @@ const optionalString = z
   .optional();
 
 /** Exactly 32 bytes written as standard base64 (44 characters, one "=" at the end). */
-function isBase64Key(value: string): boolean {
+export function isBase64Key(value: string): boolean {
   return /^[\d+/a-z]{43}=$/i.test(value) && Buffer.from(value, "base64").length === 32;
 }
 
@@ -107,7 +107,8 @@ export interface Config {
   trustProxy: string;
   /**
    * TOTP_ENCRYPTION_KEY: the AES-256-GCM key two-factor secrets are stored
-   * with (ADR 037); unset, they are stored as they are, marked so.
+   * with (ADR 037, 047); unset, a SQLite site makes its own key file beside
+   * the database (two-factor-key.server.ts) and a PostgreSQL site has none.
    */
   totpEncryptionKey: Buffer | undefined;
   /** The page cache's size in bytes (its bodies and their compressed copies); 0 turns it off. */

@@ -341,19 +341,16 @@ export async function findImage(db: Db, id: string): Promise<StoredImage | undef
   return describe(id, image, variants);
 }
 
-export async function findImageVariant(
-  db: Db,
-  id: string,
-  width: number,
-): Promise<{ bytes: Uint8Array; contentType: string } | undefined> {
+/** A WebP variant's bytes (served as image/webp whatever its row says: images.$file.ts). */
+export async function findImageVariant(db: Db, id: string, width: number): Promise<{ bytes: Uint8Array } | undefined> {
   const row = await db
     .selectFrom("image_variants")
-    .select(["bytes", "content_type"])
+    .select(["bytes"])
     .where("image_id", "=", id)
     .where("format", "=", IMAGE_VARIANT_FORMAT)
     .where("width", "=", width)
     .executeTakeFirst();
-  return row && { bytes: row.bytes, contentType: row.content_type };
+  return row && { bytes: row.bytes };
 }
 
 /** Whether a variant is stored, without reading its bytes (a revalidation's check). */

@@ -7,6 +7,8 @@ import { getLogger } from "./logger.server";
 import { countPosts, createPost, SlugTakenError } from "./posts.server";
 import { ensureSiteSettings } from "./settings.server";
 import { warnIfTitleSearchUnindexed } from "./title-search.server";
+import { getTotpKey } from "./two-factor-key.server";
+import { encryptPlainSecrets, unreadableSecrets } from "./two-factor.server";
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */
 export async function prepareApp(): Promise<void> {
@@ -21,6 +23,7 @@ export async function prepareApp(): Promise<void> {
 
   if (config.seedSamplePosts) await seedSamplePosts(db);
   await deleteExpiredSessions(db);
+  await prepareTwoFactorSecrets(db);
 
   if ((await countAdmins(db)) === 0) {
     if (config.admin) {
@@ -31,6 +34,26 @@ export async function prepareApp(): Promise<void> {
       const link = `${config.siteUrl}/admin/setup?token=${token}`;
       log.warn({ setupLink: link }, `No administrator exists yet. Create one at ${link}`);
     }
+  }
+}
+
+/**
+ * Two-factor secrets at rest (ADR 047): those an older version stored as
+ * they were are encrypted now (idempotent, safe in several processes at
+ * once); secrets this site's key cannot open are reported, since their
+ * administrators cannot sign in until the right key is set or `reset-2fa`.
+ */
+async function prepareTwoFactorSecrets(db: Db): Promise<void> {
+  const log = getLogger();
+  const key = getTotpKey()?.key;
+  const encrypted = await encryptPlainSecrets(db, key);
+  if (encrypted > 0) log.info({ secrets: encrypted }, "two-factor secrets stored unencrypted were encrypted");
+  const unreadable = await unreadableSecrets(db, key);
+  if (unreadable.length > 0) {
+    log.error(
+      { administrators: unreadable },
+      "two-factor secrets cannot be decrypted with this site's key: these administrators cannot sign in until TOTP_ENCRYPTION_KEY is the key they were stored with, or `npm run admin -- reset-2fa EMAIL`",
+    );
   }
 }
 

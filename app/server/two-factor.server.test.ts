@@ -1,7 +1,24 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Secret, TOTP } from "otpauth";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { summariseUserAgent } from "~/lib/user-agent";
-import { matchingStep, normaliseCode, openSecret, sealSecret, SecretUnreadableError } from "./two-factor.server";
+import { KEY_FILE_NAME, readOrCreateKeyFile } from "./two-factor-key.server";
+import {
+  hashRecoveryCode,
+  matchingStep,
+  newRecoveryCode,
+  NO_KEY_MESSAGE,
+  normaliseCode,
+  openSecret,
+  RECOVERY_CODE_LETTERS,
+  sealSecret,
+  SecretUnreadableError,
+  TwoFactorError,
+} from "./two-factor.server";
 
 const key = Buffer.alloc(32, 1);
 const secret = new Secret({ size: 20 }).base32;
@@ -16,21 +33,113 @@ describe("two-factor secrets at rest", () => {
     expect(openSecret(first, key)).toBe(secret);
   });
 
-  it("without a key: marked plain", () => {
-    expect(sealSecret(secret, undefined)).toBe(`plain:${secret}`);
+  it("without a key, nothing is stored: 2FA cannot be turned on (409, saying what to set)", () => {
+    expect(() => sealSecret(secret, undefined)).toThrow(TwoFactorError);
+    expect(() => sealSecret(secret, undefined)).toThrow(NO_KEY_MESSAGE);
+    expect(NO_KEY_MESSAGE).toContain("TOTP_ENCRYPTION_KEY");
+    // An older version's plain secret is still read, until the start encrypts it.
     expect(openSecret(`plain:${secret}`, undefined)).toBe(secret);
-    // A plain secret stays readable once a key is set.
     expect(openSecret(`plain:${secret}`, key)).toBe(secret);
   });
 
   it("an encrypted secret without its key, with another key, or altered: an error naming the variable", () => {
     const sealed = sealSecret(secret, key);
-    expect(() => openSecret(sealed, undefined)).toThrow(/TOTP_ENCRYPTION_KEY is not set/);
+    expect(() => openSecret(sealed, undefined)).toThrow(/no key: set TOTP_ENCRYPTION_KEY/);
     expect(() => openSecret(sealed, Buffer.alloc(32, 2))).toThrow(SecretUnreadableError);
     const parts = sealed.split(":");
     parts[3] = Buffer.from("tampered").toString("base64");
     expect(() => openSecret(parts.join(":"), key)).toThrow(/cannot be decrypted/);
     expect(() => openSecret("rot13:abc", key)).toThrow(SecretUnreadableError);
+  });
+});
+
+describe("the key file a SQLite site makes (ADR 047)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-totp-key-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("is 32 random bytes in base64 (a valid TOTP_ENCRYPTION_KEY), mode 0600, made once and then read", () => {
+    const file = path.join(dir, "one", KEY_FILE_NAME);
+    fs.mkdirSync(path.dirname(file));
+    const made = readOrCreateKeyFile(file);
+    expect(made).toHaveLength(32);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(file, "utf8")).toBe(`${made.toString("base64")}\n`);
+    expect(readOrCreateKeyFile(file)).toEqual(made);
+    // Nothing else is left beside it.
+    expect(fs.readdirSync(path.dirname(file))).toEqual([KEY_FILE_NAME]);
+  });
+
+  it("processes making it at the same moment all end up with the one key", async () => {
+    const file = path.join(dir, "race", KEY_FILE_NAME);
+    // readOrCreateKeyFile itself in 4 processes, each released by a line on its stdin once all have loaded it.
+    const script = `
+      import { readOrCreateKeyFile } from ${JSON.stringify(path.join(import.meta.dirname, "two-factor-key.server.ts"))};
+      process.stdout.write("ready\\n");
+      process.stdin.once("data", () => {
+        process.stdout.write(readOrCreateKeyFile(process.argv[1]).toString("base64"));
+        process.exit(0);
+      });`;
+    const children = Array.from({ length: 4 }, () => {
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, file], {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+      });
+      let out = "";
+      const ready = new Promise<void>((resolve) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.startsWith("ready\n")) resolve();
+        });
+      });
+      const done = new Promise<string>((resolve, reject) => {
+        child.once("error", reject);
+        child.once("exit", (code) =>
+          code === 0 ? resolve(out.slice("ready\n".length)) : reject(new Error(`exit ${code}`)),
+        );
+      });
+      return { child, ready, done };
+    });
+    await Promise.all(children.map((c) => c.ready));
+    for (const { child } of children) child.stdin.write("go\n");
+    const keys = await Promise.all(children.map((c) => c.done));
+    expect(new Set(keys).size).toBe(1);
+    expect(readOrCreateKeyFile(file).toString("base64")).toBe(keys[0]);
+    expect(fs.readdirSync(path.dirname(file))).toEqual([KEY_FILE_NAME]);
+  }, 30_000);
+
+  it("a damaged key file stops the start with a message, never a new key", () => {
+    const file = path.join(dir, "damaged", KEY_FILE_NAME);
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, "not a key\n", { mode: 0o600 });
+    expect(() => readOrCreateKeyFile(file)).toThrow(/does not hold 32 bytes in base64/);
+    expect(fs.readFileSync(file, "utf8")).toBe("not a key\n");
+  });
+});
+
+describe("recovery codes (ADR 047)", () => {
+  it("carry 120 bits: 24 letters of Crockford's base32, shown as six groups of four", () => {
+    expect(RECOVERY_CODE_LETTERS * Math.log2(32)).toBeGreaterThanOrEqual(112);
+    const codes = Array.from({ length: 200 }, newRecoveryCode);
+    for (const code of codes) expect(code).toMatch(/^(?:[0-9a-hjkmnp-tv-z]{4}-){5}[0-9a-hjkmnp-tv-z]{4}$/);
+    expect(new Set(codes).size).toBe(codes.length);
+    // Every letter of the alphabet turns up: the draw is not narrowed.
+    expect(new Set(codes.join("").replace(/-/g, "")).size).toBe(32);
+  });
+
+  it("are typed in any case, with spaces or dashes, and read the same", () => {
+    const code = newRecoveryCode();
+    const typed = ` ${code.toUpperCase().replace(/-/g, " ")} `;
+    expect(normaliseCode(typed)).toBe(code.replace(/-/g, ""));
+  });
+
+  it("are stored salted: never the code's plain SHA-256, and the same code twice is stored two ways", () => {
+    const code = normaliseCode(newRecoveryCode());
+    const first = hashRecoveryCode(code);
+    const second = hashRecoveryCode(code);
+    expect(first).toMatch(/^salted-sha256:[\da-f]{32}:[\da-f]{64}$/);
+    expect(first).not.toBe(second);
+    const plain = createHash("sha256").update(code).digest("hex");
+    expect(first).not.toContain(plain);
+    expect(first).not.toContain(code);
   });
 });
 

@@ -1,12 +1,13 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { CODE_MAX_LENGTH } from "~/lib/account";
-import { getConfig } from "./config.server";
+import { ConfigError } from "./config.server";
 import type { Db } from "./db/db.server";
 import { getConnection } from "./db/index.server";
 import { readSiteSettings } from "./settings.server";
 import { addressKey, createThrottle, reserveAll, type Reservation, type Throttle } from "./throttle.server";
+import { getTotpKey, KEY_VARIABLE } from "./two-factor-key.server";
 
 /**
  * Two-factor sign-in (PRODUCT §10, ADR 037): TOTP per RFC 6238 with SHA-1,
@@ -19,8 +20,10 @@ import { addressKey, createThrottle, reserveAll, type Reservation, type Throttle
  * - One step of clock drift either way is accepted.
  * - Code attempts are reserved on a throttle before they are checked, like
  *   passwords (ADR 021): five per account and per address in 15 minutes.
- * - Secrets are stored AES-256-GCM encrypted with TOTP_ENCRYPTION_KEY, or,
- *   without a key, as they are with a `plain:` mark.
+ * - Secrets are stored AES-256-GCM encrypted with a key kept outside the
+ *   database (two-factor-key.server.ts, ADR 047); secrets an older version
+ *   stored as they were (`plain:`) are encrypted at start.
+ * - Recovery codes carry 120 bits and are stored as salted SHA-256 (ADR 047).
  */
 export const TOTP_SETTINGS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
 /** Steps of clock drift accepted either side of now. */
@@ -43,9 +46,18 @@ export class TwoFactorError extends Error {
 const ENCRYPTED = "aes-256-gcm";
 const PLAIN = "plain";
 
-/** `aes-256-gcm:iv:tag:ciphertext` (base64 parts) with a key, `plain:BASE32` without. */
-export function sealSecret(base32: string, key: Buffer | undefined = getConfig().totpEncryptionKey): string {
-  if (!key) return `${PLAIN}:${base32}`;
+/** What turning 2FA on answers on a site with no key (PostgreSQL without TOTP_ENCRYPTION_KEY). */
+export const NO_KEY_MESSAGE = `Two-factor sign-in is not available on this site yet: whoever runs it must first set ${KEY_VARIABLE}, the same key on every app process.`;
+
+/** This process's key (two-factor-key.server.ts), or undefined. */
+const currentKey = () => getTotpKey()?.key;
+
+/** Whether a stored secret is one an older version kept as it was. */
+export const isPlainSecret = (stored: string) => stored.startsWith(`${PLAIN}:`);
+
+/** `aes-256-gcm:iv:tag:ciphertext` (base64 parts). Without a key, 2FA cannot be turned on (409). */
+export function sealSecret(base32: string, key: Buffer | undefined): string {
+  if (!key) throw new TwoFactorError(NO_KEY_MESSAGE, 409);
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   const encrypted = Buffer.concat([cipher.update(base32, "utf8"), cipher.final()]);
@@ -58,14 +70,18 @@ export class SecretUnreadableError extends Error {
   override name = "SecretUnreadableError";
 }
 
-/** The base32 secret back; a sealed secret without the key that sealed it is an operator's error. */
-export function openSecret(stored: string, key: Buffer | undefined = getConfig().totpEncryptionKey): string {
+/**
+ * The base32 secret back; a sealed secret without the key that sealed it is
+ * an operator's error. `plain:` secrets (an older version's) are still read:
+ * between a process of that version writing one and the next start sealing it.
+ */
+export function openSecret(stored: string, key: Buffer | undefined): string {
   const [kind, ...parts] = stored.split(":");
   if (kind === PLAIN && parts.length === 1) return parts[0]!;
   if (kind === ENCRYPTED && parts.length === 3) {
     if (!key) {
       throw new SecretUnreadableError(
-        "A two-factor secret is stored encrypted but TOTP_ENCRYPTION_KEY is not set: set the key it was stored with",
+        `A two-factor secret is stored encrypted but this site has no key: set ${KEY_VARIABLE} to the key it was stored with`,
       );
     }
     const [iv, tag, encrypted] = parts.map((part) => Buffer.from(part, "base64"));
@@ -75,11 +91,71 @@ export function openSecret(stored: string, key: Buffer | undefined = getConfig()
       return Buffer.concat([decipher.update(encrypted!), decipher.final()]).toString("utf8");
     } catch {
       throw new SecretUnreadableError(
-        "A two-factor secret cannot be decrypted with TOTP_ENCRYPTION_KEY: it was stored with another key",
+        `A two-factor secret cannot be decrypted with this site's key (${KEY_VARIABLE} or its key file): it was stored with another key`,
       );
     }
   }
   throw new SecretUnreadableError("A two-factor secret is stored in a form this version does not know");
+}
+
+/** Whether `stored` opens with `key` (a plain secret always does). */
+export function opensWith(stored: string, key: Buffer | undefined): boolean {
+  try {
+    openSecret(stored, key);
+    return true;
+  } catch (error) {
+    if (error instanceof SecretUnreadableError) return false;
+    throw error;
+  }
+}
+
+const SECRET_COLUMNS = ["totp_secret", "totp_pending_secret"] as const;
+
+/**
+ * Encrypts the secrets an older version stored as they were (at start, in
+ * every process): each by a compare-and-set on the value read, so processes
+ * starting together encrypt each once and a second run finds none. A site
+ * with such secrets and no key (PostgreSQL without TOTP_ENCRYPTION_KEY)
+ * does not start: the one line says what to set.
+ */
+export async function encryptPlainSecrets(db: Db, key: Buffer | undefined): Promise<number> {
+  const rows = await db
+    .selectFrom("admin_users")
+    .select(["id", ...SECRET_COLUMNS])
+    .where((eb) => eb.or(SECRET_COLUMNS.map((column) => eb(column, "like", `${PLAIN}:%`))))
+    .execute();
+  if (rows.length === 0) return 0;
+  if (!key) {
+    throw new ConfigError(
+      `Invalid configuration: ${KEY_VARIABLE} must be set: ${rows.length} administrator${rows.length === 1 ? "'s" : "s'"} two-factor secrets are stored unencrypted, and with PostgreSQL every app process needs the same key (make one with: openssl rand -base64 32)`,
+    );
+  }
+  let encrypted = 0;
+  for (const row of rows) {
+    for (const column of SECRET_COLUMNS) {
+      const value = row[column];
+      if (value === null || !isPlainSecret(value)) continue;
+      const updated = await db
+        .updateTable("admin_users")
+        .set({ [column]: sealSecret(openSecret(value, key), key) })
+        .where("id", "=", row.id)
+        .where(column, "=", value)
+        .executeTakeFirst();
+      encrypted += Number(updated.numUpdatedRows);
+    }
+  }
+  return encrypted;
+}
+
+/** The e-mails of administrators whose 2FA secret this site's key cannot open (they cannot sign in). */
+export async function unreadableSecrets(db: Db, key: Buffer | undefined): Promise<string[]> {
+  const rows = await db
+    .selectFrom("admin_users")
+    .select(["email", "totp_secret"])
+    .where("totp_secret", "is not", null)
+    .orderBy("email")
+    .execute();
+  return rows.filter((row) => !opensWith(row.totp_secret!, key)).map((row) => row.email);
 }
 
 // ---------------------------------------------------------------- codes
@@ -108,14 +184,44 @@ export function normaliseCode(raw: string): string {
 
 /** Crockford's base32 alphabet: no i, l, o or u, so nothing reads as something else. */
 const RECOVERY_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+/** 24 letters of 5 bits: 120 bits, past any search of a stolen database (ADR 047). */
+export const RECOVERY_CODE_LETTERS = 24;
+const RECOVERY_GROUP = 4;
+/** A recovery code as the check reads it, after normaliseCode. */
+const RECOVERY_CODE = /^[0-9a-z]{24}$/;
 
-function newRecoveryCode(): string {
-  // 32 letters: each byte's low five bits pick one with equal chance. 10 letters = 50 bits.
-  const letters = [...randomBytes(10)].map((byte) => RECOVERY_ALPHABET[byte & 31]).join("");
-  return `${letters.slice(0, 5)}-${letters.slice(5)}`;
+/** Six groups of four letters, `xxxx-xxxx-xxxx-xxxx-xxxx-xxxx`, typed in any case, with or without the dashes. */
+export function newRecoveryCode(): string {
+  // 32 letters: each byte's low five bits pick one with equal chance.
+  const letters = [...randomBytes(RECOVERY_CODE_LETTERS)].map((byte) => RECOVERY_ALPHABET[byte & 31]).join("");
+  const groups: string[] = [];
+  for (let at = 0; at < letters.length; at += RECOVERY_GROUP) groups.push(letters.slice(at, at + RECOVERY_GROUP));
+  return groups.join("-");
 }
 
-const hashRecoveryCode = (normalised: string) => createHash("sha256").update(normalised).digest("hex");
+/**
+ * A stored recovery code: `salted-sha256:SALT:HASH`, the SHA-256 of 16
+ * random bytes and the normalised code (hex). The code's 120 bits are the
+ * defence; the salt makes each stored value its own, so no table of hashes
+ * applies. Entries without the prefix are an older version's 50-bit codes,
+ * no longer accepted (ADR 047).
+ */
+const SALTED = "salted-sha256";
+
+export function hashRecoveryCode(normalised: string, salt = randomBytes(16)): string {
+  return `${SALTED}:${salt.toString("hex")}:${createHash("sha256").update(salt).update(normalised).digest("hex")}`;
+}
+
+const isCurrentEntry = (entry: string) => entry.startsWith(`${SALTED}:`);
+
+/** Whether a stored entry is this code's, compared in constant time. */
+function entryMatches(entry: string, normalised: string): boolean {
+  const [kind, salt, hash] = entry.split(":");
+  if (kind !== SALTED || !salt || !hash) return false;
+  const expected = Buffer.from(hashRecoveryCode(normalised, Buffer.from(salt, "hex")).split(":")[2]!, "hex");
+  const stored = Buffer.from(hash, "hex");
+  return stored.length === expected.length && timingSafeEqual(stored, expected);
+}
 
 // ---------------------------------------------------------------- throttling
 
@@ -162,16 +268,25 @@ export interface TwoFactorRow {
 export async function twoFactorStatus(
   db: Db,
   userId: string,
-): Promise<{ enabled: boolean; enabledAt: string | null; recoveryCodesLeft: number; pending: boolean }> {
+): Promise<{
+  enabled: boolean;
+  enabledAt: string | null;
+  recoveryCodesLeft: number;
+  /** Recovery codes an older version made (50 bits), kept but no longer accepted: the Account screen says so. */
+  retiredRecoveryCodes: number;
+  pending: boolean;
+}> {
   const row = await db
     .selectFrom("admin_users")
     .select(["totp_secret", "totp_enabled_at", "recovery_codes", "totp_pending_secret"])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
+  const entries = row.totp_secret ? (JSON.parse(row.recovery_codes ?? "[]") as string[]) : [];
   return {
     enabled: row.totp_secret !== null,
     enabledAt: row.totp_enabled_at,
-    recoveryCodesLeft: row.totp_secret ? (JSON.parse(row.recovery_codes ?? "[]") as string[]).length : 0,
+    recoveryCodesLeft: entries.filter(isCurrentEntry).length,
+    retiredRecoveryCodes: entries.filter((entry) => !isCurrentEntry(entry)).length,
     pending: row.totp_secret === null && row.totp_pending_secret !== null,
   };
 }
@@ -196,7 +311,7 @@ export async function beginSetup(db: Db, user: { id: string; email: string }): P
   const secret = new Secret({ size: 20 }).base32;
   const updated = await db
     .updateTable("admin_users")
-    .set({ totp_pending_secret: sealSecret(secret) })
+    .set({ totp_pending_secret: sealSecret(secret, currentKey()) })
     .where("id", "=", user.id)
     .where("totp_secret", "is", null)
     .executeTakeFirst();
@@ -214,7 +329,7 @@ export async function pendingSetup(db: Db, user: { id: string; email: string }):
     .where("id", "=", user.id)
     .executeTakeFirstOrThrow();
   if (row.totp_secret !== null || row.totp_pending_secret === null) return undefined;
-  const secret = openSecret(row.totp_pending_secret);
+  const secret = openSecret(row.totp_pending_secret, currentKey());
   return { secret, otpauthUrl: await otpauthUrl(db, user.email, secret) };
 }
 
@@ -260,7 +375,7 @@ export async function enableTwoFactor(
   }
   const attempt = await reserveCodeAttempt(userId, clientAddress);
   if (!attempt.reservation.ok) return throttledCode(attempt.reservation.retryAfterMs);
-  const step = matchingStep(openSecret(row.totp_pending_secret), normaliseCode(rawCode));
+  const step = matchingStep(openSecret(row.totp_pending_secret, currentKey()), normaliseCode(rawCode));
   if (step === undefined) return { ok: false, status: 400, error: INVALID_CODE };
 
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -268,7 +383,10 @@ export async function enableTwoFactor(
   const updated = await db
     .updateTable("admin_users")
     .set({
-      totp_secret: row.totp_pending_secret,
+      // A pending secret an older process stored as it was is encrypted on its way.
+      totp_secret: isPlainSecret(row.totp_pending_secret)
+        ? sealSecret(openSecret(row.totp_pending_secret, currentKey()), currentKey())
+        : row.totp_pending_secret,
       totp_pending_secret: null,
       totp_enabled_at: new Date().toISOString(),
       // The code that turned it on is used: it cannot sign in too.
@@ -343,14 +461,18 @@ export async function checkSecondFactor(
 
 async function spendTotpCode(db: Db, user: TwoFactorRow, code: string): Promise<boolean> {
   if (user.totp_secret === null) return false;
-  const step = matchingStep(openSecret(user.totp_secret), code);
+  const key = currentKey();
+  const secret = openSecret(user.totp_secret, key);
+  const step = matchingStep(secret, code);
   if (step === undefined) return false;
+  // A secret an older process stored as it was (a rolling upgrade) is encrypted with its first use.
+  const resealed = isPlainSecret(user.totp_secret) && key ? sealSecret(secret, key) : undefined;
   // Only a later step than the last accepted one, in one statement: of two
   // requests with the same code, one updates the row and the other finds
   // the step already taken.
   const updated = await db
     .updateTable("admin_users")
-    .set({ totp_last_step: step })
+    .set({ totp_last_step: step, ...(resealed ? { totp_secret: resealed } : {}) })
     .where("id", "=", user.id)
     .where("totp_secret", "=", user.totp_secret)
     .where((eb) => eb.or([eb("totp_last_step", "is", null), eb("totp_last_step", "<", step)]))
@@ -359,8 +481,7 @@ async function spendTotpCode(db: Db, user: TwoFactorRow, code: string): Promise<
 }
 
 async function spendRecoveryCode(db: Db, userId: string, code: string): Promise<boolean> {
-  if (!/^[0-9a-z]{10}$/.test(code)) return false;
-  const hash = hashRecoveryCode(code);
+  if (!RECOVERY_CODE.test(code)) return false;
   // Compare-and-set on the whole list: a parallel use of the same code
   // finds the list changed and, reading it again, the code gone. A parallel
   // use of another code only makes this one read again.
@@ -371,11 +492,12 @@ async function spendRecoveryCode(db: Db, userId: string, code: string): Promise<
       .where("id", "=", userId)
       .executeTakeFirst();
     if (!row?.recovery_codes || row.totp_secret === null) return false;
-    const hashes = JSON.parse(row.recovery_codes) as string[];
-    if (!hashes.includes(hash)) return false;
+    const entries = JSON.parse(row.recovery_codes) as string[];
+    const used = entries.find((entry) => entryMatches(entry, code));
+    if (used === undefined) return false;
     const updated = await db
       .updateTable("admin_users")
-      .set({ recovery_codes: JSON.stringify(hashes.filter((h) => h !== hash)) })
+      .set({ recovery_codes: JSON.stringify(entries.filter((entry) => entry !== used)) })
       .where("id", "=", userId)
       .where("recovery_codes", "=", row.recovery_codes)
       .executeTakeFirst();

@@ -13,9 +13,10 @@ import { BACKED_UP_TABLES, LEFT_OUT_TABLES, MANIFEST, REBUILT_TABLES } from "~/s
 import { restoreBackup } from "~/server/backup/read.server";
 import { POSTGRES_INDEX_TABLES, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/backup/copy-database.server";
 import { connect, type Connection } from "~/server/db/db.server";
+import { KEY_FILE_NAME } from "~/server/two-factor-key.server";
 import { TEST_BACKEND } from "../support/backend";
 import { freshPostgres, freshSqlite, type FreshDatabase } from "../support/database";
-import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
+import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
 
 /**
  * Issue 16, backup and restore (PRODUCT §10, ADR 034): one file holds the
@@ -26,11 +27,17 @@ import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/
 
 const CLI = path.resolve(import.meta.dirname, "../../build/server/cli.js");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-backup-"));
-const cli = (databaseUrl: string, ...args: string[]) =>
+/**
+ * The CLI as the operator runs it beside the site: with the site's two-factor
+ * key (ADR 047), so that 2FA comes along; `withoutKey` runs it as on a site
+ * without that key (SQLite: the target then makes a key file of its own).
+ */
+const cliWith = (env: Record<string, string | undefined>, databaseUrl: string, ...args: string[]) =>
   spawnSync(process.execPath, [CLI, ...args], {
     encoding: "utf8",
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", ...env },
   });
+const cli = (databaseUrl: string, ...args: string[]) => cliWith({ TOTP_ENCRYPTION_KEY: siteKey }, databaseUrl, ...args);
 
 /** Every backed-up row of a database, and the rows a restore rebuilds, in key order, bytes included. */
 async function snapshot(connection: Connection) {
@@ -69,9 +76,20 @@ let source: Connection;
 let original: Record<string, unknown[]>;
 const backupFile = path.join(dir, "site.tar");
 let recoveryCodes: string[];
+let totpSecret: string;
+/**
+ * The source site's two-factor key, as an operator carries it to another
+ * database: on SQLite the one line of the key file the site made beside its
+ * database (no key is configured), on PostgreSQL its TOTP_ENCRYPTION_KEY.
+ */
+let siteKey: string;
 
 beforeAll(async () => {
   server = await startServer({ SEED_SAMPLE_POSTS: "true", CONTACT_EMAIL: "hello@ojai.example" });
+  siteKey =
+    TEST_BACKEND === "sqlite"
+      ? fs.readFileSync(path.join(path.dirname(server.databaseUrl), KEY_FILE_NAME), "utf8").trim()
+      : TEST_TOTP_KEY;
   admin = new ApiClient(server.url);
   await admin.signIn();
   // Two images (one JPEG, one PNG with transparency), a draft that uses one, a message, saved settings.
@@ -123,6 +141,7 @@ beforeAll(async () => {
   // Two-factor sign-in on (ADR 037): the secret, the last used step and the
   // recovery codes' hashes are columns of admin_users and travel with it.
   const { secret } = (await admin.post("/api/auth/2fa/setup")).json as { secret: string };
+  totpSecret = secret;
   const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
   const enabled = await admin.post("/api/auth/2fa/enable", { code: totp.generate() });
   expect(enabled.status).toBe(200);
@@ -143,6 +162,24 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** A backup's text holds the administrator's 2FA secret only encrypted, and no recovery code or its plain SHA-256. */
+function expectNoUsableTwoFactorSecret(text: string) {
+  expect(text).not.toContain(totpSecret);
+  expect(text).not.toContain("plain:");
+  const field = '"totp_secret":"';
+  const at = text.indexOf(field);
+  expect(at).toBeGreaterThan(0);
+  expect(text.slice(at + field.length, text.indexOf('"', at + field.length))).toMatch(
+    /^aes-256-gcm:[^:]+:[^:]+:[^:]+$/,
+  );
+  expect(text.indexOf(field, at + 1)).toBe(-1);
+  for (const code of recoveryCodes) {
+    const normalised = code.replace(/-/g, "");
+    expect(text).not.toContain(normalised);
+    expect(text).not.toContain(createHash("sha256").update(normalised).digest("hex"));
+  }
+}
+
 describe("the backup's table list", () => {
   it("names every table of the schema: backed up, deliberately left out, rebuilt by a restore, or SQLite's title index", async () => {
     const tables = (await source.db.introspection.getTables()).map((t) => t.name).sort();
@@ -150,6 +187,18 @@ describe("the backup's table list", () => {
     expect(tables).toEqual([...BACKED_UP_TABLES, ...LEFT_OUT_TABLES, ...REBUILT_TABLES, ...indexTables].sort());
     // copy-database's lists agree on what is short-lived state.
     for (const table of SKIPPED_TABLES) expect(LEFT_OUT_TABLES).toContain(table);
+  });
+
+  it("docs/backup-format.md names every column of every table a backup holds", async () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, "../../docs/backup-format.md"), "utf8");
+    const tables = await source.db.introspection.getTables();
+    for (const table of BACKED_UP_TABLES) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${table}\``));
+      expect(row, table).toBeDefined();
+      const columns = tables.find((t) => t.name === table)!.columns.map((column) => column.name);
+      for (const column of columns.filter((name) => name !== "bytes"))
+        expect(row, `${table}.${column}`).toContain(`\`${column}\``);
+    }
   });
 });
 
@@ -177,6 +226,38 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
     const text = fs.readFileSync(backupFile, "latin1");
     expect(text).not.toContain('"expires_at"');
     expect(text).toContain("scrypt");
+    // Readable by its owner alone, from its creation (ADR 047), whatever the umask.
+    expect(fs.statSync(backupFile).mode & 0o777).toBe(0o600);
+    expectNoUsableTwoFactorSecret(text);
+  });
+
+  it("never holds a two-factor secret in a form usable without the key, even one an older process stored as it was", async () => {
+    // A rolling upgrade: a process of the older version wrote the secret as it was after this one started.
+    const [row] = original.admin_users as Array<{ id: string; totp_secret: string }>;
+    await source.db
+      .updateTable("admin_users")
+      .set({ totp_secret: `plain:${totpSecret}` })
+      .where("id", "=", row!.id)
+      .execute();
+    const file = path.join(dir, "from-plain.tar");
+    try {
+      // The tests before ran the CLI synchronously, holding this process past
+      // the server's 5 s keep-alive: a turn of the event loop lets fetch's pool
+      // see the idle connection the server closed meanwhile, instead of
+      // sending on it. The download comes first, before this test's own CLI run.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const download = await fetch(`${server.url}/api/admin/backup`, { headers: { Cookie: admin.cookie } });
+      expect(download.status).toBe(200);
+      expectNoUsableTwoFactorSecret(Buffer.from(await download.arrayBuffer()).toString("latin1"));
+      expect(cli(server.databaseUrl, "backup", file).status).toBe(0);
+      expectNoUsableTwoFactorSecret(fs.readFileSync(file, "latin1"));
+    } finally {
+      await source.db
+        .updateTable("admin_users")
+        .set({ totp_secret: row!.totp_secret })
+        .where("id", "=", row!.id)
+        .execute();
+    }
   });
 
   it(`a round trip through ${other} and back leaves every row and every image byte-identical`, async () => {
@@ -230,6 +311,7 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
         ADMIN_EMAIL: undefined,
         ADMIN_PASSWORD: undefined,
         COMPANY_NAME: "Ignored Because Saved",
+        TOTP_ENCRYPTION_KEY: siteKey,
       });
       const client = new ApiClient(restoredSite.url);
       // Two-factor sign-in came along: the password alone is not enough; a recovery code is.
@@ -281,6 +363,247 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
       await target.cleanup();
     }
   }, 60_000);
+});
+
+describe("two-factor sign-in restored on a site without the key it was encrypted with (ADR 047)", () => {
+  it("is turned off for that administrator, with a notice: the password alone signs in, the rest is restored", async () => {
+    const target = await fresh(TEST_BACKEND);
+    let restoredSite: TestServer | undefined;
+    try {
+      // The target's own key: SQLite makes a key file beside its database; PostgreSQL gets another variable.
+      const otherKey = {
+        TOTP_ENCRYPTION_KEY: TEST_BACKEND === "postgres" ? randomBytes(32).toString("base64") : undefined,
+      };
+      const restored = cliWith(otherKey, target.url, "restore", backupFile);
+      expect(restored.stderr).toBe("");
+      expect(restored.status).toBe(0);
+      expect(restored.stdout).toContain(
+        `Two-factor sign-in of ${TEST_ADMIN.email} was turned off: its secret was encrypted with another key than this site's`,
+      );
+      if (TEST_BACKEND === "sqlite") {
+        expect(restored.stdout).toContain(KEY_FILE_NAME);
+        expect(fs.statSync(path.join(path.dirname(target.url), KEY_FILE_NAME)).mode & 0o777).toBe(0o600);
+      }
+      const [user] = await target.connection.db.selectFrom("admin_users").selectAll().execute();
+      expect(user).toMatchObject({ totp_secret: null, totp_enabled_at: null, recovery_codes: null });
+      expect(await target.connection.db.selectFrom("posts").select("id").execute()).toHaveLength(
+        original.posts!.length,
+      );
+      await target.connection.db.destroy();
+      restoredSite = await startServer({
+        DATABASE_URL: target.url,
+        ADMIN_EMAIL: undefined,
+        ADMIN_PASSWORD: undefined,
+        ...otherKey,
+      });
+      expect((await new ApiClient(restoredSite.url).post("/api/auth/login", TEST_ADMIN)).status).toBe(200);
+    } finally {
+      await restoredSite?.stop();
+      await target.cleanup();
+    }
+  }, 60_000);
+});
+
+/**
+ * A copy of `source` with its entries changed by `edit` (each entry's name and
+ * bytes in, the entries to write instead out) and SHA256SUMS made again: what
+ * someone crafting a backup would do.
+ */
+async function rewriteBackup(
+  source: string,
+  target: string,
+  edit: (name: string, bytes: Buffer) => Array<[string, Buffer]>,
+): Promise<void> {
+  const extract = tar.extract();
+  const pack = tar.pack();
+  const sums: string[] = [];
+  const add = (name: string, bytes: Buffer) =>
+    new Promise<void>((resolve, reject) => pack.entry({ name }, bytes, (error) => (error ? reject(error) : resolve())));
+  const copied = (async () => {
+    for await (const entry of extract) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry as AsyncIterable<Buffer>) chunks.push(chunk);
+      const name = entry.header.name;
+      if (name.endsWith("/SHA256SUMS")) {
+        await add(name, Buffer.from(`${sums.join("\n")}\n`));
+        continue;
+      }
+      for (const [newName, bytes] of edit(name, Buffer.concat(chunks))) {
+        sums.push(`${sha256(bytes)}  ${newName.slice(newName.indexOf("/") + 1)}`);
+        await add(newName, bytes);
+      }
+    }
+    pack.finalize();
+  })();
+  await Promise.all([
+    pipeline(fs.createReadStream(source), extract),
+    copied,
+    pipeline(pack, fs.createWriteStream(target)),
+  ]);
+}
+
+/** A JSON-lines entry with `change` applied to each row. */
+const editRows = (bytes: Buffer, change: (row: Record<string, unknown>) => Record<string, unknown>) =>
+  Buffer.from(
+    bytes
+      .toString("utf8")
+      .split("\n")
+      .map((line) => (line ? JSON.stringify(change(JSON.parse(line) as Record<string, unknown>)) : line))
+      .join("\n"),
+  );
+
+describe("a crafted backup is refused or neutralised (ADR 047)", () => {
+  const MARKER = "craftedBySomeoneElse";
+
+  it("a post's stored HTML is not trusted: it is rendered again from its markdown, and the page runs no script of the file's", async () => {
+    const published = (original.posts as Array<{ slug: string; published: number; content_html: string }>).find(
+      (post) => post.published === 1,
+    )!;
+    const crafted = path.join(dir, "crafted-html.tar");
+    await rewriteBackup(backupFile, crafted, (name, bytes) => [
+      [
+        name,
+        name.includes("/data/posts-")
+          ? editRows(bytes, (row) =>
+              row.slug === published.slug
+                ? {
+                    ...row,
+                    content_html: `<p>Hello</p><script>window.${MARKER}=1</script><img src=x onerror=${MARKER}()>`,
+                  }
+                : row,
+            )
+          : bytes,
+      ],
+    ]);
+    expect(fs.readFileSync(crafted, "latin1")).toContain(`<script>window.${MARKER}=1</script>`);
+    const target = await fresh(TEST_BACKEND);
+    let restoredSite: TestServer | undefined;
+    try {
+      const restored = cli(target.url, "restore", crafted);
+      expect(restored.stderr).toBe("");
+      expect(restored.status).toBe(0);
+      expect(restored.stdout).toContain("1 post's stored HTML differed from what the markdown renders to now");
+      const row = await target.connection.db
+        .selectFrom("posts")
+        .select("content_html")
+        .where("slug", "=", published.slug)
+        .executeTakeFirstOrThrow();
+      expect(row.content_html).toBe(published.content_html);
+      await target.connection.db.destroy();
+      restoredSite = await startServer({ DATABASE_URL: target.url, TOTP_ENCRYPTION_KEY: siteKey });
+      const page = await fetch(`${restoredSite.url}/blog/${published.slug}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain(MARKER);
+    } finally {
+      await restoredSite?.stop();
+      await target.cleanup();
+    }
+  }, 60_000);
+
+  describe("images that are not what their rows say are refused, and the target is left as it was", () => {
+    let target: FreshDatabase;
+    let before: Record<string, unknown[]>;
+    beforeAll(async () => {
+      target = await fresh(TEST_BACKEND);
+      before = await snapshot(target.connection);
+    });
+    afterAll(() => target?.cleanup());
+    const html = Buffer.from(`<!doctype html><script>window.${MARKER}=1</script>`);
+    const jpegJson = (name: string) => name.endsWith(".json") && name.includes("/images/");
+
+    it.each([
+      [
+        "an image whose stored type is text/html",
+        (name: string, bytes: Buffer): Array<[string, Buffer]> => {
+          if (jpegJson(name) && bytes.includes('"image/jpeg"')) {
+            const json = JSON.parse(bytes.toString("utf8")) as { image: { content_type: string }; file: string };
+            json.image.content_type = "text/html";
+            json.file = json.file.replace(/\.jpg$/, ".bin");
+            return [[name, Buffer.from(JSON.stringify(json))]];
+          }
+          return [
+            [name.endsWith(".jpg") ? name.replace(/\.jpg$/, ".bin") : name, name.endsWith(".jpg") ? html : bytes],
+          ];
+        },
+      ],
+      [
+        "an image whose bytes are not an image",
+        (name: string, bytes: Buffer): Array<[string, Buffer]> => [[name, name.endsWith(".png") ? html : bytes]],
+      ],
+      [
+        "a variant whose stored type is text/html",
+        (name: string, bytes: Buffer): Array<[string, Buffer]> => [
+          [
+            name,
+            jpegJson(name)
+              ? Buffer.from(
+                  bytes.toString("utf8").replace('"content_type": "image/webp"', '"content_type": "text/html"'),
+                )
+              : bytes,
+          ],
+        ],
+      ],
+      [
+        "a variant whose bytes are HTML",
+        (name: string, bytes: Buffer): Array<[string, Buffer]> => [[name, name.endsWith(".webp") ? html : bytes]],
+      ],
+    ])("%s", async (what, edit) => {
+      const crafted = path.join(dir, `crafted-${what.replace(/\W+/g, "-")}.tar`);
+      await rewriteBackup(backupFile, crafted, edit);
+      expect(fs.readFileSync(crafted, "latin1")).not.toBe(fs.readFileSync(backupFile, "latin1"));
+      const result = cli(target.url, "restore", crafted);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toMatch(
+        /is not an image of the type its row states .*this backup was altered and is refused/,
+      );
+      expect(await snapshot(target.connection)).toEqual(before);
+    });
+
+    it("a footer link that is not an https address", async () => {
+      const crafted = path.join(dir, "crafted-settings.tar");
+      await rewriteBackup(backupFile, crafted, (name, bytes) => [
+        [
+          name,
+          name.includes("/data/site_settings-")
+            ? editRows(bytes, (row) => ({ ...row, facebook_url: "javascript:alert(1)" }))
+            : bytes,
+        ],
+      ]);
+      const result = cli(target.url, "restore", crafted);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/facebook_url that is not an https address/);
+      expect(await snapshot(target.connection)).toEqual(before);
+    });
+  });
+
+  it("/images serves only image/webp, whatever a stored row says", async () => {
+    const [image] = original.images as Array<{ id: string }>;
+    await source.db
+      .insertInto("image_variants")
+      .values({
+        image_id: image!.id,
+        width: 777,
+        height: 1,
+        format: "webp",
+        content_type: "text/html",
+        byte_size: html().length,
+        bytes: html(),
+      })
+      .execute();
+    try {
+      const answer = await fetch(`${server.url}/images/${image!.id}-777.webp`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toBe("image/webp");
+      expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+    } finally {
+      await source.db.deleteFrom("image_variants").where("width", "=", 777).execute();
+    }
+    function html() {
+      return Buffer.from("<script>alert(1)</script>");
+    }
+  });
 });
 
 describe("a file that is not a whole backup is refused, and the target is left as it was", () => {
@@ -360,7 +683,12 @@ describe("a file that is not a whole backup is refused, and the target is left a
     fs.writeFileSync(file, damaged);
     // The library call, without the CLI's check of the whole file first: the
     // damage is found after every row was inserted, at SHA256SUMS.
-    await expect(restoreBackup(target.connection, file, { replace: true })).rejects.toThrow(/damaged/);
+    await expect(
+      restoreBackup(target.connection, file, {
+        replace: true,
+        totpKey: { key: Buffer.from(siteKey, "base64"), source: "TOTP_ENCRYPTION_KEY" },
+      }),
+    ).rejects.toThrow(/damaged/);
     expect(await snapshot(target.connection)).toEqual(before);
   });
 
@@ -431,8 +759,6 @@ describe("a large backup streams: the server's memory does not grow with the sit
       MALLOC_ARENA_MAX: "2",
       MALLOC_MMAP_THRESHOLD_: "131072",
     });
-    bigAdmin = new ApiClient(big.url);
-    await bigAdmin.signIn();
     const connection = connect(
       big.databaseUrl.startsWith("postgres")
         ? { kind: "postgres", url: big.databaseUrl }
@@ -459,6 +785,12 @@ describe("a large backup streams: the server's memory does not grow with the sit
     } finally {
       await connection.db.destroy();
     }
+    // Signed in after the insert: its synchronous SQLite writes hold this
+    // process's timers for longer than the server's 5 s keep-alive, so a
+    // connection opened before it was closed by the server unnoticed and the
+    // next request sent on it failed ("other side closed").
+    bigAdmin = new ApiClient(big.url);
+    await bigAdmin.signIn();
   }, 120_000);
   afterAll(() => big?.stop());
 
@@ -469,12 +801,6 @@ describe("a large backup streams: the server's memory does not grow with the sit
   };
 
   it(`${IMAGES} images of 2.5 MB download whole while the server's resident memory grows by far less`, async () => {
-    // The insert above (synchronous SQLite writes in this process) holds this
-    // process's timers, so fetch's pool cannot drop the sign-in's idle
-    // connection before the server's 5 s keep-alive closes it; on a loaded
-    // machine the download was then sent on it as it closed ("other side
-    // closed", 2 runs in 2 beside seven other files). A request now makes
-    // the pooled connection fresh.
     expect((await bigAdmin.get("/api/auth/me")).status).toBe(200);
     const before = rssKb("VmRSS");
     const response = await fetch(`${big.url}/api/admin/backup`, { headers: { Cookie: bigAdmin.cookie } });

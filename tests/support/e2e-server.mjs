@@ -21,6 +21,8 @@ if (process.env.TEST_DATABASE === "postgres") {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   env.DATABASE_URL = url.toString();
+  // With PostgreSQL the two-factor key must be given (ADR 047), as an operator does.
+  env.TOTP_ENCRYPTION_KEY ??= Buffer.alloc(32, 7).toString("base64");
 }
 
 const child = spawn(process.execPath, [path.join(root, "build/server/index.js")], { cwd: root, env, stdio: "inherit" });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTestDatabase } from "./backend";
+import { createTestDatabase, TEST_BACKEND } from "./backend";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ENTRY = path.join(ROOT, "build/server/index.js");
@@ -30,6 +30,13 @@ const SHUTTING_DOWN = "shutting down: finishing in-flight requests";
 export const TEST_ADMIN = { email: "admin@example.com", password: "correct-horse-battery" };
 
 /**
+ * The two-factor key test servers on PostgreSQL get, as an operator gives
+ * every process the same one (ADR 047: without it PostgreSQL has none).
+ * SQLite test servers make their own key file beside their database.
+ */
+export const TEST_TOTP_KEY = Buffer.alloc(32, 7).toString("base64");
+
+/**
  * Starts the built server (npm run build) as its own process on a free port,
  * on a new database of the backend under test (a SQLite file, or a new
  * PostgreSQL database when TEST_DATABASE=postgres). Pass DATABASE_URL in `env`
@@ -55,6 +62,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       SEED_SAMPLE_POSTS: "false",
       ADMIN_EMAIL: TEST_ADMIN.email,
       ADMIN_PASSWORD: TEST_ADMIN.password,
+      ...(TEST_BACKEND === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
       ...env,
       DATABASE_URL: databaseUrl,
     },

@@ -1,10 +1,14 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { TEST_BACKEND } from "../../../tests/support/backend";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
 import { resolveDatabase } from "~/server/config.server";
+import { KEY_FILE_NAME } from "~/server/two-factor-key.server";
 import { connect, type Connection } from "~/server/db/db.server";
 
 /**
@@ -47,7 +51,7 @@ function runAdminCli(server: TestServer, args: string[]): Promise<{ code: number
 }
 
 /** A server of its own for the describe block, and a direct connection to its database. */
-function serverWithDatabase(env: Record<string, string> = {}) {
+function serverWithDatabase(env: Record<string, string | undefined> = {}) {
   const running = {} as { server: TestServer; database: Connection };
   beforeAll(async () => {
     running.server = await startServer(env);
@@ -140,15 +144,28 @@ describe("two-factor sign-in", () => {
     const codes = enabled.json.recoveryCodes as string[];
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
-    for (const code of codes) expect(code).toMatch(/^[0-9a-z]{5}-[0-9a-z]{5}$/);
+    // 120 bits each (ADR 047): 24 letters of a 32-letter alphabet, in six groups of four.
+    for (const code of codes) expect(code).toMatch(/^(?:[0-9a-z]{4}-){5}[0-9a-z]{4}$/);
 
-    // Stored hashed: no recovery code and no plain secret in the database when a key is... (see the encryption block).
+    // Stored salted, and the secret encrypted, with no key configured (SQLite: the site's key file; PostgreSQL: the variable).
     const row = await running.database.db
       .selectFrom("admin_users")
       .select(["recovery_codes", "totp_secret"])
       .executeTakeFirstOrThrow();
-    for (const code of codes) expect(row.recovery_codes).not.toContain(code.replace("-", ""));
-    expect(row.totp_secret).toBe(`plain:${secret}`);
+    const entries = JSON.parse(row.recovery_codes!) as string[];
+    expect(entries).toHaveLength(10);
+    for (const entry of entries) expect(entry).toMatch(/^salted-sha256:[\da-f]{32}:[\da-f]{64}$/);
+    for (const code of codes) {
+      const normalised = code.replace(/-/g, "");
+      expect(row.recovery_codes).not.toContain(normalised);
+      expect(row.recovery_codes).not.toContain(createHash("sha256").update(normalised).digest("hex"));
+    }
+    expect(row.totp_secret).toMatch(/^aes-256-gcm:[^:]+:[^:]+:[^:]+$/);
+    expect(row.totp_secret).not.toContain(secret);
+    if (TEST_BACKEND === "sqlite") {
+      const keyFile = path.join(path.dirname(server().databaseUrl), KEY_FILE_NAME);
+      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    }
 
     // On: a second setup is refused (turning it off asks for the password first).
     expect((await client.post("/api/auth/2fa/setup")).status).toBe(409);
@@ -320,6 +337,104 @@ describe("two-factor secrets with TOTP_ENCRYPTION_KEY", () => {
     const answer = await login(running.server, { ...TEST_ADMIN, code: totpCode(secret, Date.now() + STEP_MS) });
     expect(answer.status).toBe(200);
   });
+});
+
+describe("secrets an older version stored (ADR 047)", () => {
+  /** What an older version wrote: the secret as it was, and ten 50-bit recovery codes as plain SHA-256. */
+  const OLD_CODES = ["abcde-fghjk", "0123456789"].map((code) => code.replace("-", ""));
+  const oldRow = (secret: string) => ({
+    totp_secret: `plain:${secret}`,
+    totp_enabled_at: new Date().toISOString(),
+    totp_last_step: 0,
+    recovery_codes: JSON.stringify(OLD_CODES.map((code) => createHash("sha256").update(code).digest("hex"))),
+  });
+
+  it("are encrypted at start, by processes starting at once, which agree on the key; old recovery codes stop working", async () => {
+    const first = await startServer();
+    const databaseUrl = first.databaseUrl;
+    let second: TestServer | undefined;
+    let third: TestServer | undefined;
+    const database = connect(resolveDatabase(databaseUrl, ROOT));
+    try {
+      await first.kill("SIGTERM");
+      const secret = new Secret({ size: 20 }).base32;
+      await database.db.updateTable("admin_users").set(oldRow(secret)).execute();
+      // SQLite: no key file yet either, as on a site whose first start of this version this is.
+      if (TEST_BACKEND === "sqlite") fs.rmSync(path.join(path.dirname(databaseUrl), KEY_FILE_NAME));
+      [second, third] = await Promise.all([
+        startServer({ DATABASE_URL: databaseUrl }),
+        startServer({ DATABASE_URL: databaseUrl }),
+      ]);
+      const row = await database.db
+        .selectFrom("admin_users")
+        .select(["totp_secret", "recovery_codes"])
+        .executeTakeFirstOrThrow();
+      expect(row.totp_secret).toMatch(/^aes-256-gcm:/);
+      expect(row.totp_secret).not.toContain(secret);
+      const encryptedLines = [...second.logs, ...third.logs].filter(
+        (line) => line.msg === "two-factor secrets stored unencrypted were encrypted",
+      );
+      expect(encryptedLines.map((line) => line.secrets)).toEqual([1]);
+
+      // Both processes read it: they have the same key.
+      await awayFromStepEnd();
+      expect((await login(second, { ...TEST_ADMIN, code: totpCode(secret) })).status).toBe(200);
+      expect((await login(third, { ...TEST_ADMIN, code: totpCode(secret, Date.now() + STEP_MS) })).status).toBe(200);
+
+      // The old codes are refused, and the Account screen says why and what to do.
+      for (const code of OLD_CODES) {
+        const refused = await login(second, { ...TEST_ADMIN, code });
+        expect(refused.status).toBe(401);
+        expect(refused.json.twoFactorRequired).toBe(true);
+      }
+      expect(JSON.parse(row.recovery_codes!)).toHaveLength(2);
+      await database.db.updateTable("admin_users").set({ totp_last_step: 0 }).execute();
+      const client = new ApiClient(second.url);
+      expect(
+        (await client.post("/api/auth/login", { ...TEST_ADMIN, code: totpCode(secret) }, freshAddress())).status,
+      ).toBe(200);
+      const account = await client.get("/admin/account");
+      expect(account.status).toBe(200);
+      // (React separates the number from the text around it with empty comments.)
+      expect(account.text).toMatch(/ (?:<!-- -->)?0(?:<!-- -->)? of 10 recovery codes are unused/);
+      expect(account.text).toContain("Your earlier recovery codes no longer work");
+    } finally {
+      await database.db.destroy();
+      await Promise.all([second?.stop(), third?.stop()]);
+      await first.stop();
+    }
+  }, 60_000);
+});
+
+describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL without TOTP_ENCRYPTION_KEY (ADR 047)", () => {
+  const running = serverWithDatabase({ TOTP_ENCRYPTION_KEY: undefined });
+
+  it("turning 2FA on is refused, saying what the operator must set", async () => {
+    const client = new ApiClient(running.server.url);
+    await client.signIn(TEST_ADMIN, freshAddress());
+    const setup = await client.post("/api/auth/2fa/setup");
+    expect(setup.status).toBe(409);
+    expect(setup.json.error).toMatch(/TOTP_ENCRYPTION_KEY, the same key on every app process/);
+    const row = await running.database.db
+      .selectFrom("admin_users")
+      .select(["totp_pending_secret"])
+      .executeTakeFirstOrThrow();
+    expect(row.totp_pending_secret).toBeNull();
+  });
+
+  it("a database holding an older version's unencrypted secret does not start without the key, in one line", async () => {
+    await running.database.db
+      .updateTable("admin_users")
+      .set({ totp_secret: `plain:${new Secret({ size: 20 }).base32}` })
+      .execute();
+    try {
+      await expect(
+        startServer({ DATABASE_URL: running.server.databaseUrl, TOTP_ENCRYPTION_KEY: undefined }),
+      ).rejects.toThrow(/TOTP_ENCRYPTION_KEY must be set: 1 administrator's two-factor secrets are stored unencrypted/);
+    } finally {
+      await running.database.db.updateTable("admin_users").set({ totp_secret: null }).execute();
+    }
+  }, 30_000);
 });
 
 describe("password change and sessions", () => {

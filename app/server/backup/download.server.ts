@@ -5,6 +5,7 @@ import { getAdmin } from "../auth.server";
 import { BoundedWork } from "../bounded-work.server";
 import { getConnection } from "../db/index.server";
 import { getLogger } from "../logger.server";
+import { getTotpKey } from "../two-factor-key.server";
 import { writeBackup } from "./write.server";
 
 /** Where Settings' "Download backup" points. */
@@ -59,7 +60,7 @@ export async function sendBackup(req: IncomingMessage, res: ServerResponse): Pro
     if (req.method === "HEAD") return void res.end();
     const started = Date.now();
     const pack = tar.pack();
-    const [counts] = await Promise.all([writeBackup(getConnection(), pack), pipeline(pack, res)]);
+    const [counts] = await Promise.all([writeBackup(getConnection(), pack, getTotpKey()?.key), pipeline(pack, res)]);
     log.info({ by: admin.email, rows: counts.rows, ms: Date.now() - started }, "backup downloaded");
   } catch (error) {
     // Headers are sent: the client sees a cut-off file, which a restore refuses.

@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { Readable } from "node:stream";
 import tar from "tar-stream";
+import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
+import { httpsUrl } from "~/lib/site-settings";
 import type { Connection } from "../db/db.server";
+import { sniffImageFormat } from "../images.server";
+import { MarkdownRenderError, renderMarkdownSafely } from "../markdown.server";
+import type { TotpKey } from "../two-factor-key.server";
+import { isPlainSecret, openSecret, opensWith, sealSecret } from "../two-factor.server";
 import { fillCategorySlugs } from "../category-slugs.server";
 import { renameReservedSlugs } from "../reserved-slugs.server";
 import { rebuildImageReferences } from "../image-references.server";
@@ -129,6 +135,7 @@ export async function readBackup(input: Readable, visit: BackupVisitor = {}): Pr
       if (next) {
         if (name !== next.file) throw new BackupError(`The backup has ${shown(name)} where ${next.file} should be`);
         const bytes = await read(ENTRY_LIMITS.imageFile);
+        checkImageFile(next.image ?? next.variant!, bytes, name);
         if (next.image) {
           rows.images! += 1;
           await visit.image?.(next.image, bytes);
@@ -162,6 +169,7 @@ export async function readBackup(input: Readable, visit: BackupVisitor = {}): Pr
         lastPiece = piece;
         const tableName = ROW_TABLES[table]!;
         const parsed = parseRows(await read(ENTRY_LIMITS.jsonl), manifest.tables[tableName], name);
+        if (tableName === "site_settings") for (const row of parsed) checkSettingsRow(row, name);
         rows[tableName]! += parsed.length;
         await visit.rows?.(tableName, parsed);
         continue;
@@ -300,6 +308,39 @@ function parseImageJson(bytes: Buffer, id: string, manifest: Manifest, name: str
   return { image, file: value.file, variants };
 }
 
+const IMAGE_FORMATS = new Set(["jpeg", "png", "webp", "gif", "avif"]);
+
+/**
+ * A restore trusts no image's stated type (ADR 047): its content type must
+ * be one uploads accept and its bytes must be an image of that type, judged
+ * by their magic numbers as uploads are; a variant's format must be its
+ * bytes' too. Otherwise a crafted backup could have /images serve HTML.
+ */
+function checkImageFile(row: Row, bytes: Buffer, name: string): void {
+  const type = String(row.content_type);
+  const sniffed = sniffImageFormat(bytes);
+  const typeOk = (ACCEPTED_IMAGE_TYPES as readonly string[]).includes(type) && sniffed && type === `image/${sniffed}`;
+  const formatOk = "format" in row ? row.format === sniffed : IMAGE_FORMATS.has(String(row.source_format));
+  if (!typeOk || !formatOk) {
+    throw new BackupError(
+      `The backup's ${shown(name)} is not an image of the type its row states (${shown(type)}): a backup's images must be JPEG, PNG, WebP, GIF or AVIF files of their stated type, so this backup was altered and is refused`,
+    );
+  }
+}
+
+/** The footer's links: https addresses only, as the settings screen saves them (a `javascript:` link would run). */
+function checkSettingsRow(row: Row, name: string): void {
+  for (const column of ["facebook_url", "instagram_url", "linkedin_url"]) {
+    const value = row[column];
+    if (value === null || value === undefined) continue;
+    if (typeof value !== "string" || httpsUrl(value) === undefined) {
+      throw new BackupError(
+        `The backup's ${shown(name)} has a ${column} that is not an https address, which the settings never save: this backup was altered and is refused`,
+      );
+    }
+  }
+}
+
 function parseCounts(bytes: Buffer): Counts {
   const value = parseJson(bytes, COUNTS);
   if (
@@ -356,6 +397,18 @@ const REPLACED_TABLES = [
 /** Rows per INSERT: well inside both backends' limits on bound values. */
 const INSERT_ROWS = 100;
 
+export interface RestoreOptions {
+  /** Empty a target that holds a site first (signing everybody out); without it such a target is refused. */
+  replace?: boolean;
+  /** The target site's two-factor key (getTotpKey()); undefined: it has none (PostgreSQL without the variable). */
+  totpKey: TotpKey | undefined;
+}
+
+export interface RestoreSummary extends BackupSummary {
+  /** What the restore changed from the file, one line each, for the operator (2FA turned off, posts rendered again). */
+  notices: string[];
+}
+
 /**
  * Loads a backup into `connection` (migrated to this version) in one
  * transaction: a failure anywhere, a damaged entry found at the end included,
@@ -363,20 +416,27 @@ const INSERT_ROWS = 100;
  * unless `replace`, which empties it first (signing everybody out). The
  * backup's settings replace the target's first-start defaults either way.
  * Bumps the content version, so every process's cached pages are stale.
+ *
+ * Trusts no stored HTML (ADR 047): every post's HTML is rendered again from
+ * its markdown by the pipeline saves use. Images are checked as they are read
+ * (checkImageFile). Two-factor secrets are kept when the target's key opens
+ * them; otherwise that administrator's 2FA is turned off, with a notice.
  */
 export async function restoreBackup(
   connection: Connection,
   file: string,
-  { replace = false }: { replace?: boolean } = {},
-): Promise<BackupSummary> {
+  { replace = false, totpKey }: RestoreOptions,
+): Promise<RestoreSummary> {
   const targetColumns = new Map(
     (await connection.db.introspection.getTables()).map((table) => [
       table.name,
       new Set(table.columns.map((column) => column.name)),
     ]),
   );
+  const notices: string[] = [];
+  let postsRendered = 0;
   try {
-    return await connection.db.transaction().execute(async (trx) => {
+    const summary = await connection.db.transaction().execute(async (trx) => {
       if (!replace) {
         for (const table of SITE_TABLES) {
           const row = await trx
@@ -392,7 +452,7 @@ export async function restoreBackup(
       }
       for (const table of REPLACED_TABLES) await trx.deleteFrom(table).execute();
 
-      const summary = await readBackupFile(file, {
+      const read = await readBackupFile(file, {
         manifest(manifest) {
           for (const [table, columns] of Object.entries(manifest.tables)) {
             const known = targetColumns.get(table);
@@ -417,10 +477,16 @@ export async function restoreBackup(
             .execute();
         },
         async rows(table, rows) {
-          for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+          let loaded = rows;
+          if (table === "posts") {
+            loaded = await withHtmlRendered(rows);
+            postsRendered += loaded.filter((row, i) => row.content_html !== rows[i]!.content_html).length;
+          }
+          if (table === "admin_users") loaded = rows.map((row) => withTwoFactorChecked(row, totpKey, notices));
+          for (let i = 0; i < loaded.length; i += INSERT_ROWS) {
             await trx
               .insertInto(table)
-              .values(rows.slice(i, i + INSERT_ROWS) as never)
+              .values(loaded.slice(i, i + INSERT_ROWS) as never)
               .execute();
           }
         },
@@ -432,11 +498,64 @@ export async function restoreBackup(
       // A post called "search" from before migration 017 (ADR 042).
       await renameReservedSlugs(trx);
       await bumpContentVersion(trx);
-      return summary;
+      return read;
     });
+    if (postsRendered > 0) {
+      notices.push(
+        `${postsRendered} post${postsRendered === 1 ? "'s" : "s'"} stored HTML differed from what the markdown renders to now, and was replaced by the new rendering.`,
+      );
+    }
+    return { ...summary, notices };
   } catch (error) {
     if (error instanceof BackupError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new BackupError(`The restore failed and changed nothing: ${message}`);
   }
+}
+
+/** Each post's HTML rendered again from its markdown, one at a time, in the renderer process saves use (ADR 039). */
+async function withHtmlRendered(rows: Row[]): Promise<Row[]> {
+  const rendered: Row[] = [];
+  for (const row of rows) {
+    if (typeof row.content !== "string") {
+      throw new BackupError(`The backup's post ${shown(String(row.slug))} has no markdown text`);
+    }
+    try {
+      rendered.push({ ...row, content_html: await renderMarkdownSafely(row.content) });
+    } catch (error) {
+      if (!(error instanceof MarkdownRenderError)) throw error;
+      throw new BackupError(`The backup's post ${shown(String(row.slug))} cannot be rendered: ${error.message}`);
+    }
+  }
+  return rendered;
+}
+
+/**
+ * An administrator's row with its two-factor secrets as the target can use
+ * them: an encrypted secret the target's key opens is kept as it is; one it
+ * does not (another site's key) turns that administrator's 2FA off, with a
+ * notice, rather than leaving them unable to sign in; a secret an older
+ * version stored as it was is encrypted with the target's key. A pending
+ * setup that cannot be kept is dropped.
+ */
+function withTwoFactorChecked(row: Row, key: TotpKey | undefined, notices: string[]): Row {
+  const usable = (stored: string | number | null | undefined): string | null => {
+    if (stored === null || stored === undefined) return null;
+    if (typeof stored !== "string") throw new BackupError("The backup has a two-factor secret that is not text");
+    if (isPlainSecret(stored)) return key ? sealSecret(openSecret(stored, key.key), key.key) : null;
+    return opensWith(stored, key?.key) ? stored : null;
+  };
+  const checked: Row = { ...row };
+  if ("totp_pending_secret" in row) checked.totp_pending_secret = usable(row.totp_pending_secret);
+  if (row.totp_secret === null || row.totp_secret === undefined) return checked;
+  const secret = usable(row.totp_secret);
+  if (secret !== null) return { ...checked, totp_secret: secret };
+  notices.push(
+    `Two-factor sign-in of ${String(row.email)} was turned off: ${
+      key
+        ? `its secret was encrypted with another key than this site's (${key.source})`
+        : "this site has no key to keep its secret with (set TOTP_ENCRYPTION_KEY)"
+    }. They sign in with their password and turn it on again under Account, or restore again with TOTP_ENCRYPTION_KEY set to the key of the site the backup came from.`,
+  );
+  return { ...checked, totp_secret: null, totp_enabled_at: null, totp_last_step: null, recovery_codes: null };
 }

@@ -4,8 +4,10 @@ import { Kysely, sql, SqliteDialect } from "kysely";
 import type { Pack } from "tar-stream";
 import type { Connection, Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
+import { isPlainSecret, openSecret, sealSecret } from "../two-factor.server";
 import {
   BACKED_UP_TABLES,
+  BackupError,
   BACKUP_FORMAT,
   BACKUP_VERSION,
   CHECKSUMS,
@@ -65,9 +67,9 @@ export async function inBackupSnapshot<T>(connection: Connection, read: (db: Db)
  * piece of rows, whatever the size of the site. Finalizes the pack on success;
  * destroys it with the error otherwise.
  */
-export async function writeBackup(connection: Connection, pack: Pack): Promise<Counts> {
+export async function writeBackup(connection: Connection, pack: Pack, totpKey: Buffer | undefined): Promise<Counts> {
   try {
-    const counts = await inBackupSnapshot(connection, (db) => writeEntries(db, connection.kind, pack));
+    const counts = await inBackupSnapshot(connection, (db) => writeEntries(db, connection.kind, pack, totpKey));
     pack.finalize();
     return counts;
   } catch (error) {
@@ -76,7 +78,7 @@ export async function writeBackup(connection: Connection, pack: Pack): Promise<C
   }
 }
 
-async function writeEntries(db: Db, source: string, pack: Pack): Promise<Counts> {
+async function writeEntries(db: Db, source: string, pack: Pack, totpKey: Buffer | undefined): Promise<Counts> {
   const sums: string[] = [];
   const rows: Record<string, number> = {};
   const mtime = new Date();
@@ -157,7 +159,9 @@ async function writeEntries(db: Db, source: string, pack: Pack): Promise<Counts>
     after = page.at(-1)!.id;
   }
 
-  for (const table of ROW_TABLES) rows[table] = await writeRows(db, table, add);
+  for (const table of ROW_TABLES) {
+    rows[table] = await writeRows(db, table, add, table === "admin_users" ? withSecretsSealed(totpKey) : undefined);
+  }
 
   const counts: Counts = { rows, entries: sums.length + 1 };
   await add(COUNTS, Buffer.from(`${JSON.stringify(counts, null, 2)}\n`));
@@ -169,8 +173,36 @@ async function writeEntries(db: Db, source: string, pack: Pack): Promise<Counts>
 const asBuffer = (bytes: Uint8Array) =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** A table's rows as pieces of JSON lines, in key order. */
-async function writeRows(db: Db, table: RowTable, add: (name: string, data: Buffer) => Promise<void>) {
+/**
+ * An administrator's row as a backup holds it (ADR 047): a two-factor secret
+ * only ever encrypted. The database holds them so from the first start of
+ * this version; a secret an older process wrote since (a rolling upgrade) is
+ * encrypted here, and without a key the backup is refused.
+ */
+function withSecretsSealed(key: Buffer | undefined) {
+  return (row: Record<string, unknown>): Record<string, unknown> => {
+    const sealed = { ...row };
+    for (const column of ["totp_secret", "totp_pending_secret"]) {
+      const value = row[column];
+      if (typeof value !== "string" || !isPlainSecret(value)) continue;
+      if (!key) {
+        throw new BackupError(
+          "A two-factor secret is stored unencrypted and this site has no key to encrypt it with: set TOTP_ENCRYPTION_KEY and start the site once",
+        );
+      }
+      sealed[column] = sealSecret(openSecret(value, key), key);
+    }
+    return sealed;
+  };
+}
+
+/** A table's rows as pieces of JSON lines, in key order (`transform`: what a row is written as). */
+async function writeRows(
+  db: Db,
+  table: RowTable,
+  add: (name: string, data: Buffer) => Promise<void>,
+  transform: (row: Record<string, unknown>) => Record<string, unknown> = (row) => row,
+) {
   let lines: string[] = [];
   let size = 0;
   let piece = 0;
@@ -192,7 +224,7 @@ async function writeRows(db: Db, table: RowTable, add: (name: string, data: Buff
     if (after !== undefined) query = query.where("id" as never, ">", after as never);
     const page = (await query.execute()) as Array<Record<string, unknown>>;
     for (const row of page) {
-      const line = JSON.stringify(row);
+      const line = JSON.stringify(transform(row));
       lines.push(line);
       size += Buffer.byteLength(line) + 1;
       count += 1;
