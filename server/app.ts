@@ -9,7 +9,6 @@ import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseU
 import { previewLinkHeaders } from "./preview-headers";
 import { securityHeaders, setNonce } from "./security-headers";
 import "~/context";
-import { sessionCookieName } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getConnection, getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/logger.server";
@@ -76,7 +75,6 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
           cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
           openEnded: isOpenEndedKey,
           logger: log,
-          sessionCookie: sessionCookieName(config.secureCookies),
         });
 
   // The backup download streams hundreds of megabytes: answered here, before
