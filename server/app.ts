@@ -6,7 +6,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { accessLog } from "./access-log";
 import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseUnknownMethods } from "./request-checks";
-import { previewLinkHeaders } from "./preview-headers";
+import { secretPageHeaders } from "./secret-page-headers";
 import { securityHeaders, setNonce } from "./security-headers";
 import "~/context";
 import { getConfig } from "~/server/config.server";
@@ -153,7 +153,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     accessLog(log),
     setNonce,
     securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
-    previewLinkHeaders,
+    secretPageHeaders,
   ];
   /** The server's request handler: what every answer gets, then a cache hit or Express. */
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) {

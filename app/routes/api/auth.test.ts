@@ -409,7 +409,14 @@ describe("first administrator", () => {
     // The setup screen is offered only with the token.
     expect((await fetch(`${server.url}/admin/setup`)).status).toBe(403);
     expect((await fetch(`${server.url}/admin/setup?token=wrong`)).status).toBe(403);
-    expect((await fetch(`${server.url}/admin/setup?token=${token}`)).status).toBe(200);
+    const setupPage = await fetch(`${server.url}/admin/setup?token=${token}`);
+    expect(setupPage.status).toBe(200);
+    // The token is in the page's address: neither its assets' requests nor a link followed from it send it on.
+    expect(setupPage.headers.get("referrer-policy")).toBe("no-referrer");
+    // Nor does the server's access log keep it.
+    const logged = server.logs.filter((l) => (l.req as { url?: string } | undefined)?.url?.startsWith("/admin/setup"));
+    expect(logged.length).toBeGreaterThan(0);
+    expect(JSON.stringify(logged)).not.toContain(token);
 
     const wrong = await client.post("/api/auth/setup", {
       token: "wrong",
