@@ -11,4 +11,9 @@ export function renderNginxSite(options: {
   listenAddress?: string;
   cacheDir?: string;
   acmeRoot?: string;
+  accessLogs?: Array<{ file: string; format?: string }>;
+  rateLimitExempt?: string[];
 }): string;
+
+/** The site's access log when no other is given. */
+export const DEFAULT_ACCESS_LOG: string;

@@ -19,6 +19,17 @@ export const TEMPLATE = path.join(import.meta.dirname, "nginx", "ojai-site.conf.
  */
 const PASSIVE_CHECK = "max_fails=1 fail_timeout=2s";
 
+/** The site's access log, in the site file's own format (no tokens, ADR 048). */
+export const DEFAULT_ACCESS_LOG = "/var/log/nginx/ojai-site.access.log";
+
+/**
+ * A file name nginx reads as one word, and the characters of an address or
+ * network (IPv4 or IPv6, optionally /bits; `nginx -t` checks the rest).
+ */
+const FILE_NAME = /^\/[^\s;'"{}$\\]+$/;
+const FORMAT_NAME = /^\w+$/;
+const ADDRESS = /^[\da-f.:]+(?:\/\d{1,3})?$/i;
+
 /**
  * @param {{
  *   siteUrl: string,              // the public origin, https://..., as the app's SITE_URL
@@ -29,6 +40,10 @@ const PASSIVE_CHECK = "max_fails=1 fail_timeout=2s";
  *   listenAddress?: string,       // default: every IPv4 and IPv6 address
  *   cacheDir?: string,            // nginx's cache of /assets and /images
  *   acmeRoot?: string,            // where an ACME client (certbot --webroot) writes its challenges
+ *   accessLogs?: Array<{ file: string, format?: string }>,
+ *                                 // default: DEFAULT_ACCESS_LOG in the site's format, ojai_site; another
+ *                                 // format must be defined in nginx.conf, and keep URIs and referrers out
+ *   rateLimitExempt?: string[],   // addresses or networks never limited (monitoring, a load test)
  * }} options
  * @returns {string} the site file
  */
@@ -40,6 +55,19 @@ export function renderNginxSite(options) {
   if (!options.apps?.length) throw new Error("at least one --app host:port is needed");
   for (const app of options.apps) {
     if (!/^[\w.-]+:\d+$|^\[[\da-f:]+\]:\d+$/i.test(app)) throw new Error(`--app must be host:port (got ${app})`);
+  }
+  const accessLogs = options.accessLogs ?? [{ file: DEFAULT_ACCESS_LOG }];
+  for (const { file, format = "ojai_site" } of accessLogs) {
+    if (!FILE_NAME.test(file)) throw new Error(`--access-log must be an absolute file name (got ${file})`);
+    if (!FORMAT_NAME.test(format)) throw new Error(`a log format is a name (got ${format})`);
+  }
+  const exempt = options.rateLimitExempt ?? [];
+  for (const address of exempt) {
+    if (!ADDRESS.test(address) || !/[.:]/.test(address)) {
+      throw new Error(
+        `--rate-limit-exempt must be an address or network such as 192.0.2.7 or 2001:db8::/64 (got ${address})`,
+      );
+    }
   }
   const host = site.hostname;
   const httpsPort = Number(site.port || 443);
@@ -58,6 +86,8 @@ export function renderNginxSite(options) {
     SITE_URL: site.origin,
     CERTIFICATE: options.certificate ?? `/etc/letsencrypt/live/${host}/fullchain.pem`,
     CERTIFICATE_KEY: options.certificateKey ?? `/etc/letsencrypt/live/${host}/privkey.pem`,
+    ACCESS_LOGS: accessLogs.map(({ file, format = "ojai_site" }) => `    access_log ${file} ${format};`).join("\n"),
+    RATE_LIMIT_EXEMPT: exempt.map((address) => `    ${address} 1;`).join("\n"),
   };
   const rendered = fs.readFileSync(TEMPLATE, "utf8").replace(/\{\{([A-Z_]+)\}\}/g, (placeholder, name) => {
     if (!(name in values)) throw new Error(`the template names an unknown value ${placeholder}`);
@@ -75,7 +105,9 @@ const usage = `Usage: node deploy/render-nginx-site.mjs --site-url https://HOST 
   --http-port N             plain HTTP port, which redirects to HTTPS (default 80)
   --listen-address ADDR     listen on this address only (default: all IPv4 and IPv6)
   --cache-dir DIR           nginx's cache of /assets and /images (default /var/cache/nginx/ojai-site)
-  --acme-root DIR           ACME challenge folder (default /var/www/ojai-site-acme)`;
+  --acme-root DIR           ACME challenge folder (default /var/www/ojai-site-acme)
+  --access-log FILE         the site's access log, which keeps no tokens (default ${DEFAULT_ACCESS_LOG}); repeat for more
+  --rate-limit-exempt ADDR  an address or network never rate-limited (your monitoring, a load test); repeat for each`;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   let parsed;
@@ -90,6 +122,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         "listen-address": { type: "string" },
         "cache-dir": { type: "string" },
         "acme-root": { type: "string" },
+        "access-log": { type: "string", multiple: true },
+        "rate-limit-exempt": { type: "string", multiple: true },
         help: { type: "boolean" },
       },
     }).values;
@@ -112,6 +146,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         listenAddress: parsed["listen-address"],
         cacheDir: parsed["cache-dir"],
         acmeRoot: parsed["acme-root"],
+        accessLogs: parsed["access-log"]?.map((file) => ({ file })),
+        rateLimitExempt: parsed["rate-limit-exempt"],
       }),
     );
   } catch (error) {

@@ -7,10 +7,9 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { accessLog } from "./access-log";
 import { adminNoStore } from "./admin-headers";
 import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseUnknownMethods } from "./request-checks";
-import { previewLinkHeaders } from "./preview-headers";
+import { secretPageHeaders } from "./secret-page-headers";
 import { securityHeaders, setNonce } from "./security-headers";
 import "~/context";
-import { sessionCookieName } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getConnection, getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/logger.server";
@@ -77,7 +76,6 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
           cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
           openEnded: isOpenEndedKey,
           logger: log,
-          sessionCookie: sessionCookieName(config.secureCookies),
         });
 
   // The backup download streams hundreds of megabytes: answered here, before
@@ -157,8 +155,12 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     accessLog(log),
     setNonce,
     securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
+<<<<<<< HEAD
     previewLinkHeaders,
     adminNoStore,
+=======
+    secretPageHeaders,
+>>>>>>> sec-cache
   ];
   /** The server's request handler: what every answer gets, then a cache hit or Express. */
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) {

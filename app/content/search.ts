@@ -17,6 +17,7 @@ export const searchText = {
   noMatchHint: "Try fewer or different words, or",
   browseAll: "browse all articles",
   busy: "The search is busy. Please try again in a moment.",
+  throttled: "Too many searches from your address. Please try again in a minute.",
   tooLong: `That search is too long. Search for at most ${MAX_QUERY_CHARS} characters.`,
   intro: "Find articles by words in their title, summary, category or text.",
   pagesLabel: "Search result pages",

@@ -3,7 +3,9 @@
  * until it is used (ADR 038), a share link's opens a draft (ADR 044). Neither
  * may reach a log. React Router matches paths decoded and without regard to
  * case, so these are checked the same way: `/blog/pr%65view/{token}` opens
- * the share link too.
+ * the share link too. The first administrator's setup link carries its token
+ * in the query (`/admin/setup?token=`): a query naming a token is not logged
+ * either (ADR 048).
  */
 const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/"] as const;
 
@@ -24,8 +26,25 @@ export function isPreviewPath(url: string): boolean {
 }
 
 /**
+ * Whether a request URL is a page whose own address holds a secret: a share
+ * link, an invitation, or the setup page (its token in the query). Such a
+ * page must not send its address on as a referrer (ADR 048).
+ */
+export function hasSecretAddress(url: string): boolean {
+  const path = decodedPath(url);
+  return (
+    SECRET_PREFIXES.some((prefix) => path.startsWith(prefix)) ||
+    path === SETUP_PATH ||
+    path.startsWith(`${SETUP_PATH}/`)
+  );
+}
+
+const SETUP_PATH = "/admin/setup";
+
+/**
  * A request URL as logs may show it: a secret path's token (and anything
- * after it) replaced by `[token]`; any other URL as it is.
+ * after it) replaced by `[token]`, a query that holds the word "token" (in
+ * any case or spelling) by `[redacted]`; any other URL as it is.
  */
 export function redactSecretPath(url: string): string {
   const path = decodedPath(url);
@@ -33,5 +52,22 @@ export function redactSecretPath(url: string): string {
     const at = path.indexOf(prefix);
     if (at !== -1) return `${path.slice(0, at)}${prefix}[token]`;
   }
+  const query = url.indexOf("?");
+  if (query !== -1 && namesToken(url.slice(query + 1))) return `${url.slice(0, query)}?[redacted]`;
   return url;
+}
+
+/**
+ * Whether a query string holds the word "token" anywhere, as written or
+ * decoded (`%74oken`): URLSearchParams decodes each name and value and
+ * leaves a malformed escape as it is, as the routes read them.
+ */
+function namesToken(query: string): boolean {
+  if (query.toLowerCase().includes("token")) return true;
+  // Only an escape can spell it otherwise; most queries have none, and cost no parse.
+  if (!query.includes("%")) return false;
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (`${name}=${value}`.toLowerCase().includes("token")) return true;
+  }
+  return false;
 }

@@ -2,6 +2,8 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../tests/support/backend";
 import { ApiClient, cacheStored, startServer, type TestServer } from "../../tests/support/server";
+import { searchText } from "~/content/search";
+import { SEARCH_THROTTLE } from "~/server/search.server";
 import { headers as searchHeaders } from "./blog.search";
 
 /**
@@ -26,10 +28,13 @@ async function createPost(post: Record<string, unknown>) {
   return result.json as { id: string; slug: string };
 }
 
-/** A GET over plain HTTP (the path sent as written), with the cache's X-Cache header. */
-function get(path: string) {
+/**
+ * A GET over plain HTTP (the path sent as written), with the cache's X-Cache
+ * header; `from` is the loopback address it comes from (another visitor).
+ */
+function get(path: string, from?: string) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const request = http.request(`${server.url}/`, { path, agent: false }, (response) => {
+    const request = http.request(`${server.url}/`, { path, agent: false, localAddress: from }, (response) => {
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => (body += chunk));
@@ -169,6 +174,50 @@ describe('the slug "search"', () => {
     expect(updated.json.error).toBe(
       'The slug "search" is taken by the blog\'s own /blog/search page; choose another slug',
     );
+  });
+});
+
+describe("/blog/search from one address that searches without end (ADR 048)", () => {
+  it("answers 429 with Retry-After on the page itself past the address's searches, while the site still answers it and others", async () => {
+    const flooder = "127.0.0.7";
+    // A results page someone else asked for first is a cache hit: no search, nothing counted.
+    const cached = "/blog/search?q=weekly";
+    expect((await get(cached, "127.0.0.8")).status).toBe(200);
+    await cacheStored(server, cached);
+    const flood = Array.from({ length: SEARCH_THROTTLE.points + 10 }, (_, i) => `/blog/search?q=flood${i}`);
+    const answers: Array<Awaited<ReturnType<typeof get>>> = [];
+    const browsing: number[] = [];
+    // Four searches at a time from the one address, while another visitor browses.
+    let searched = false;
+    const searching = (async () => {
+      for (let i = 0; i < flood.length; i += 4) {
+        answers.push(...(await Promise.all(flood.slice(i, i + 4).map((path) => get(path, flooder)))));
+      }
+    })().finally(() => (searched = true));
+    while (!searched) {
+      browsing.push((await get("/blog", "127.0.0.9")).status, (await get(cached, "127.0.0.9")).status);
+    }
+    await searching;
+    expect(browsing.every((status) => status === 200)).toBe(true);
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(SEARCH_THROTTLE.points);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+
+    const refused = answers.find((answer) => answer.status === 429)!;
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(SEARCH_THROTTLE.durationSeconds);
+    expect(refused.headers["cache-control"]).toBe("no-store");
+    expect(refused.body).toMatch(new RegExp(`<p role="alert"[^>]*>${searchText.throttled}</p>`));
+    expect(refused.body).toMatch(/<input[^>]*name="q"/);
+    expect(resultLinks(refused.body)).toEqual([]);
+
+    // The same address still gets pages and cached results; another address still searches.
+    expect((await get("/blog", flooder)).status).toBe(200);
+    const hit = await get(cached, flooder);
+    expect([hit.status, hit.headers["x-cache"]]).toEqual([200, "hit"]);
+    expect((await get("/blog/search?q=flood0+other", "127.0.0.10")).status).toBe(200);
+    expect((await get("/blog/search?q=flood1+other", flooder)).status).toBe(429);
   });
 });
 

@@ -16,7 +16,13 @@ import { pageMeta } from "~/lib/seo";
 import { getConfig } from "~/server/config.server";
 import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { SEARCH_RETRY_SECONDS, SearchBusyError, searchPosts } from "~/server/search.server";
+import {
+  refundSearch,
+  reserveSearch,
+  SEARCH_RETRY_SECONDS,
+  SearchBusyError,
+  searchPosts,
+} from "~/server/search.server";
 import { siteSettingsFor } from "~/server/settings.server";
 import type { Route } from "./+types/blog.search";
 
@@ -24,15 +30,17 @@ import type { Route } from "./+types/blog.search";
  * /blog/search?q=WORDS (PRODUCT §10, ADR 042): server-rendered results of the
  * blog's full-text search, ten a page (?page=N), with the matched words
  * marked. No `q` (or only spaces) shows the form alone; a `q` longer than
- * MAX_QUERY_CHARS a message (400). The page shows the query as normalised
+ * MAX_QUERY_CHARS a message (400); one address's searches past
+ * SEARCH_THROTTLE a message (429, ADR 048). The page shows the query as normalised
  * (spacing collapsed, lowercased), which is also its page-cache key.
  */
 export const handle = islandsPage;
 
 /**
  * The same for every visitor: kept by the page cache (as open-ended entries),
- * revalidated by browsers. A busy answer (503) is kept by no one and says
- * when to come back.
+ * revalidated by browsers. A busy answer (503) or a throttled one (429, one
+ * address's searches past SEARCH_THROTTLE, ADR 048) is kept by no one and
+ * says when to come back.
  */
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   const retryAfter = loaderHeaders.get("Retry-After");
@@ -41,7 +49,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
     : { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { siteUrl } = getConfig();
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const company = { name: companyName, socialUrls };
@@ -51,11 +59,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (query.kind === "too-long") return data({ state: "too-long" as const, company, siteUrl }, { status: 400 });
   const page = parseSearchPage(params.get("page"));
   if (page === undefined) throw new Response("Not found", { status: 404 });
+  // Only a search that reaches the database counts (a query of punctuation has no words).
+  const counts = query.terms.length > 0;
+  if (counts) {
+    const reservation = await reserveSearch(context.clientAddress);
+    if (!reservation.ok) {
+      return data(
+        { state: "throttled" as const, q: query.text, company, siteUrl },
+        { status: 429, headers: { "Retry-After": String(Math.ceil(reservation.retryAfterMs / 1000)) } },
+      );
+    }
+  }
   let found: Awaited<ReturnType<typeof searchPosts>>;
   try {
-    found = await searchPosts(getConnection().db, query, { page, now: new Date() });
+    found = await searchPosts(getConnection(), query, { page, now: new Date() });
   } catch (error) {
     if (!(error instanceof SearchBusyError)) throw error;
+    if (counts) await refundSearch(context.clientAddress);
     return data(
       { state: "busy" as const, q: query.text, company, siteUrl },
       { status: 503, headers: { "Retry-After": String(SEARCH_RETRY_SECONDS) } },
@@ -84,7 +104,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  */
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  const q = data.state === "results" || data.state === "busy" ? data.q : undefined;
+  const q = data.state === "results" || data.state === "busy" || data.state === "throttled" ? data.q : undefined;
   const page = data.state === "results" ? data.page : 1;
   return pageMeta({
     title: searchText.title(q, page, data.company.name),
@@ -94,7 +114,10 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function BlogSearch({ loaderData }: Route.ComponentProps) {
-  const q = loaderData.state === "results" || loaderData.state === "busy" ? loaderData.q : "";
+  const q =
+    loaderData.state === "results" || loaderData.state === "busy" || loaderData.state === "throttled"
+      ? loaderData.q
+      : "";
   return (
     <>
       <Island name="site-header" props={{ companyName: loaderData.company.name }} />
@@ -107,9 +130,9 @@ export default function BlogSearch({ loaderData }: Route.ComponentProps) {
             {searchText.tooLong}
           </p>
         )}
-        {loaderData.state === "busy" && (
+        {(loaderData.state === "busy" || loaderData.state === "throttled") && (
           <p role="alert" className="mt-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
-            {searchText.busy}
+            {loaderData.state === "busy" ? searchText.busy : searchText.throttled}
           </p>
         )}
         {loaderData.state === "results" && <Results {...loaderData} />}

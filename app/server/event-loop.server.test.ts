@@ -1,5 +1,7 @@
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { watchEventLoop } from "./event-loop.server";
+import { measureEventLoopHold, threadCpuMs, watchEventLoop } from "./event-loop.server";
 
 /** A logger that keeps what is logged. */
 function recorder() {
@@ -47,5 +49,49 @@ describe("watchEventLoop", () => {
     stop();
     expect(lines.filter((line) => line.level === "warn")).toEqual([]);
     expect(lines.filter((line) => line.message === "event loop delayed")).toHaveLength(1);
+  });
+
+  it("counts the loop's own thread only: a worker thread busy meanwhile does not make a late tick blocked", async () => {
+    const { lines, log } = recorder();
+    const stop = watchEventLoop(log, 50);
+    // A thread that spins for 400 ms of wall time, as a search's worker may.
+    const worker = new Worker("const until = Date.now() + 400; while (Date.now() < until) {}", { eval: true });
+    await once(worker, "online");
+    await pause(30);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    await pause(30);
+    stop();
+    await once(worker, "exit");
+    expect(lines.filter((line) => line.level === "warn")).toEqual([]);
+    expect(lines.filter((line) => line.message === "event loop delayed")).toHaveLength(1);
+  });
+});
+
+describe("measureEventLoopHold", () => {
+  const spin = (ms: number) => {
+    const started = threadCpuMs();
+    while (threadCpuMs() - started < ms) {
+      // spin
+    }
+  };
+
+  it("reports the longest stretch of CPU work that held the loop", async () => {
+    const hold = measureEventLoopHold();
+    await pause(20);
+    spin(10);
+    await pause(5);
+    spin(60);
+    await pause(5);
+    const longest = hold.stop();
+    expect(longest).toBeGreaterThanOrEqual(60);
+    expect(longest).toBeLessThan(200);
+  });
+
+  it("does not count a wait without CPU work, nor a free loop", async () => {
+    const hold = measureEventLoopHold();
+    await pause(20);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    await pause(20);
+    expect(hold.stop()).toBeLessThan(20);
   });
 });

@@ -1,8 +1,10 @@
 import { sql } from "kysely";
 import { markTerms, MAX_COUNTED_RESULTS, SEARCH_PAGE_SIZE, type SearchQuery, type Segment } from "~/lib/search-query";
 import { BoundedWork } from "./bounded-work.server";
-import type { Db } from "./db/db.server";
-import { isPostgres } from "./db/dialect.server";
+import type { Connection, Db } from "./db/db.server";
+import { getConnection } from "./db/index.server";
+import { ReaderDeadlineError, sqliteReaderOf, type SqliteReader } from "./db/sqlite-reader.server";
+import { addressKey, createThrottle, type Reservation, type Throttle } from "./throttle.server";
 
 /**
  * The blog's full-text search (ADR 042): public posts (published, their date
@@ -11,7 +13,10 @@ import { isPostgres } from "./db/dialect.server";
  * prefix; best first (title above excerpt and category above the body), then
  * newest (PostgreSQL: by publish date; SQLite: the later written, by rowid).
  * One interface, two implementations over the index of migration 017:
- * - SQLite: FTS5 (`posts_search`), ranked by bm25 with column weights;
+ * - SQLite: FTS5 (`posts_search`), ranked by bm25 with column weights, read
+ *   on a worker thread (db/sqlite-reader.server.ts): ranking every match of
+ *   a common word holds the CPU for tens to hundreds of milliseconds, which
+ *   on the app's own connection was the event loop's (ADR 048);
  * - PostgreSQL: tsvectors ('simple' configuration) in `posts_search` with a
  *   GIN index, ranked by ts_rank with weights A (title), B, D (body).
  * The words come from parseSearchQuery (letters, digits and marks only, at
@@ -52,7 +57,8 @@ const SNIPPET_CHARS = 400;
  * a query over a word in every post costs tens of milliseconds of CPU, so a
  * flood of distinct queries (each a page-cache miss) waits here in a bounded
  * queue, and past it is refused at once (SearchBusyError: the page answers
- * 503 with Retry-After) rather than piling up without end.
+ * 503 with Retry-After) rather than piling up without end. On SQLite the
+ * worker thread runs one at a time; the second waits there.
  */
 export const SEARCH_CONCURRENCY = 2;
 export const SEARCH_QUEUE = 32;
@@ -64,22 +70,62 @@ export class SearchBusyError extends Error {
   override name = "SearchBusyError";
 }
 
+/**
+ * Searches one client address may run (page-cache misses: a hit costs no
+ * search and counts nothing), per window, across every process (ADR 048): a
+ * visitor's searches and pages of results stay far below it; one address
+ * sending distinct queries without end gets 429 instead of a core's worth of
+ * ranking.
+ */
+export const SEARCH_THROTTLE = { points: 30, durationSeconds: 60 };
+
+let throttle: Throttle | undefined;
+function searchThrottle(): Throttle {
+  throttle ??= createThrottle(getConnection(), { name: "search-address", ...SEARCH_THROTTLE });
+  return throttle;
+}
+
+/** Counts one search against a client address, before it runs; refused once the address's window is full. */
+export function reserveSearch(clientAddress: string): Promise<Reservation> {
+  return searchThrottle().reserve(addressKey(clientAddress));
+}
+
+/** Gives back a reserved search that did not run (the search was busy). */
+export function refundSearch(clientAddress: string): Promise<void> {
+  return searchThrottle().refund(addressKey(clientAddress));
+}
+
 /** One page (1-based) of results for `query` at `now`, and how many match (counted up to a bound). */
-export async function searchPosts(db: Db, query: Words, options: { page: number; now: Date }): Promise<SearchResults> {
+export async function searchPosts(
+  connection: Connection,
+  query: Words,
+  options: { page: number; now: Date },
+): Promise<SearchResults> {
   if (query.terms.length === 0) return { hits: [], counted: 0 };
   const admission = searches.tryAdmit();
   if (!admission) throw new SearchBusyError("Too many searches at once");
   try {
-    return await admission.run(() => runSearch(db, query, options));
+    return await admission.run(() => runSearch(connection, query, options));
+  } catch (error) {
+    // A search the reader gave up on (ADR 048) is answered as a busy one: try again later.
+    if (error instanceof ReaderDeadlineError) throw new SearchBusyError(error.message);
+    throw error;
   } finally {
     admission.release();
   }
 }
 
-async function runSearch(db: Db, query: Words, { page, now }: { page: number; now: Date }): Promise<SearchResults> {
+async function runSearch(
+  connection: Connection,
+  query: Words,
+  { page, now }: { page: number; now: Date },
+): Promise<SearchResults> {
   const offset = (page - 1) * SEARCH_PAGE_SIZE;
   const at = now.toISOString();
-  const rows = isPostgres(db) ? await postgresPage(db, query, at, offset) : await sqlitePage(db, query, at, offset);
+  const rows =
+    connection.kind === "postgres"
+      ? await postgresPage(connection.db, query, at, offset)
+      : await sqlitePage(connection.db, sqliteReaderOf(connection.sqlite), query, at, offset);
   return {
     counted: rows.counted,
     hits: rows.hits.map((row) => ({
@@ -125,32 +171,39 @@ export function tsQuery({ terms, prefix }: Words, operator: "&" | "|"): string {
  * (its date lies past its markdown and HTML); only the page's rows are read.
  * `+rowid`: the set is a filter on the full-text matches; offered to FTS5 as
  * a rowid constraint, SQLite ran the full-text query once per public post
- * (5 s for a common word with 10,000 posts, 25 ms as a filter).
+ * (5 s for a common word with 10,000 posts, 25 ms as a filter). The queries
+ * are compiled here and run by the reader's thread, one after the other.
  */
-async function sqlitePage(db: Db, query: Words, at: string, offset: number) {
+async function sqlitePage(db: Db, reader: SqliteReader, query: Words, at: string, offset: number) {
   const match = fts5Query(query);
   const publicRowids = sql`(select rowid from posts where published = 1 and publish_date <= ${at})`;
-  const [count, page] = await Promise.all([
-    sql<{ n: number }>`select count(*) as n from (
+  const [count] = await reader.all<{ n: number }>(
+    sql`select count(*) as n from (
       select rowid from posts_search where posts_search match ${match} and +rowid in ${publicRowids}
       limit ${MAX_COUNTED_RESULTS + 1}
-    )`.execute(db),
-    sql<{ rowid: number }>`
+    )`.compile(db),
+  );
+  const page = await reader.all<{ rowid: number }>(
+    sql`
       select rowid, bm25(posts_search, 10.0, 4.0, 4.0, 1.0) as rank from posts_search
       where posts_search match ${match} and +rowid in ${publicRowids}
-      order by rank, rowid desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.execute(db),
-  ]);
-  const rowids = page.rows.map((row) => row.rowid);
-  if (rowids.length === 0) return { counted: Number(count.rows[0]!.n), hits: [] };
-  const { rows } = await sql<Row & { rowid: number }>`
+      order by rank, rowid desc limit ${SEARCH_PAGE_SIZE} offset ${offset}`.compile(db),
+  );
+  const counted = Number(count!.n);
+  const rowids = page.map((row) => row.rowid);
+  if (rowids.length === 0) return { counted, hits: [] };
+  const rows = await reader.all<Row & { rowid: number }>(
+    sql`
     select s.rowid as rowid, p.slug as slug, p.title as title, p.category as category,
            p.publish_date as publish_date,
            snippet(posts_search, 3, ${START}, ${STOP}, '…', 24) as snippet
     from posts_search s join posts p on p.rowid = s.rowid
-    where posts_search match ${match} and s.rowid in (${sql.join(rowids)})`.execute(db);
+    where posts_search match ${match} and s.rowid in (${sql.join(rowids)})`.compile(db),
+  );
   const byRowid = new Map(rows.map((row) => [row.rowid, row]));
   // In the page's order; the same rank, the later written first (rowid: one order, so pages never overlap).
-  return { counted: Number(count.rows[0]!.n), hits: page.rows.map((row) => byRowid.get(row.rowid)!) };
+  // A post deleted between the two reads is left out.
+  return { counted, hits: page.flatMap((row) => byRowid.get(row.rowid) ?? []) };
 }
 
 /**

@@ -192,6 +192,32 @@ describe("what deploy/ ships", () => {
     expect(site).toContain("return 301 https://www.example.com$request_uri;");
     expect(() => renderNginxSite({ siteUrl: "http://www.example.com", apps: ["127.0.0.1:3001"] })).toThrow(/https/);
   });
+
+  it("the nginx site limits requests per address in four zones, logs in its own format to its own file, and takes exemptions (ADR 048)", () => {
+    const site = renderNginxSite({ siteUrl: "https://www.example.com", apps: ["127.0.0.1:3001"] });
+    for (const zone of ["ojai_site_sign_in", "ojai_site_contact", "ojai_site_search", "ojai_site_pages"]) {
+      expect(site).toMatch(new RegExp(`limit_req_zone \\$ojai_site_limit_key zone=${zone}:`));
+      expect(site).toContain(`limit_req zone=${zone} `);
+    }
+    // Both servers (the redirect too) log to the site's file, in the format that keeps no token.
+    expect(site.split("access_log /var/log/nginx/ojai-site.access.log ojai_site;")).toHaveLength(3);
+    // Its format names the redacted path, query and referrer, never the request as sent.
+    const format = /log_format ojai_site ([^;]*);/.exec(site)![1]!;
+    for (const raw of ["$request ", "$request_uri", "$args", "$query_string", "$http_referer", "$uri"]) {
+      expect(format).not.toContain(raw);
+    }
+    const exempt = renderNginxSite({
+      siteUrl: "https://www.example.com",
+      apps: ["127.0.0.1:3001"],
+      rateLimitExempt: ["192.0.2.7", "2001:db8::/64"],
+      accessLogs: [{ file: "/var/log/nginx/site.log" }, { file: "/var/log/nginx/timing.log", format: "timing" }],
+    });
+    expect(exempt).toContain("    192.0.2.7 1;\n    2001:db8::/64 1;");
+    expect(exempt).toContain("access_log /var/log/nginx/timing.log timing;");
+    const site1 = { siteUrl: "https://www.example.com", apps: ["127.0.0.1:3001"] };
+    expect(() => renderNginxSite({ ...site1, rateLimitExempt: ["any; allow all"] })).toThrow(/rate-limit-exempt/);
+    expect(() => renderNginxSite({ ...site1, accessLogs: [{ file: "/tmp/x.log off; #" }] })).toThrow(/access-log/);
+  });
 });
 
 /** The deployment of the backend under test; skipped, and saying why, only when nginx is missing. */
@@ -361,10 +387,14 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
     cluster = await startPostgresCluster();
     databaseUrl = await cluster.createDatabase("ojai_site");
     ports.push(await freeFixedPort(), await freeFixedPort());
+    // The drills' load comes from 127.0.0.1 and stands in for many visitors:
+    // nginx does not rate-limit it. Visitors the limits apply to come from
+    // other loopback addresses.
     nginx = await startNginx(
       nginxBinary!,
       ports.map((port) => `127.0.0.1:${port}`),
       dir,
+      { rateLimitExempt: ["127.0.0.1"] },
     );
     environment = appEnvironment(nginx.siteUrl, databaseUrl);
     // Both at once, as systemd starts them at boot.
@@ -457,6 +487,120 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
 
   it("throttling counts the visitor's address from X-Forwarded-For, not nginx's", async () => {
     await throttlesByVisitorAddress(nginx);
+  });
+
+  it("nginx's access log keeps no token: invitation and share-link paths, the setup link's query, a token parameter, referrers (ADR 048)", async () => {
+    const json = { "Content-Type": "application/json", Cookie: cookie };
+    const post = async (pathname: string, body: unknown) => {
+      const answer = await request(nginx, "POST", pathname, { body: JSON.stringify(body), headers: json });
+      expect(answer.status, answer.body.toString()).toBe(201);
+      return JSON.parse(answer.body.toString()) as Record<string, string>;
+    };
+    // Real secrets: an invitation and a share link of a draft, made through nginx.
+    const invitePath = new URL(
+      (await post("/api/admin/invites", { email: "log-check@example.com", password: TEST_ADMIN.password })).link!,
+    ).pathname;
+    const draft = await post("/api/admin/posts", {
+      title: "A draft to share",
+      slug: "a-draft-to-share",
+      excerpt: "Not public yet",
+      content: "Draft body.",
+      published: false,
+    });
+    const sharePath = new URL((await post(`/api/admin/posts/${draft.id}/preview-links`, {})).url!).pathname;
+    const lastSegment = (pathname: string) => pathname.slice(pathname.lastIndexOf("/") + 1);
+    const setupToken = "SetupTokenSetupTokenSetupTokenSetupToken123";
+    const queryToken = "QueryTokenQueryTokenQueryTokenQueryToken456";
+    const refererToken = "RefererTokenRefererTokenRefererToken789abcd";
+    const secrets = [lastSegment(invitePath), lastSegment(sharePath), setupToken, queryToken, refererToken];
+
+    const page = (await request(nginx, "GET", "/about")).body.toString();
+    const asset = /(\/assets\/[\w.-]+\.(?:css|js))/.exec(page)![1]!;
+    const visits: Array<[string, number, Record<string, string>?]> = [
+      [invitePath, 200],
+      [invitePath.replace("/admin/invite/", "/Admin/%69nvite/"), 200],
+      [sharePath, 200],
+      [sharePath.replace("/blog/preview/", "/BLOG/pr%65view/"), 200],
+      [`/admin/setup?token=${setupToken}`, 403],
+      [`/blog?page=1&t%6Fken=${queryToken}`, 200],
+      // What a browser without the pages' no-referrer policy would send with their assets.
+      [asset, 200, { Referer: `${nginx.siteUrl}/admin/invite/${refererToken}` }],
+      ["/blog?page=1", 200, { Referer: `${nginx.siteUrl}/blog?page=2` }],
+    ];
+    for (const [pathname, status, headers] of visits) {
+      expect((await request(nginx, "GET", pathname, { headers })).status, pathname).toBe(status);
+    }
+    // The plain-HTTP server, which redirects, logs the same way.
+    expect((await fetch(`http://127.0.0.1:${nginx.httpPort}${invitePath}`, { redirect: "manual" })).status).toBe(301);
+
+    const lines = nginx.siteLog();
+    const logged = lines.join("\n");
+    for (const secret of secrets) {
+      expect(logged).not.toContain(secret);
+      expect(nginx.errorLog()).not.toContain(secret);
+    }
+    const count = (text: string) => lines.filter((line) => line.includes(text)).length;
+    expect(count('"GET /admin/invite/[token] HTTP/1.1" 200 ')).toBe(2);
+    expect(count('"GET /admin/invite/[token] HTTP/1.1" 301 ')).toBe(1);
+    expect(count('"GET /blog/preview/[token] HTTP/1.1" 200 ')).toBe(2);
+    expect(count('"GET /admin/setup?[redacted] HTTP/1.1" 403 ')).toBe(1);
+    expect(count('"GET /blog?[redacted] HTTP/1.1" 200 ')).toBe(1);
+    // An ordinary query is kept; of a referrer, only its origin.
+    expect(count(`"GET /blog?page=1 HTTP/1.1" 200 `)).toBeGreaterThanOrEqual(1);
+    expect(count(`"GET ${asset} HTTP/1.1" 200 `)).toBeGreaterThanOrEqual(1);
+    expect(logged).toContain(`"${nginx.siteUrl}" "`);
+    expect(logged).not.toContain(`${nginx.siteUrl}/`);
+  });
+
+  it("nginx's limits: a flood of sign-ins from one address is refused (429) while that address and others still get pages; several tabs of pages with their assets load", async () => {
+    const flooder = "127.0.0.4";
+    const signIn = (from: string, i: number) =>
+      request(nginx, "POST", "/api/auth/login", {
+        from,
+        body: JSON.stringify({ email: `flood-${i}@example.com`, password: "wrong-password" }),
+        headers: { "Content-Type": "application/json" },
+      });
+    const pages: number[] = [];
+    const [flood] = await Promise.all([
+      Promise.all(Array.from({ length: 40 }, (_, i) => signIn(flooder, i))),
+      (async () => {
+        for (let i = 0; i < 5; i++) {
+          pages.push((await request(nginx, "GET", "/blog", { from: flooder })).status);
+          pages.push((await request(nginx, "GET", "/about", { from: "127.0.0.5" })).status);
+        }
+      })(),
+    ]);
+    // nginx's own refusals: plain text, with Retry-After; the rest reached the app (its JSON 401 or 429).
+    const refused = flood.filter(
+      (answer) => answer.status === 429 && /text\/plain/.test(String(answer.headers["content-type"])),
+    );
+    expect(refused.length).toBeGreaterThanOrEqual(20);
+    expect(refused[0]!.headers["retry-after"]).toBe("10");
+    expect(refused[0]!.body.toString()).toContain("Too many requests from your address");
+    const passed = flood.filter((answer) => !refused.includes(answer));
+    expect(passed.length).toBeGreaterThan(0);
+    for (const answer of passed) expect(String(answer.headers["content-type"])).toMatch(/application\/json/);
+    expect(pages.every((status) => status === 200)).toBe(true);
+    // Another visitor's sign-in is not refused by the first one's flood.
+    expect((await signIn("127.0.0.5", 99)).status).toBe(401);
+
+    // Five tabs at once, each a page with everything it loads: nothing refused.
+    const visitor = "127.0.0.6";
+    const tab = async (pathname: string) => {
+      const answer = await request(nginx, "GET", pathname, { from: visitor });
+      const html = answer.body.toString();
+      // The stylesheet and images it links, and the scripts its islands loader names.
+      const loads = [
+        ...new Set([...html.matchAll(/["'](\/(?:assets|images)\/[^"'\s]+)["']/g)].map((match) => match[1]!)),
+      ];
+      const statuses = await Promise.all(
+        loads.map(async (url) => (await request(nginx, "GET", url, { from: visitor })).status),
+      );
+      return [answer.status, ...statuses];
+    };
+    const tabs = await Promise.all(["/", "/blog", "/about", "/blog", "/"].map(tab));
+    expect(tabs.flat().every((status) => status === 200)).toBe(true);
+    expect(tabs.every((statuses) => statuses.length >= 3)).toBe(true);
   });
 
   it(

@@ -183,7 +183,10 @@ export interface Nginx {
   ca: Buffer;
   /** The site file rendered from deploy/'s template. */
   siteFile: string;
+  /** The test's timing log (the `deploy` format below), parsed. */
   accessLog(): NginxLogLine[];
+  /** The site's own access log, in the format deploy/'s file defines: its lines as written. */
+  siteLog(): string[];
   errorLog(): string;
   stop(): Promise<void>;
 }
@@ -191,12 +194,20 @@ export interface Nginx {
 /**
  * Starts nginx in front of `apps` (host:port each) with deploy/'s site file,
  * rendered for this test: its own ports, a self-signed certificate for
- * localhost and 127.0.0.1, and folders under `dir`. The nginx.conf around it
- * is this test's own (Debian's /etc/nginx/nginx.conf plays that part on a
- * server): where nginx keeps its files, and an access log that names the
- * app process each request went to.
+ * localhost and 127.0.0.1, folders under `dir`, the site's access log there,
+ * and beside it a timing log of the test's own format that names the app
+ * process each request went to (and no URI). The nginx.conf around it is
+ * this test's own (Debian's /etc/nginx/nginx.conf plays that part on a
+ * server): where nginx keeps its files, and that format.
+ * `rateLimitExempt`: addresses nginx never rate-limits (a load generator
+ * standing in for many visitors).
  */
-export async function startNginx(nginx: string, apps: string[], dir: string): Promise<Nginx> {
+export async function startNginx(
+  nginx: string,
+  apps: string[],
+  dir: string,
+  { rateLimitExempt = [] }: { rateLimitExempt?: string[] } = {},
+): Promise<Nginx> {
   const [httpsPort, httpPort] = [await freeFixedPort(), await freeFixedPort()];
   const certificate = path.join(dir, "cert.pem");
   const certificateKey = path.join(dir, "key.pem");
@@ -230,6 +241,9 @@ export async function startNginx(nginx: string, apps: string[], dir: string): Pr
     fs.chmodSync(folder, 0o777);
   }
   fs.chmodSync(dir, 0o755);
+  const accessLogFile = path.join(dir, "access.log");
+  const siteLogFile = path.join(dir, "site-access.log");
+  const errorLogFile = path.join(dir, "error.log");
   const siteFile = renderNginxSite({
     siteUrl,
     apps,
@@ -239,10 +253,10 @@ export async function startNginx(nginx: string, apps: string[], dir: string): Pr
     listenAddress: "127.0.0.1",
     cacheDir: path.join(dir, "cache"),
     acmeRoot: path.join(dir, "acme"),
+    accessLogs: [{ file: siteLogFile }, { file: accessLogFile, format: "deploy" }],
+    rateLimitExempt,
   });
   fs.writeFileSync(path.join(dir, "site.conf"), siteFile);
-  const accessLogFile = path.join(dir, "access.log");
-  const errorLogFile = path.join(dir, "error.log");
   const mimeTypes = fs.existsSync("/etc/nginx/mime.types") ? "include /etc/nginx/mime.types;" : "";
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),
@@ -259,7 +273,6 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   log_format deploy '$msec $request_time "$http_x_request_id" $status $request_method "$upstream_addr" "$upstream_status"';
-  access_log ${accessLogFile} deploy;
   include ${dir}/site.conf;
 }
 `,
@@ -285,6 +298,7 @@ http {
     ca: fs.readFileSync(certificate),
     siteFile,
     accessLog: () => parseAccessLog(fs.existsSync(accessLogFile) ? fs.readFileSync(accessLogFile, "utf8") : ""),
+    siteLog: () => (fs.existsSync(siteLogFile) ? fs.readFileSync(siteLogFile, "utf8").split("\n").filter(Boolean) : []),
     errorLog: () => (fs.existsSync(errorLogFile) ? fs.readFileSync(errorLogFile, "utf8") : ""),
     async stop() {
       // SIGQUIT: nginx's graceful stop.

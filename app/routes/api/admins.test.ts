@@ -72,7 +72,18 @@ describe("invitations", () => {
 
     const pending = await owner.get("/api/admin/administrators");
     expect(pending.json.invites.map((i: { email: string }) => i.email)).toContain("new.one@example.com");
-    expect((await fetch(`${server.url}/admin/invite/${token}`)).status).toBe(200);
+    const invitation = await fetch(`${server.url}/admin/invite/${token}`);
+    expect(invitation.status).toBe(200);
+    // The token is in the page's address: neither its assets' requests nor a link followed from it send it on.
+    expect(invitation.headers.get("referrer-policy")).toBe("no-referrer");
+    const spelled = await fetch(`${server.url}/Admin/%69nvite/${token}`);
+    expect([spelled.status, spelled.headers.get("referrer-policy")]).toEqual([200, "no-referrer"]);
+    expect((await fetch(`${server.url}/admin/invite/${"x".repeat(32)}`)).headers.get("referrer-policy")).toBe(
+      "no-referrer",
+    );
+    expect((await fetch(`${server.url}/admin/login`)).headers.get("referrer-policy")).toBe(
+      "strict-origin-when-cross-origin",
+    );
 
     const invitee = new ApiClient(server.url);
     expect((await invitee.post("/api/auth/invite", { token, name: "New One", password: "short" })).status).toBe(400);

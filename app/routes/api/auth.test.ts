@@ -367,14 +367,19 @@ describe("session cookie on an https site", () => {
     expect(out.headers.get("set-cookie")).toMatch(/^__Host-session=;.*Max-Age=0/);
   });
 
-  it("keeps a signed-in request away from the page cache", async () => {
+  it("answers a signed-in request for a public page from the page cache, as anyone's (they do not differ, ADR 048)", async () => {
     const anonymous = new ApiClient(server.url);
     await anonymous.get("/about");
-    expect((await anonymous.get("/about")).headers.get("x-cache")).toBe("hit");
+    const cached = await anonymous.get("/about");
+    expect(cached.headers.get("x-cache")).toBe("hit");
     const admin = new ApiClient(server.url);
     await admin.signIn();
     expect(admin.cookie).toMatch(/^__Host-session=/);
-    expect((await admin.get("/about")).headers.get("x-cache")).not.toBe("hit");
+    const signedIn = await admin.get("/about");
+    expect(signedIn.headers.get("x-cache")).toBe("hit");
+    expect(signedIn.text).toBe(cached.text);
+    // The admin's own pages are never cached.
+    expect((await admin.get("/admin")).headers.get("x-cache")).toBe("miss");
   });
 });
 
@@ -404,7 +409,14 @@ describe("first administrator", () => {
     // The setup screen is offered only with the token.
     expect((await fetch(`${server.url}/admin/setup`)).status).toBe(403);
     expect((await fetch(`${server.url}/admin/setup?token=wrong`)).status).toBe(403);
-    expect((await fetch(`${server.url}/admin/setup?token=${token}`)).status).toBe(200);
+    const setupPage = await fetch(`${server.url}/admin/setup?token=${token}`);
+    expect(setupPage.status).toBe(200);
+    // The token is in the page's address: neither its assets' requests nor a link followed from it send it on.
+    expect(setupPage.headers.get("referrer-policy")).toBe("no-referrer");
+    // Nor does the server's access log keep it.
+    const logged = server.logs.filter((l) => (l.req as { url?: string } | undefined)?.url?.startsWith("/admin/setup"));
+    expect(logged.length).toBeGreaterThan(0);
+    expect(JSON.stringify(logged)).not.toContain(token);
 
     const wrong = await client.post("/api/auth/setup", {
       token: "wrong",

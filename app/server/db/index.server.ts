@@ -1,5 +1,6 @@
 import { getConfig } from "../config.server";
 import { connect, type Connection, type Db } from "./db.server";
+import { closeSqliteReaderOf } from "./sqlite-reader.server";
 
 let current: Connection | undefined;
 
@@ -16,5 +17,6 @@ export function getDb(): Db {
 export async function closeConnection(): Promise<void> {
   const connection = current;
   current = undefined;
+  if (connection?.kind === "sqlite") await closeSqliteReaderOf(connection.sqlite);
   if (connection) await connection.db.destroy();
 }

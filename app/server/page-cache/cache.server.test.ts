@@ -5,6 +5,8 @@ import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SKIP_INTRO_SCRIPT } from "~/components/site/intro-script";
 import { LOAD_ISLANDS_SCRIPT } from "~/islands/load-islands";
+import { categoryHref, categorySlugOf } from "~/lib/categories";
+import { cacheKeyOf } from "./key.server";
 import { ApiClient, cacheStored, cacheStoredLines, startServer, type TestServer } from "../../../tests/support/server";
 
 let server: TestServer;
@@ -72,9 +74,32 @@ describe("the page cache", () => {
     expect((await visitor.get("/api/posts")).json.length).toBe(before.json.length);
   });
 
-  it("keeps out of the way of signed-in requests, errors and writes", async () => {
-    const signedIn = await admin.get("/api/posts");
-    expect(signedIn.headers.get("x-cache")).toBeNull();
+  it("answers from the cache whatever cookies arrive: a signed-in administrator's, or a made-up session", async () => {
+    const visitor = new ApiClient(server.url);
+    for (const path of ["/home", "/api/posts?limit=3"]) {
+      const since = cacheStoredLines(server).length;
+      const first = await visitor.get(path);
+      expect(first.headers.get("x-cache")).toBe("miss");
+      await cacheStored(server, cacheKeyOf(path)!, since);
+      const answers = [
+        await admin.get(path),
+        await visitor.get(path, { Cookie: "session=junk" }),
+        await visitor.get(path, { Cookie: "theme=dark; __Host-session=made-up; session=" }),
+      ];
+      for (const answer of answers) {
+        expect(answer.headers.get("x-cache"), path).toBe("hit");
+        expect(answer.text).toBe(first.text);
+      }
+    }
+    // A cookie that arrives with a miss neither skips the cache nor keeps the entry from being stored.
+    const since = cacheStoredLines(server).length;
+    const missed = await visitor.get("/rss.xml", { Cookie: "session=junk" });
+    expect(missed.headers.get("x-cache")).toBe("miss");
+    await cacheStored(server, "/rss.xml", since);
+    expect((await visitor.get("/rss.xml", { Cookie: "session=other-junk" })).headers.get("x-cache")).toBe("hit");
+  });
+
+  it("keeps out of the way of errors and writes", async () => {
     const visitor = new ApiClient(server.url);
     await visitor.get("/api/posts/missing");
     expect((await visitor.get("/api/posts/missing")).headers.get("x-cache")).toBe("miss");
@@ -118,6 +143,8 @@ describe("the page cache", () => {
     // wait on the network); on SQLite a render takes one turn of the event loop, so
     // the others find its entry either way.
     const answers = await sendTogether(url, 8);
+    // Every entry is stored before its answer ends; its log line reaches the test a moment later.
+    await cacheStored(server, "/blog", since);
     const stored = cacheStoredLines(server)
       .slice(since)
       .filter((line) => line.key === "/blog");
@@ -414,5 +441,40 @@ describe("PAGE_CACHE_MB=0", () => {
       await response.arrayBuffer();
     }
     expect(cacheStoredLines(uncached)).toHaveLength(0);
+  });
+
+  it("renders every cached kind of answer the same for a signed-in administrator as for a visitor, so hits may ignore cookies", async () => {
+    uncached ??= await startServer({ PAGE_CACHE_MB: "0", SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "debug" });
+    const visitor = new ApiClient(uncached.url);
+    const signedIn = new ApiClient(uncached.url);
+    await signedIn.signIn();
+    const [post] = (await visitor.get("/api/posts?limit=1")).json as Array<{ slug: string; category: string }>;
+    const paths = [
+      "/",
+      "/home",
+      "/about",
+      "/blog",
+      `/blog/${post!.slug}`,
+      `/blog?article=${post!.slug}`,
+      categoryHref(categorySlugOf(post!.category), 1),
+      "/blog/search",
+      "/blog/search?q=the",
+      "/rss.xml",
+      "/sitemap.xml",
+      "/robots.txt",
+      "/api/posts?limit=5",
+      `/api/posts/${post!.slug}`,
+      "/any-other-path",
+    ];
+    for (const path of paths) {
+      const [anonymous, admin] = [await visitor.get(path), await signedIn.get(path)];
+      expect(anonymous.status, path).toBe(200);
+      expect(cacheKeyOf(path), path).toBeDefined();
+      expect(admin.status, path).toBe(200);
+      expect(admin.text, path).toBe(anonymous.text);
+      for (const header of ["content-type", "cache-control", "set-cookie"]) {
+        expect(admin.headers.get(header), `${path} ${header}`).toBe(anonymous.headers.get(header));
+      }
+    }
   });
 });

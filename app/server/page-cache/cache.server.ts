@@ -28,11 +28,13 @@ import Negotiator from "negotiator";
  * publication, and is used only while both still hold.
  *
  * Opt-in: only a 200 answer to a GET whose route set a `Cache-Control`
- * containing "public" and no cookie is stored, and requests that carry a
- * session cookie always go to the app. Entries are keyed by `cacheKey`, which
- * names the answer rather than the URL's spelling (key.server.ts). Public
- * pages carry no CSP nonce, so a body is the same for every visitor and gets
- * its compressed copies once.
+ * containing "public" and set no cookie is stored. Entries are keyed by
+ * `cacheKey`, which names the answer rather than the URL's spelling
+ * (key.server.ts). Public pages carry no CSP nonce and read no session, so a
+ * body is the same for every visitor, signed in or not, and gets its
+ * compressed copies once. So the request's cookies play no part: a visitor's
+ * cookie, real or made up, neither skips the cache nor fills it with anything
+ * else (ADR 048; before, any cookie named like the session's made a render).
  */
 
 export interface PageCacheOptions {
@@ -42,8 +44,6 @@ export interface PageCacheOptions {
   nextScheduledChange: () => Promise<number | undefined>;
   /** Total size of the stored bodies and their compressed copies (PAGE_CACHE_MB). */
   maxBytes: number;
-  /** Cookie whose presence means "do not use or fill the cache". */
-  sessionCookie?: string;
   /**
    * The entry's key for a request URL (path and query as sent), or undefined
    * for a request the cache neither answers nor fills: the same answer must
@@ -135,7 +135,6 @@ export function pageCache({
   readVersion,
   nextScheduledChange,
   maxBytes,
-  sessionCookie = "session",
   cacheKey,
   openEnded = () => false,
   maxOpenEnded = 256,
@@ -169,7 +168,6 @@ export function pageCache({
       if (reason === "evict") entries.delete(key);
     },
   });
-  const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=`);
   /** The key and version of each GET that `answerHits` could not answer, for `fillOnMiss`. */
   const misses = new WeakMap<IncomingMessage, { key: string; version: string; finish?: () => void }>();
   /**
@@ -221,7 +219,7 @@ export function pageCache({
    */
   function answerHits(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const { method, headers } = req;
-    if ((method !== "GET" && method !== "HEAD") || cookiePattern.test(headers.cookie ?? "")) return next();
+    if (method !== "GET" && method !== "HEAD") return next();
     const key = cacheKey(req.url ?? "");
     const hasBody =
       (headers["content-length"] !== undefined && headers["content-length"] !== "0") ||

@@ -1,0 +1,163 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type SqliteDatabase from "better-sqlite3";
+import type { CompiledQuery } from "kysely";
+
+/**
+ * Reads of a SQLite database on a worker thread with a read-only connection
+ * of its own, for the few queries whose CPU time grows with the data: the
+ * blog search ranks every post that matches (ADR 048: 35 ms for a word in
+ * each of 10,000 posts, over 200 ms for ten such words). better-sqlite3 runs
+ * a statement synchronously on the thread that calls it, so on the app's own
+ * connection that time was the event loop's, and no page was answered
+ * meanwhile. The worker's statements queue behind each other: one thread,
+ * at most one core, whatever arrives.
+ *
+ * The thread starts on the first read (about 17 MB while it lives) and stops
+ * after IDLE_MS without one. A read that runs past `deadlineMs` ends the
+ * thread (and every read waiting on it) with a ReaderDeadlineError; the next
+ * read starts a new one. Over WAL a reader sees every transaction committed
+ * before its statement began, as a second process would.
+ */
+
+/** How long the thread is kept without reads. */
+const IDLE_MS = 30_000;
+/** The thread's JavaScript heap: it holds rows, not data sets. */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 };
+/** Statements each thread keeps prepared. */
+const KEPT_STATEMENTS = 64;
+
+/**
+ * The thread's code. A script (`eval`), not a module file, so that the same
+ * code runs in the built server, under Vitest and under tsx without a build
+ * step of its own; it loads better-sqlite3 from the path the app resolved.
+ */
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+db.pragma("busy_timeout = 5000");
+const statements = new Map();
+parentPort.on("message", ({ id, sql, parameters }) => {
+  try {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (statements.size < ${KEPT_STATEMENTS}) statements.set(sql, statement);
+    }
+    parentPort.postMessage({ id, rows: statement.all(...parameters) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+export class ReaderDeadlineError extends Error {
+  override name = "ReaderDeadlineError";
+}
+
+type Reply = { id: number; rows: unknown[]; error?: undefined } | { id: number; error: string };
+
+interface Pending {
+  resolve: (rows: unknown[]) => void;
+  reject: (error: Error) => void;
+}
+
+export class SqliteReader {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly deadlineMs = 10_000,
+  ) {}
+
+  /** The rows of a compiled SELECT (kysely's `sql\`...\`.compile(db)`), read on the worker thread. */
+  all<Row>(query: CompiledQuery): Promise<Row[]> {
+    const worker = this.running();
+    const id = this.nextId++;
+    clearTimeout(this.idleTimer);
+    return new Promise<Row[]>((resolve, reject) => {
+      const deadline = setTimeout(() => {
+        void this.stop(new ReaderDeadlineError(`a read took longer than ${this.deadlineMs} ms`));
+      }, this.deadlineMs);
+      const settle = () => {
+        clearTimeout(deadline);
+        this.pending.delete(id);
+        if (this.pending.size === 0) this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
+      };
+      this.pending.set(id, {
+        resolve: (rows) => {
+          settle();
+          resolve(rows as Row[]);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
+    });
+  }
+
+  /** Ends the thread; reads still waiting on it fail. */
+  async close(): Promise<void> {
+    await this.stop(new Error("the reader was closed"));
+  }
+
+  private running(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: { file: this.file, driver: createRequire(import.meta.url).resolve("better-sqlite3") },
+      resourceLimits: RESOURCE_LIMITS,
+    });
+    // The thread never keeps the process alive: a server that is done exits.
+    worker.unref();
+    worker.on("message", (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      if (reply.error !== undefined) waiting.reject(new Error(reply.error));
+      else waiting.resolve(reply.rows);
+    });
+    // An error the thread did not catch (it could not open the file, or ran out of heap) ends it.
+    worker.on("error", (error) => this.failAll(error));
+    worker.on("exit", () => {
+      if (this.worker === worker) this.worker = undefined;
+      this.failAll(new Error("the reader's thread ended"));
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error) {
+    for (const waiting of [...this.pending.values()]) waiting.reject(error);
+  }
+
+  private async stop(error?: Error) {
+    clearTimeout(this.idleTimer);
+    const worker = this.worker;
+    this.worker = undefined;
+    if (error) this.failAll(error);
+    if (worker) await worker.terminate();
+  }
+}
+
+const readers = new WeakMap<SqliteDatabase.Database, SqliteReader>();
+
+/** The reader of a SQLite connection's file (one per connection; its thread starts on the first read). */
+export function sqliteReaderOf(sqlite: SqliteDatabase.Database): SqliteReader {
+  let reader = readers.get(sqlite);
+  if (!reader) {
+    reader = new SqliteReader(sqlite.name);
+    readers.set(sqlite, reader);
+  }
+  return reader;
+}
+
+/** Ends the thread of a connection's reader, if it has one (the connection is closing). */
+export async function closeSqliteReaderOf(sqlite: SqliteDatabase.Database): Promise<void> {
+  await readers.get(sqlite)?.close();
+}
