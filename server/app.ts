@@ -155,12 +155,8 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     accessLog(log),
     setNonce,
     securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
-<<<<<<< HEAD
-    previewLinkHeaders,
-    adminNoStore,
-=======
     secretPageHeaders,
->>>>>>> sec-cache
+    adminNoStore,
   ];
   /** The server's request handler: what every answer gets, then a cache hit or Express. */
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) {
