@@ -153,6 +153,8 @@ export async function acceptInvite(
   { token, name: rawName, password }: { token: string; name: string; password: string },
 ): Promise<{ user: AdminUser; setCookie: string }> {
   const name = checkNewAdmin(rawName, password);
+  // The link is checked before the password is hashed (ADR 046): a wrong,
+  // used or withdrawn link never waits in the hash queue.
   const before = await inviteState(db, token);
   if (before.state !== "valid") throw new InviteError(before.state);
   const passwordHash = await hashPassword(password);
