@@ -494,6 +494,10 @@ async function createFirstAdmin(db: Db, token: string, email: string, passwordHa
 // ---------------------------------------------------------------- the signed-in administrator's own account
 
 export const WRONG_PASSWORD = "The password is not correct";
+/** The API's 400 for a sensitive action sent without the current password (ADR 046). */
+export const PASSWORD_REQUIRED = "Send your current password as the JSON field password";
+/** The screens' answer to the same, beside the empty field. */
+export const PASSWORD_MISSING = "Enter your password.";
 
 export type PasswordCheck =
   | { ok: true }
@@ -502,10 +506,11 @@ export type PasswordCheck =
   | BusyRefusal;
 
 /**
- * The signed-in administrator's password, asked again before turning 2FA off
- * or changing it. Counted on the sign-in throttles before it is checked, so a
- * borrowed session cannot be used to guess the password any faster than the
- * sign-in screen allows.
+ * The signed-in administrator's password, asked again before an action a
+ * borrowed session must not take alone (ADR 046): setting up or turning off
+ * 2FA, changing the password, inviting or removing an administrator. Counted
+ * on the sign-in throttles before it is checked, so a borrowed session cannot
+ * be used to guess the password any faster than the sign-in screen allows.
  */
 export async function checkOwnPassword(
   user: AdminUser,
@@ -523,11 +528,9 @@ export async function checkOwnPassword(
   if (!reservation.ok) return throttled(reservation.retryAfterMs);
   let valid: boolean;
   try {
-    const row = await db
-      .selectFrom("admin_users")
-      .select("password_hash")
-      .where("id", "=", user.id)
-      .executeTakeFirstOrThrow();
+    const row = await db.selectFrom("admin_users").select("password_hash").where("id", "=", user.id).executeTakeFirst();
+    // Removed since this request's session was read (another administrator's removal won a race).
+    if (!row) throw Response.json({ error: "Authentication required" }, { status: 401 });
     valid = await verifyPassword(password, row.password_hash);
   } catch (error) {
     await Promise.all([account.refund(accountId), address.refund(addressId)]).catch(() => {});
