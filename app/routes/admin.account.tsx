@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
+import { CurrentPasswordField } from "~/components/admin/current-password-field";
 import { CODE_MAX_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "~/lib/account";
 import { pageMeta } from "~/lib/seo";
 import {
@@ -8,12 +9,14 @@ import {
   changeOwnPassword,
   checkOwnPassword,
   listOwnSessions,
+  PASSWORD_MISSING,
   requireAdminPage,
   revokeOtherSessions,
   revokeOwnSession,
 } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { readFormBody } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
+import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
 import {
   beginSetup,
   disableTwoFactor,
@@ -48,12 +51,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
+/** A throttled or busy password check's Retry-After reaches the page's answer. */
+export function headers(args: Route.HeadersArgs) {
+  return formRetryAfter(args);
+}
+
 type Intent =
   "setup-2fa" | "cancel-2fa" | "enable-2fa" | "disable-2fa" | "change-password" | "revoke-session" | "revoke-others";
 
 type ActionResult =
   | { intent: Intent; ok: true; message?: string; recoveryCodes?: string[] }
-  | { intent: Intent; ok: false; error: string };
+  /** `field`: the refusal belongs beside the password field (wrong, throttled, busy), not atop the section. */
+  | { intent: Intent; ok: false; error: string; field?: "password" };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminPage(request);
@@ -61,12 +70,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "") as Intent;
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
   const db = getDb();
-  const refuse = (error: string, status = 400) => data<ActionResult>({ intent, ok: false, error }, { status });
+  const refuse = (error: string, status = 400, headers?: HeadersInit) =>
+    data<ActionResult>({ intent, ok: false, error }, { status, headers });
   const done = (result: Omit<Extract<ActionResult, { ok: true }>, "intent" | "ok"> = {}) =>
     data<ActionResult>({ intent, ok: true, ...result });
+  /** The current password asked again (ADR 046); a refusal answered beside its field. */
+  const passwordRefusal = async () => {
+    const password = text("password", MAX_PASSWORD_LENGTH);
+    const check = password
+      ? await checkOwnPassword(admin, password, context.clientAddress)
+      : { ok: false as const, status: 400 as const, error: PASSWORD_MISSING };
+    if (check.ok) return undefined;
+    return data<ActionResult>(
+      { intent, ok: false, error: check.error, field: "password" },
+      { status: check.status, headers: retryAfterHeaders(check) },
+    );
+  };
 
   switch (intent) {
-    case "setup-2fa":
+    case "setup-2fa": {
+      const refused = await passwordRefusal();
+      if (refused) return refused;
       try {
         await beginSetup(db, admin);
       } catch (error) {
@@ -74,6 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         throw error;
       }
       return done();
+    }
     case "cancel-2fa":
       await db
         .updateTable("admin_users")
@@ -85,12 +110,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "enable-2fa": {
       const result = await enableTwoFactor(db, admin.id, text("code", CODE_MAX_LENGTH), context.clientAddress);
       if (!result.ok) return refuse(result.error, result.status);
+      // Sessions opened with the password alone end: a borrowed one must not outlive 2FA (ADR 046).
+      await revokeOtherSessions(db, admin, request);
       await recordAudit({ action: "two-factor-enabled", admin, request, clientAddress: context.clientAddress });
       return done({ recoveryCodes: result.recoveryCodes });
     }
     case "disable-2fa": {
-      const check = await checkOwnPassword(admin, text("password", MAX_PASSWORD_LENGTH), context.clientAddress);
-      if (!check.ok) return refuse(check.error, check.status);
+      const refused = await passwordRefusal();
+      if (refused) return refused;
       await disableTwoFactor(db, admin.id);
       await recordAudit({ action: "two-factor-disabled", admin, request, clientAddress: context.clientAddress });
       return done({ message: "Two-factor sign-in is off. Your password alone signs you in." });
@@ -100,12 +127,18 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (next !== text("confirmPassword", MAX_PASSWORD_LENGTH + 1)) return refuse("The two new passwords differ.");
       if (next.length > MAX_PASSWORD_LENGTH) return refuse("The new password is too long.");
       const check = await checkOwnPassword(admin, text("currentPassword", MAX_PASSWORD_LENGTH), context.clientAddress);
-      if (!check.ok)
-        return refuse(check.status === 403 ? "The current password is not correct." : check.error, check.status);
+      if (!check.ok) {
+        const error = check.status === 403 ? "The current password is not correct." : check.error;
+        return refuse(error, check.status, retryAfterHeaders(check));
+      }
       try {
         await changeOwnPassword(db, admin, request, next);
       } catch (error) {
         if (error instanceof AccountError) return refuse(`${error.message}.`);
+        if (error instanceof HashingBusyError) {
+          const busy = busyRefusal();
+          return refuse(busy.error, busy.status, retryAfterHeaders(busy));
+        }
         throw error;
       }
       await recordAudit({ action: "password-changed", admin, request, clientAddress: context.clientAddress });
@@ -157,7 +190,6 @@ export default function AdminAccount({ loaderData, actionData }: Route.Component
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const result = actionData;
   const resultFor = (intents: Intent[]) => (result && intents.includes(result.intent) ? result : undefined);
-  const recoveryCodes = result?.ok && result.intent === "enable-2fa" ? result.recoveryCodes : undefined;
 
   return (
     <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
@@ -167,64 +199,13 @@ export default function AdminAccount({ loaderData, actionData }: Route.Component
           Signed in as <strong className="break-all">{admin.email}</strong>.
         </p>
 
-        <section aria-labelledby="two-factor-heading" className={sectionClass}>
-          <h2 id="two-factor-heading" className="text-lg font-semibold">
-            Two-factor sign-in
-          </h2>
-          <Notice result={resultFor(["setup-2fa", "cancel-2fa", "disable-2fa"])} />
-          {recoveryCodes ? (
-            <RecoveryCodes codes={recoveryCodes} email={admin.email} />
-          ) : twoFactor.enabled ? (
-            <>
-              <p className="mt-2 text-neutral-800">
-                <span className="font-semibold text-brand-800">On</span>
-                {twoFactor.enabledAt && ` since ${dateTime(twoFactor.enabledAt)}`}. Signing in asks for a code from your
-                authenticator app after the password. {twoFactor.recoveryCodesLeft} of 10 recovery codes are unused.
-              </p>
-              {twoFactor.retiredRecoveryCodes > 0 && <RetiredCodesNotice />}
-              <Form method="post" className="mt-4 flex flex-col gap-3 sm:max-w-sm">
-                <input type="hidden" name="intent" value="disable-2fa" />
-                <label htmlFor="disable-password" className="text-sm font-medium text-neutral-800">
-                  Your password, to turn it off
-                </label>
-                <input
-                  id="disable-password"
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  maxLength={MAX_PASSWORD_LENGTH}
-                  className={inputClass}
-                />
-                <div>
-                  <button type="submit" disabled={pending("disable-2fa")} className={secondaryButton}>
-                    {pending("disable-2fa") ? "Turning off..." : "Turn off two-factor sign-in"}
-                  </button>
-                </div>
-              </Form>
-            </>
-          ) : setup ? (
-            <SetupStep
-              setup={setup}
-              error={result?.intent === "enable-2fa" && !result.ok ? result.error : undefined}
-              busy={pending("enable-2fa")}
-            />
-          ) : (
-            <>
-              <p className="mt-2 text-neutral-800">
-                <span className="font-semibold">Off.</span> With it on, signing in asks for a 6-digit code from an
-                authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password)
-                after the password, so a stolen password alone is not enough.
-              </p>
-              <Form method="post" className="mt-4">
-                <input type="hidden" name="intent" value="setup-2fa" />
-                <button type="submit" disabled={pending("setup-2fa")} className={primaryButton}>
-                  {pending("setup-2fa") ? "Preparing..." : "Turn on two-factor sign-in"}
-                </button>
-              </Form>
-            </>
-          )}
-        </section>
+        <TwoFactorSection
+          email={admin.email}
+          twoFactor={twoFactor}
+          setup={setup}
+          result={resultFor(["setup-2fa", "cancel-2fa", "enable-2fa", "disable-2fa"])}
+          pending={pending}
+        />
 
         <PasswordSection result={resultFor(["change-password"])} busy={pending("change-password")} />
 
@@ -280,6 +261,89 @@ export default function AdminAccount({ loaderData, actionData }: Route.Component
         </section>
       </div>
     </AdminShell>
+  );
+}
+
+/** Two-factor sign-in: off (turn on with the password), being set up, the recovery codes once, or on (turn off with the password). */
+function TwoFactorSection({
+  email,
+  twoFactor,
+  setup,
+  result,
+  pending,
+}: {
+  email: string;
+  twoFactor: { enabled: boolean; enabledAt: string | null; recoveryCodesLeft: number; retiredRecoveryCodes: number };
+  setup: { secret: string; qrCode: string } | undefined;
+  result: ActionResult | undefined;
+  pending: (intent: Intent) => boolean;
+}) {
+  const recoveryCodes = result?.ok && result.intent === "enable-2fa" ? result.recoveryCodes : undefined;
+  // A refusal of the password sits beside its field; any other answer atop the section.
+  const passwordError = (intent: Intent) =>
+    result?.intent === intent && !result.ok && result.field === "password" ? result.error : undefined;
+  const notice = result && !(!result.ok && result.field === "password") && result.intent !== "enable-2fa";
+  return (
+    <section aria-labelledby="two-factor-heading" className={sectionClass}>
+      <h2 id="two-factor-heading" className="text-lg font-semibold">
+        Two-factor sign-in
+      </h2>
+      <Notice result={notice ? result : undefined} />
+      {recoveryCodes ? (
+        <RecoveryCodes codes={recoveryCodes} email={email} />
+      ) : twoFactor.enabled ? (
+        <>
+          <p className="mt-2 text-neutral-800">
+            <span className="font-semibold text-brand-800">On</span>
+            {twoFactor.enabledAt && ` since ${dateTime(twoFactor.enabledAt)}`}. Signing in asks for a code from your
+            authenticator app after the password. {twoFactor.recoveryCodesLeft} of 10 recovery codes are unused.
+          </p>
+          {twoFactor.retiredRecoveryCodes > 0 && <RetiredCodesNotice />}
+          <Form method="post" className="mt-4 flex flex-col gap-3 sm:max-w-sm">
+            <input type="hidden" name="intent" value="disable-2fa" />
+            <CurrentPasswordField
+              id="disable-password"
+              label="Your password, to turn it off"
+              error={passwordError("disable-2fa")}
+              attempt={result}
+            />
+            <div>
+              <button type="submit" disabled={pending("disable-2fa")} className={secondaryButton}>
+                {pending("disable-2fa") ? "Turning off..." : "Turn off two-factor sign-in"}
+              </button>
+            </div>
+          </Form>
+        </>
+      ) : setup ? (
+        <SetupStep
+          setup={setup}
+          error={result?.intent === "enable-2fa" && !result.ok ? result.error : undefined}
+          busy={pending("enable-2fa")}
+        />
+      ) : (
+        <>
+          <p className="mt-2 text-neutral-800">
+            <span className="font-semibold">Off.</span> With it on, signing in asks for a 6-digit code from an
+            authenticator app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password)
+            after the password, so a stolen password alone is not enough. Turning it on signs out your other sessions.
+          </p>
+          <Form method="post" className="mt-4 flex flex-col gap-3 sm:max-w-sm">
+            <input type="hidden" name="intent" value="setup-2fa" />
+            <CurrentPasswordField
+              id="setup-password"
+              label="Your password, to turn it on"
+              error={passwordError("setup-2fa")}
+              attempt={result}
+            />
+            <div>
+              <button type="submit" disabled={pending("setup-2fa")} className={primaryButton}>
+                {pending("setup-2fa") ? "Preparing..." : "Turn on two-factor sign-in"}
+              </button>
+            </div>
+          </Form>
+        </>
+      )}
+    </section>
   );
 }
 
@@ -398,7 +462,7 @@ function RecoveryCodes({ codes, email }: { codes: string[]; email: string }) {
   return (
     <div className="mt-3">
       <p role="status" className="rounded-md border border-brand-600 bg-brand-50 px-3 py-2 text-brand-900">
-        Two-factor sign-in is on.
+        Two-factor sign-in is on. Your other sessions were signed out.
       </p>
       <h3 ref={headingRef} tabIndex={-1} className="mt-4 font-semibold outline-none">
         Save your recovery codes now

@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
-import { INVITE_HOURS, invitePath } from "~/lib/admins";
+import { CurrentPasswordField } from "~/components/admin/current-password-field";
+import { RemoveAdministratorDialog, type RemovalTarget } from "~/components/admin/remove-administrator-dialog";
+import { INVITE_HOURS, invitePath, type InviteListItem } from "~/lib/admins";
 import { formatDate } from "~/lib/dates";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { pageMeta } from "~/lib/seo";
 import {
   AdminsError,
@@ -14,10 +17,10 @@ import {
   revokeInvite,
 } from "~/server/admins.server";
 import { recordAudit } from "~/server/audit.server";
-import { requireAdminPage, signOut } from "~/server/auth.server";
+import { checkOwnPassword, PASSWORD_MISSING, requireAdminPage, signOut } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
-import { readFormBody } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
 import type { Route } from "./+types/admin.administrators";
 import { adminShellData } from "~/server/admin-shell.server";
 
@@ -29,18 +32,25 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { admin: { id: admin.id, ...(await adminShellData(admin)) }, administrators, invites };
 }
 
+/** A throttled or busy password check's Retry-After reaches the page's answer. */
+export function headers(args: Route.HeadersArgs) {
+  return formRetryAfter(args);
+}
+
 interface ActionResult {
   intent: string;
   ok: boolean;
   /** ok: what was done; the invitation's details come apart. */
   message?: string;
   error?: string;
+  /** The refusal belongs beside the password field (wrong, throttled, busy), not atop the page. */
+  field?: "password";
   email?: string;
   link?: string;
   expiresAt?: string;
 }
 
-const reply = (result: ActionResult, status = 200) => data(result, { status });
+const reply = (result: ActionResult, status = 200, headers?: HeadersInit) => data(result, { status, headers });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminPage(request);
@@ -50,6 +60,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = getDb();
   // What was typed stays in the box when an invitation is refused.
   const typed = intent === "invite" ? String(form.get("email") ?? "").slice(0, EMAIL_MAX_LENGTH + 1) : undefined;
+  if (intent === "invite" || intent === "remove") {
+    // Both ask the current password again (ADR 046): a borrowed session alone must not add or remove anyone.
+    const password = String(form.get("password") ?? "").slice(0, MAX_PASSWORD_LENGTH);
+    const check = password
+      ? await checkOwnPassword(admin, password, context.clientAddress)
+      : { ok: false as const, status: 400 as const, error: PASSWORD_MISSING };
+    if (!check.ok) {
+      const refusal = { intent, ok: false, error: check.error, field: "password" as const, email: typed };
+      return reply(refusal, check.status, retryAfterHeaders(check));
+    }
+  }
   try {
     if (intent === "invite") {
       const { token, ...invite } = await createInvite(db, typed ?? "", admin);
@@ -73,7 +94,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       const email = await removeAdministrator(db, id);
       await recordAudit({ action: "admin-removed", target: email, ...audit });
       if (id === admin.id) throw redirect("/admin/login", { headers: { "Set-Cookie": await signOut(request) } });
-      return reply({ intent, ok: true, message: `${email} was removed and signed out.` });
+      return reply({
+        intent,
+        ok: true,
+        message: `${email} was removed and signed out. Invitations they made that nobody used were withdrawn.`,
+      });
     }
     return reply({ intent, ok: false, error: "Unknown action" }, 400);
   } catch (error) {
@@ -94,35 +119,25 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : undefined;
   const busyId = navigation.formData?.get("id");
-  const created =
-    actionData?.ok && actionData.link && actionData.email && actionData.expiresAt
-      ? { link: actionData.link, email: actionData.email, expiresAt: actionData.expiresAt }
-      : undefined;
-  const linkRef = useRef<HTMLInputElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
-  const inviteForm = useRef<HTMLFormElement>(null);
-  const [copiedLink, setCopiedLink] = useState<string>();
-  const copied = created !== undefined && copiedLink === created.link;
+  // The administrator being removed, and the answer on screen when the question opened:
+  // a later answer to "remove" closes it (done) or shows inside it (refused).
+  const [removal, setRemoval] = useState<{ target: RemovalTarget; before: typeof actionData }>();
+  const removalAnswer =
+    removal && actionData !== removal.before && actionData?.intent === "remove" ? actionData : undefined;
+  const removing = removal && !removalAnswer?.ok ? removal.target : undefined;
+  // Refusals of the password sit beside their field, and the removal's inside its question: not here.
+  const pageError =
+    actionData && !actionData.ok && actionData.field !== "password" && actionData.intent !== "remove"
+      ? actionData.error
+      : undefined;
   const onlyOne = administrators.length <= 1;
 
   useEffect(() => {
-    if (!actionData) return;
-    if (actionData.ok && actionData.link) {
-      inviteForm.current?.reset();
-      linkRef.current?.focus();
-      linkRef.current?.select();
-    } else noticeRef.current?.focus();
+    if (!actionData || (actionData.ok && actionData.link)) return;
+    if (actionData.ok || (actionData.field !== "password" && actionData.intent !== "remove"))
+      noticeRef.current?.focus();
   }, [actionData]);
-
-  async function copy() {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.link);
-      setCopiedLink(created.link);
-    } catch {
-      linkRef.current?.select();
-    }
-  }
 
   return (
     <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
@@ -141,73 +156,13 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
             )}
           </div>
           <div role="alert">
-            {actionData && !actionData.ok && (
-              <p className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-                {actionData.error}
-              </p>
+            {pageError && (
+              <p className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">{pageError}</p>
             )}
           </div>
         </div>
 
-        <section aria-labelledby="invite-heading" className="mt-6 rounded-lg border border-neutral-200 bg-white p-5">
-          <h2 id="invite-heading" className="text-xl font-semibold">
-            Invite an administrator
-          </h2>
-          <Form ref={inviteForm} method="post" className="mt-3 flex flex-wrap items-end gap-3">
-            <div className="flex min-w-0 flex-1 flex-col gap-1 sm:max-w-sm">
-              <label htmlFor="invite-email" className="text-sm font-semibold text-neutral-800">
-                Their e-mail address
-              </label>
-              <input
-                id="invite-email"
-                name="email"
-                type="email"
-                required
-                maxLength={EMAIL_MAX_LENGTH}
-                autoComplete="off"
-                defaultValue={actionData && !actionData.ok ? actionData.email : undefined}
-                className="h-11 w-full rounded-md border border-neutral-400 px-3 text-base"
-              />
-            </div>
-            <button
-              type="submit"
-              name="intent"
-              value="invite"
-              disabled={busy === "invite"}
-              className="h-11 rounded-md bg-brand-700 px-4 font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
-            >
-              {busy === "invite" ? "Creating link..." : "Invite"}
-            </button>
-          </Form>
-          {created && (
-            <div className="mt-4 rounded-md border border-brand-600 bg-brand-50 p-4">
-              <p className="text-sm text-brand-900">
-                Send this link to <strong>{created.email}</strong> yourself (e-mail, chat). It works once, until{" "}
-                {dateTime(created.expiresAt)}, and is not shown again.
-              </p>
-              <label htmlFor="invite-link" className="mt-3 block text-sm font-semibold text-neutral-800">
-                Invitation link for {created.email}
-              </label>
-              <div className="mt-1 flex flex-wrap gap-2">
-                <input
-                  ref={linkRef}
-                  id="invite-link"
-                  readOnly
-                  value={created.link}
-                  onFocus={(event) => event.currentTarget.select()}
-                  className="h-11 w-full min-w-0 rounded-md border border-neutral-400 bg-white px-3 font-mono text-sm sm:w-auto sm:flex-1"
-                />
-                <button
-                  type="button"
-                  onClick={() => void copy()}
-                  className="h-11 rounded-md border border-brand-700 bg-white px-4 font-medium text-brand-800 hover:bg-brand-100"
-                >
-                  {copied ? "Copied" : "Copy link"}
-                </button>
-              </div>
-            </div>
-          )}
-        </section>
+        <InviteSection actionData={actionData} busy={busy === "invite"} />
 
         <section aria-labelledby="admins-heading" className="mt-8">
           <h2 id="admins-heading" className="text-xl font-semibold">
@@ -234,27 +189,16 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
                     </p>
                   </div>
                   {!onlyOne && (
-                    <Form
-                      method="post"
-                      onSubmit={(event) => {
-                        const question = self
-                          ? "Remove yourself as an administrator? You will be signed out and cannot sign in again."
-                          : `Remove ${label} as an administrator? They are signed out at once.`;
-                        if (!window.confirm(question)) event.preventDefault();
-                      }}
+                    <button
+                      type="button"
+                      aria-label={self ? "Remove yourself" : `Remove ${label}`}
+                      aria-haspopup="dialog"
+                      disabled={busyId === person.id}
+                      onClick={() => setRemoval({ target: { id: person.id, label, self }, before: actionData })}
+                      className={`${buttonClass} border-red-300 text-red-800 hover:bg-red-50`}
                     >
-                      <input type="hidden" name="id" value={person.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="remove"
-                        aria-label={self ? "Remove yourself" : `Remove ${label}`}
-                        disabled={busyId === person.id}
-                        className={`${buttonClass} border-red-300 text-red-800 hover:bg-red-50`}
-                      >
-                        Remove
-                      </button>
-                    </Form>
+                      Remove
+                    </button>
                   )}
                 </li>
               );
@@ -266,45 +210,170 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
             </p>
           )}
         </section>
+        <RemoveAdministratorDialog
+          target={removing}
+          refusal={removalAnswer}
+          busy={busy === "remove"}
+          onCancel={() => setRemoval(undefined)}
+        />
 
-        <section aria-labelledby="invites-heading" className="mt-8">
-          <h2 id="invites-heading" className="text-xl font-semibold">
-            Pending invitations
-          </h2>
-          {invites.length === 0 ? (
-            <p className="mt-2 text-neutral-700">None. A link is valid for {INVITE_HOURS} hours and works once.</p>
-          ) : (
-            <ul className="mt-3 flex flex-col gap-3">
-              {invites.map((invite) => (
-                <li
-                  key={invite.id}
-                  className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-neutral-200 bg-white p-4"
-                >
-                  <div className="min-w-0">
-                    <p className="break-words font-semibold">{invite.email}</p>
-                    <p className="mt-1 text-sm text-neutral-700">
-                      Invited by {invite.invitedBy} · valid until {dateTime(invite.expiresAt)}
-                    </p>
-                  </div>
-                  <Form method="post">
-                    <input type="hidden" name="id" value={invite.id} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="revoke"
-                      aria-label={`Withdraw the invitation for ${invite.email}`}
-                      disabled={busyId === invite.id}
-                      className={`${buttonClass} border-neutral-400 hover:bg-neutral-100`}
-                    >
-                      Withdraw
-                    </button>
-                  </Form>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <PendingInvites invites={invites} busyId={busyId} />
       </div>
     </AdminShell>
+  );
+}
+
+/** The invitation form (their e-mail and the inviter's password, ADR 046) and the link it made, shown once. */
+function InviteSection({ actionData, busy }: { actionData: ActionResult | undefined; busy: boolean }) {
+  const created =
+    actionData?.ok && actionData.link && actionData.email && actionData.expiresAt
+      ? { link: actionData.link, email: actionData.email, expiresAt: actionData.expiresAt }
+      : undefined;
+  const linkRef = useRef<HTMLInputElement>(null);
+  const inviteForm = useRef<HTMLFormElement>(null);
+  const [copiedLink, setCopiedLink] = useState<string>();
+  const copied = created !== undefined && copiedLink === created.link;
+  const passwordError =
+    actionData?.intent === "invite" && !actionData.ok && actionData.field === "password" ? actionData.error : undefined;
+
+  useEffect(() => {
+    if (!actionData?.ok || !actionData.link) return;
+    inviteForm.current?.reset();
+    linkRef.current?.focus();
+    linkRef.current?.select();
+  }, [actionData]);
+
+  async function copy() {
+    if (!created) return;
+    try {
+      await navigator.clipboard.writeText(created.link);
+      setCopiedLink(created.link);
+    } catch {
+      linkRef.current?.select();
+    }
+  }
+
+  return (
+    <section aria-labelledby="invite-heading" className="mt-6 rounded-lg border border-neutral-200 bg-white p-5">
+      <h2 id="invite-heading" className="text-xl font-semibold">
+        Invite an administrator
+      </h2>
+      <Form
+        ref={inviteForm}
+        method="post"
+        className="mt-3 grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start"
+      >
+        <div className="flex min-w-0 flex-col gap-1">
+          <label htmlFor="invite-email" className="text-sm font-semibold text-neutral-800">
+            Their e-mail address
+          </label>
+          <input
+            id="invite-email"
+            name="email"
+            type="email"
+            required
+            maxLength={EMAIL_MAX_LENGTH}
+            autoComplete="off"
+            defaultValue={actionData && !actionData.ok ? actionData.email : undefined}
+            className="h-11 w-full rounded-md border border-neutral-400 px-3 text-base"
+          />
+        </div>
+        <CurrentPasswordField
+          id="invite-password"
+          label="Your password"
+          error={passwordError}
+          attempt={actionData}
+          className="min-w-0"
+        />
+        <div className="sm:pt-6">
+          <button
+            type="submit"
+            name="intent"
+            value="invite"
+            disabled={busy}
+            className="h-11 rounded-md bg-brand-700 px-4 font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
+          >
+            {busy ? "Creating link..." : "Invite"}
+          </button>
+        </div>
+      </Form>
+      {created && (
+        <div className="mt-4 rounded-md border border-brand-600 bg-brand-50 p-4">
+          <p className="text-sm text-brand-900">
+            Send this link to <strong>{created.email}</strong> yourself (e-mail, chat). It works once, until{" "}
+            {dateTime(created.expiresAt)}, and is not shown again.
+          </p>
+          <label htmlFor="invite-link" className="mt-3 block text-sm font-semibold text-neutral-800">
+            Invitation link for {created.email}
+          </label>
+          <div className="mt-1 flex flex-wrap gap-2">
+            <input
+              ref={linkRef}
+              id="invite-link"
+              readOnly
+              value={created.link}
+              onFocus={(event) => event.currentTarget.select()}
+              className="h-11 w-full min-w-0 rounded-md border border-neutral-400 bg-white px-3 font-mono text-sm sm:w-auto sm:flex-1"
+            />
+            <button
+              type="button"
+              onClick={() => void copy()}
+              className="h-11 rounded-md border border-brand-700 bg-white px-4 font-medium text-brand-800 hover:bg-brand-100"
+            >
+              {copied ? "Copied" : "Copy link"}
+            </button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Invitations not yet used, each with its Withdraw button. */
+function PendingInvites({
+  invites,
+  busyId,
+}: {
+  invites: InviteListItem[];
+  busyId: FormDataEntryValue | null | undefined;
+}) {
+  return (
+    <section aria-labelledby="invites-heading" className="mt-8">
+      <h2 id="invites-heading" className="text-xl font-semibold">
+        Pending invitations
+      </h2>
+      {invites.length === 0 ? (
+        <p className="mt-2 text-neutral-700">None. A link is valid for {INVITE_HOURS} hours and works once.</p>
+      ) : (
+        <ul className="mt-3 flex flex-col gap-3">
+          {invites.map((invite) => (
+            <li
+              key={invite.id}
+              className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-neutral-200 bg-white p-4"
+            >
+              <div className="min-w-0">
+                <p className="break-words font-semibold">{invite.email}</p>
+                <p className="mt-1 text-sm text-neutral-700">
+                  Invited by {invite.invitedBy} · valid until {dateTime(invite.expiresAt)}
+                </p>
+              </div>
+              <Form method="post">
+                <input type="hidden" name="id" value={invite.id} />
+                <button
+                  type="submit"
+                  name="intent"
+                  value="revoke"
+                  aria-label={`Withdraw the invitation for ${invite.email}`}
+                  disabled={busyId === invite.id}
+                  className={`${buttonClass} border-neutral-400 hover:bg-neutral-100`}
+                >
+                  Withdraw
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

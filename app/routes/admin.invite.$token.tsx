@@ -8,7 +8,8 @@ import { pageMeta } from "~/lib/seo";
 import { acceptInvite, AdminsError, INVITE_STATE_MESSAGES, InviteError, inviteState } from "~/server/admins.server";
 import { recordAudit } from "~/server/audit.server";
 import { getDb } from "~/server/db/index.server";
-import { readFormBody } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
+import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
 import type { Route } from "./+types/admin.invite.$token";
 
 const TITLES: Record<Exclude<InviteState, "valid">, string> = {
@@ -26,6 +27,11 @@ export async function loader({ params }: Route.LoaderArgs) {
     { state, email: null, message: INVITE_STATE_MESSAGES[state] },
     { status: state === "unknown" ? 404 : 410 },
   );
+}
+
+/** A throttled or busy password check's Retry-After reaches the page's answer. */
+export function headers(args: Route.HeadersArgs) {
+  return formRetryAfter(args);
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -47,6 +53,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof InviteError) return data({ error: error.message, name }, { status: 403 });
     if (error instanceof AdminsError) return data({ error: error.message, name }, { status: error.status });
+    if (error instanceof HashingBusyError) {
+      const busy = busyRefusal();
+      return data({ error: busy.error, name }, { status: busy.status, headers: retryAfterHeaders(busy) });
+    }
     throw error;
   }
 }

@@ -8,12 +8,17 @@ import { pageMeta } from "~/lib/seo";
 import { recordSignIn } from "~/server/audit.server";
 import { countAdmins, getAdmin, signIn } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { readFormBody } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
 import type { Route } from "./+types/admin.login";
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getAdmin(request)) throw redirect("/admin");
   return { needsSetup: (await countAdmins(getDb())) === 0 };
+}
+
+/** A throttled or busy password check's Retry-After reaches the page's answer. */
+export function headers(args: Route.HeadersArgs) {
+  return formRetryAfter(args);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -37,8 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   await recordSignIn(result, email, request, context.clientAddress, { codeGiven: code !== "" });
   if (!result.ok) {
     return data(
-      { error: result.error, email, twoFactor: result.twoFactorRequired === true },
-      { status: result.status },
+      { error: result.error, email, twoFactor: "twoFactorRequired" in result && result.twoFactorRequired === true },
+      { status: result.status, headers: retryAfterHeaders(result) },
     );
   }
   return redirect("/admin", { headers: { "Set-Cookie": result.setCookie } });

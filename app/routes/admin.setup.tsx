@@ -4,9 +4,9 @@ import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";
 import { pageMeta } from "~/lib/seo";
-import { AccountError, completeSetup, isSetupTokenValid, SetupTokenError } from "~/server/auth.server";
+import { completeSetup, isSetupTokenValid } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { readFormBody } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
 import type { Route } from "./+types/admin.setup";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -15,21 +15,22 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ token: valid ? token : null }, { status: valid ? 200 : 403 });
 }
 
-export async function action({ request }: Route.ActionArgs) {
+/** A throttled or busy password check's Retry-After reaches the page's answer. */
+export function headers(args: Route.HeadersArgs) {
+  return formRetryAfter(args);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormBody(request);
   const token = String(form.get("token") ?? "");
   const email = String(form.get("email") ?? "");
   const password = String(form.get("password") ?? "");
   const problem = newPasswordProblem(password, String(form.get("confirm") ?? ""));
   if (problem) return data({ error: problem, email }, { status: 400 });
-  try {
-    const { setCookie } = await completeSetup(getDb(), { token, email, password });
-    return redirect("/admin", { headers: { "Set-Cookie": setCookie } });
-  } catch (error) {
-    if (error instanceof SetupTokenError) return data({ error: error.message, email }, { status: 403 });
-    if (error instanceof AccountError) return data({ error: error.message, email }, { status: 400 });
-    throw error;
-  }
+  const result = await completeSetup(getDb(), { token, email, password }, context.clientAddress);
+  if (!result.ok)
+    return data({ error: result.error, email }, { status: result.status, headers: retryAfterHeaders(result) });
+  return redirect("/admin", { headers: { "Set-Cookie": result.setCookie } });
 }
 
 export const meta = () => pageMeta({ title: "Create the administrator | Blog Admin", noindex: true });

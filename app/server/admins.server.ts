@@ -153,6 +153,8 @@ export async function acceptInvite(
   { token, name: rawName, password }: { token: string; name: string; password: string },
 ): Promise<{ user: AdminUser; setCookie: string }> {
   const name = checkNewAdmin(rawName, password);
+  // The link is checked before the password is hashed (ADR 046): a wrong,
+  // used or withdrawn link never waits in the hash queue.
   const before = await inviteState(db, token);
   if (before.state !== "valid") throw new InviteError(before.state);
   const passwordHash = await hashPassword(password);
@@ -209,12 +211,16 @@ export async function revokeInvite(db: Db, id: string): Promise<string | undefin
 export const LAST_ADMIN_MESSAGE = "The last administrator cannot be removed: invite another one first";
 
 /**
- * Removes an administrator and ends their sessions, in one transaction that
- * first counts the administrators, so two removals at once can never leave
- * none. SQLite: the transaction begins IMMEDIATE (db.server.ts), so writers
- * take turns. PostgreSQL: the count reads every administrator's row FOR
- * UPDATE, so a second removal waits for the first to commit and then counts
- * what is left. Answers the removed administrator's e-mail.
+ * Removes an administrator, ends their sessions and withdraws the invitations
+ * they made and nobody accepted yet (ADR 046: a removed administrator must
+ * not come back through a link of their own), in one transaction that first
+ * counts the administrators, so two removals at once can never leave none.
+ * SQLite: the transaction begins IMMEDIATE (db.server.ts), so writers take
+ * turns. PostgreSQL: the count reads every administrator's row FOR UPDATE,
+ * so a second removal waits for the first to commit and then counts what is
+ * left; an acceptance racing the removal updates the same invitation row,
+ * so one of them waits and then finds the other's change. Answers the
+ * removed administrator's e-mail.
  */
 export async function removeAdministrator(db: Db, id: string): Promise<string> {
   if (!isRecordId(id)) throw new AdminsError(404, "Administrator not found");
@@ -226,6 +232,13 @@ export async function removeAdministrator(db: Db, id: string): Promise<string> {
     if (!target) throw new AdminsError(404, "Administrator not found");
     if (admins.length <= 1) throw new AdminsError(409, LAST_ADMIN_MESSAGE);
     await trx.deleteFrom("sessions").where("user_id", "=", id).execute();
+    await trx
+      .updateTable("admin_invites")
+      .set({ revoked_at: new Date().toISOString() })
+      .where("invited_by", "=", target.email)
+      .where("accepted_at", "is", null)
+      .where("revoked_at", "is", null)
+      .execute();
     await trx.deleteFrom("admin_users").where("id", "=", id).execute();
     return target.email;
   });

@@ -8,7 +8,15 @@ export { MIN_PASSWORD_LENGTH };
 import { isUniqueViolation, type Db } from "./db/db.server";
 import { getConnection, getDb } from "./db/index.server";
 import { getLogger } from "./logger.server";
-import { decoyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.server";
+import {
+  busyRefusal,
+  decoyHash,
+  HashingBusyError,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+  type BusyRefusal,
+} from "./passwords.server";
 import { accountKey, addressKey, createThrottle, reserveAll, type Throttle } from "./throttle.server";
 import { checkSecondFactor } from "./two-factor.server";
 import { summariseUserAgent } from "~/lib/user-agent";
@@ -245,17 +253,21 @@ export async function clearSignInThrottle(rawEmail: string): Promise<void> {
 export type SignInResult =
   | { ok: true; user: AdminUser; setCookie: string }
   | { ok: false; status: 401; error: string; twoFactorRequired?: true }
-  | { ok: false; status: 429; error: string; retryAfterSeconds: number; twoFactorRequired?: true };
+  | { ok: false; status: 429; error: string; retryAfterSeconds: number; twoFactorRequired?: true }
+  | BusyRefusal;
 
 export { CODE_REQUIRED };
 
-function throttled(retryAfterMs: number): SignInResult {
+function throttled(
+  retryAfterMs: number,
+  what: "sign-in" | "setup" = "sign-in",
+): { ok: false; status: 429; error: string; retryAfterSeconds: number } {
   const retryAfterSeconds = Math.ceil(retryAfterMs / 1000);
   const minutes = Math.ceil(retryAfterSeconds / 60);
   return {
     ok: false,
     status: 429,
-    error: `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    error: `Too many ${what} attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
     retryAfterSeconds,
   };
 }
@@ -314,8 +326,9 @@ export async function signIn(
       .executeTakeFirst();
     valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
   } catch (error) {
-    // Our fault, not a guess: the attempt does not count.
+    // Our fault or no hash slot, not a guess: the attempt does not count.
     await Promise.all([account.refund(accountId), address.refund(addressId)]).catch(() => {});
+    if (error instanceof HashingBusyError) return busyRefusal();
     throw error;
   }
   // A wrong password answers the same whether the account has 2FA or not:
@@ -375,9 +388,17 @@ export async function createSetupToken(db: Db): Promise<string> {
   return token;
 }
 
+/** Longer is no token of ours (they are 32 characters): refused before it is hashed or looked up. */
+const SETUP_TOKEN_MAX_LENGTH = 200;
+
 /** Whether the token may create the first administrator right now. */
 export async function isSetupTokenValid(db: Db, token: string): Promise<boolean> {
-  if (!token || (await countAdmins(db)) > 0) return false;
+  return (await countAdmins(db)) === 0 && (await isSetupTokenLive(db, token));
+}
+
+/** Whether the token is one of ours, unused and unexpired (whether an administrator exists aside). */
+async function isSetupTokenLive(db: Db, token: string): Promise<boolean> {
+  if (!token || token.length > SETUP_TOKEN_MAX_LENGTH) return false;
   const row = await db
     .selectFrom("setup_tokens")
     .select("expires_at")
@@ -386,20 +407,66 @@ export async function isSetupTokenValid(db: Db, token: string): Promise<boolean>
   return Boolean(row && row.expires_at > new Date().toISOString());
 }
 
-export class SetupTokenError extends Error {
-  constructor() {
-    super("This setup link is invalid or has already been used");
-  }
-}
+export const SETUP_TOKEN_INVALID = "This setup link is invalid or has already been used";
+export const SETUP_CLOSED = "Setup is closed: an administrator already exists. Sign in instead.";
 
-/** Creates the first administrator with a valid setup token, then voids every token. */
+class SetupTokenError extends Error {}
+
+/** Setup attempts per client address in a window, counted like sign-in's (ADR 046). */
+export const SETUP_THROTTLE = SIGN_IN_THROTTLE;
+
+let setupAddresses: Throttle | undefined;
+const setupThrottle = () =>
+  (setupAddresses ??= createThrottle(getConnection(), { name: "setup-address", ...SETUP_THROTTLE }));
+
+export type SetupResult =
+  | { ok: true; user: AdminUser; setCookie: string }
+  | { ok: false; status: 400 | 403; error: string }
+  | { ok: false; status: 429; error: string; retryAfterSeconds: number }
+  | BusyRefusal;
+
+/**
+ * Creates the first administrator with a valid setup token, then voids every
+ * token. Cheap checks come first and the password is hashed last (ADR 046):
+ * the e-mail and password rules (400, not counted), then one attempt reserved
+ * on the client address (429 past five in the window, across processes),
+ * then the token and whether an administrator exists (403, counted). A wrong
+ * token or a closed setup never reaches the hash queue.
+ */
 export async function completeSetup(
   db: Db,
   { token, email: rawEmail, password }: { token: string; email: string; password: string },
-): Promise<{ user: AdminUser; setCookie: string }> {
+  clientAddress: string,
+): Promise<SetupResult> {
   const email = normaliseEmail(rawEmail);
-  checkNewCredentials(email, password);
-  const passwordHash = await hashPassword(password);
+  try {
+    checkNewCredentials(email, password);
+  } catch (error) {
+    if (error instanceof AccountError) return { ok: false, status: 400, error: error.message };
+    throw error;
+  }
+  const throttle = setupThrottle();
+  const addressId = addressKey(clientAddress);
+  const reservation = await throttle.reserve(addressId);
+  if (!reservation.ok) return throttled(reservation.retryAfterMs, "setup");
+  let id: string;
+  try {
+    if ((await countAdmins(db)) > 0) return { ok: false, status: 403, error: SETUP_CLOSED };
+    if (!(await isSetupTokenLive(db, token))) return { ok: false, status: 403, error: SETUP_TOKEN_INVALID };
+    id = await createFirstAdmin(db, token, email, await hashPassword(password));
+  } catch (error) {
+    // A token used up meanwhile counts like a wrong one; anything else was not a guess.
+    if (error instanceof SetupTokenError) return { ok: false, status: 403, error: SETUP_TOKEN_INVALID };
+    await throttle.refund(addressId).catch(() => {});
+    if (error instanceof HashingBusyError) return busyRefusal();
+    throw error;
+  }
+  await throttle.refund(addressId);
+  const { setCookie } = await createSession(db, id);
+  return { ok: true, user: { id, email }, setCookie };
+}
+
+async function createFirstAdmin(db: Db, token: string, email: string, passwordHash: string): Promise<string> {
   const id = randomUUID();
   await db.transaction().execute(async (trx) => {
     const now = new Date().toISOString();
@@ -421,24 +488,29 @@ export async function completeSetup(
     }
     await trx.deleteFrom("setup_tokens").execute();
   });
-  const { setCookie } = await createSession(db, id);
-  return { user: { id, email }, setCookie };
+  return id;
 }
 
 // ---------------------------------------------------------------- the signed-in administrator's own account
 
 export const WRONG_PASSWORD = "The password is not correct";
+/** The API's 400 for a sensitive action sent without the current password (ADR 046). */
+export const PASSWORD_REQUIRED = "Send your current password as the JSON field password";
+/** The screens' answer to the same, beside the empty field. */
+export const PASSWORD_MISSING = "Enter your password.";
 
 export type PasswordCheck =
   | { ok: true }
   | { ok: false; status: 403; error: string }
-  | { ok: false; status: 429; error: string; retryAfterSeconds: number };
+  | { ok: false; status: 429; error: string; retryAfterSeconds: number }
+  | BusyRefusal;
 
 /**
- * The signed-in administrator's password, asked again before turning 2FA off
- * or changing it. Counted on the sign-in throttles before it is checked, so a
- * borrowed session cannot be used to guess the password any faster than the
- * sign-in screen allows.
+ * The signed-in administrator's password, asked again before an action a
+ * borrowed session must not take alone (ADR 046): setting up or turning off
+ * 2FA, changing the password, inviting or removing an administrator. Counted
+ * on the sign-in throttles before it is checked, so a borrowed session cannot
+ * be used to guess the password any faster than the sign-in screen allows.
  */
 export async function checkOwnPassword(
   user: AdminUser,
@@ -453,17 +525,16 @@ export async function checkOwnPassword(
     [account, accountId],
     [address, addressId],
   ]);
-  if (!reservation.ok) return throttled(reservation.retryAfterMs) as PasswordCheck;
+  if (!reservation.ok) return throttled(reservation.retryAfterMs);
   let valid: boolean;
   try {
-    const row = await db
-      .selectFrom("admin_users")
-      .select("password_hash")
-      .where("id", "=", user.id)
-      .executeTakeFirstOrThrow();
+    const row = await db.selectFrom("admin_users").select("password_hash").where("id", "=", user.id).executeTakeFirst();
+    // Removed since this request's session was read (another administrator's removal won a race).
+    if (!row) throw Response.json({ error: "Authentication required" }, { status: 401 });
     valid = await verifyPassword(password, row.password_hash);
   } catch (error) {
     await Promise.all([account.refund(accountId), address.refund(addressId)]).catch(() => {});
+    if (error instanceof HashingBusyError) return busyRefusal();
     throw error;
   }
   if (!valid) return { ok: false, status: 403, error: WRONG_PASSWORD };

@@ -4,14 +4,27 @@ export function jsonError(status: number, error: string, headers?: HeadersInit):
   return Response.json({ error }, { status, headers });
 }
 
-/** A refused attempt (a password, a code): `Retry-After` when it was throttled (429), nothing otherwise. */
+/**
+ * A refused attempt (a password, a code): `Retry-After` when it was throttled
+ * (429) or found the password checks busy (503), nothing otherwise.
+ */
 export function retryAfterHeaders(refusal: { status: number; retryAfterSeconds?: number }): HeadersInit | undefined {
-  return refusal.status === 429 && refusal.retryAfterSeconds !== undefined
+  return (refusal.status === 429 || refusal.status === 503) && refusal.retryAfterSeconds !== undefined
     ? { "Retry-After": String(refusal.retryAfterSeconds) }
     : undefined;
 }
 
-/** A refused attempt as JSON: its status and message, and `Retry-After` when throttled. */
+/**
+ * A form page's `headers` export: an action's Retry-After (a throttled or
+ * busy password check) reaches the page's answer, which React Router would
+ * otherwise drop (it keeps only cookies from a route without `headers`).
+ */
+export function formRetryAfter({ actionHeaders }: { actionHeaders: Headers }): HeadersInit {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : {};
+}
+
+/** A refused attempt as JSON: its status and message, and `Retry-After` when it should come back later. */
 export function refusedAttempt(refusal: { status: number; error: string; retryAfterSeconds?: number }): Response {
   return jsonError(refusal.status, refusal.error, retryAfterHeaders(refusal));
 }

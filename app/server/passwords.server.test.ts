@@ -2,9 +2,12 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   decoyHash,
+  HASHING_BUSY,
+  HashingBusyError,
   hashPassword,
   hashConcurrency,
   MAX_CONCURRENT_HASHES,
+  MAX_WAITING_HASHES,
   needsRehash,
   PASSWORD_PARAMS,
   verifyPassword,
@@ -60,5 +63,19 @@ describe("passwords", () => {
     const done = await Promise.all(hashes);
     expect(new Set(done).size).toBe(6);
     expect(hashConcurrency()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it(`lets at most ${MAX_WAITING_HASHES} wait; one more is refused at once, and the queue is whole again after`, async () => {
+    const stored = await hashPassword("x");
+    const admitted = MAX_CONCURRENT_HASHES + MAX_WAITING_HASHES;
+    const hashes = Array.from({ length: admitted }, (_, i) => hashPassword(`password ${i}`));
+    expect(hashConcurrency()).toEqual({ running: MAX_CONCURRENT_HASHES, waiting: MAX_WAITING_HASHES });
+    // Refused while every admitted hash still runs or waits: neither joined the queue.
+    await expect(verifyPassword("x", stored)).rejects.toThrow(HashingBusyError);
+    await expect(hashPassword("one too many")).rejects.toThrow(HASHING_BUSY);
+    expect(hashConcurrency()).toEqual({ running: MAX_CONCURRENT_HASHES, waiting: MAX_WAITING_HASHES });
+    expect(new Set(await Promise.all(hashes)).size).toBe(admitted);
+    expect(hashConcurrency()).toEqual({ running: 0, waiting: 0 });
+    expect(await verifyPassword("x", stored)).toBe(true);
   });
 });

@@ -2,11 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, test, useOwnClientAddress } from "./fixtures";
 
 /**
  * Issue 17 (ADR 038): the owner invites a colleague, who joins from the link
  * in a browser of their own; both see each other; the owner removes them.
+ * Inviting and removing ask the password in the same form or dialog, and a
+ * removed administrator's invitations stop working (issue 28, ADR 046).
  * The Audit screen shows the sign-in and the post save. Every project
  * (desktop, phone) shares one server: each uses e-mails of its own.
  * With SCREENSHOT_DIR set, the desktop run also saves each screen at 1280
@@ -47,6 +49,8 @@ test("invite a colleague, who joins in their own browser; both are listed; the o
   test.slow();
   const email = `colleague-${info.project.name}@example.com`;
   const name = `Colleague ${info.project.name}`;
+  // Its wrong passwords count on an address of its own (the sign-in throttle).
+  await useOwnClientAddress(page);
 
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Administrators" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Administrators" })).toBeVisible();
@@ -54,7 +58,19 @@ test("invite a colleague, who joins in their own browser; both are listed; the o
   await expect(page.getByText("The only administrator cannot be removed")).toBeVisible();
   await expectNoAxeViolations(page);
 
+  // The invitation asks the inviter's password in the same form: a wrong one is explained beside it, nothing typed lost.
   await page.getByLabel("Their e-mail address").fill(email);
+  const invitePassword = page.getByLabel("Your password", { exact: true });
+  await invitePassword.fill("not-my-password");
+  await page.getByRole("button", { name: "Invite", exact: true }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /./ })).toHaveText("The password is not correct");
+  await expect(invitePassword).toBeFocused();
+  await expect(invitePassword).toHaveAccessibleDescription("The password is not correct");
+  await expect(page.getByLabel("Their e-mail address")).toHaveValue(email);
+  await expect(page.getByRole("region", { name: "Pending invitations" }).getByText(email)).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await screenshots(page, "administrators-invite-wrong-password");
+  await invitePassword.fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Invite", exact: true }).click();
   const linkBox = page.getByLabel(`Invitation link for ${email}`);
   await expect(linkBox).toBeVisible();
@@ -81,6 +97,12 @@ test("invite a colleague, who joins in their own browser; both are listed; the o
   await colleague.goto(new URL("/admin/administrators", link).href);
   await expect(colleague.getByText(E2E_ADMIN.email)).toBeVisible();
   await expect(colleague.getByText(`${name}(you)`)).toBeVisible();
+  // The colleague invites someone in turn, with their own password.
+  const friend = `friend-${info.project.name}@example.com`;
+  await colleague.getByLabel("Their e-mail address").fill(friend);
+  await colleague.getByLabel("Your password", { exact: true }).fill("colleague-password-1");
+  await colleague.getByRole("button", { name: "Invite", exact: true }).click();
+  const friendLink = await colleague.getByLabel(`Invitation link for ${friend}`).inputValue();
 
   // The link worked once.
   const again = await theirs.newPage();
@@ -94,19 +116,44 @@ test("invite a colleague, who joins in their own browser; both are listed; the o
   await hydrated(page);
   await expect(page.getByRole("heading", { level: 2, name: "2 administrators" })).toBeVisible();
   await expect(page.getByText(name)).toBeVisible();
-  await expect(page.getByRole("region", { name: "Pending invitations" }).getByText(email)).toHaveCount(0);
+  const pending = page.getByRole("region", { name: "Pending invitations" });
+  await expect(pending.getByText(email, { exact: true })).toHaveCount(0);
+  // The colleague's own invitation is pending, in their name.
+  await expect(pending.getByText(`Invited by ${email}`)).toBeVisible();
   await expectNoAxeViolations(page);
-  page.once("dialog", (dialog) => {
-    expect(dialog.message()).toContain(`Remove ${name} as an administrator?`);
-    void dialog.accept();
-  });
-  await page.getByRole("button", { name: `Remove ${name}` }).click();
+  // Removing asks the question and the password in one dialog; a wrong password keeps it open, explained.
+  const removeButton = page.getByRole("button", { name: `Remove ${name}` });
+  await removeButton.click();
+  const dialog = page.getByRole("alertdialog", { name: "Remove an administrator" });
+  await expect(dialog).toContainText(`Remove ${name} as an administrator?`);
+  const removePassword = dialog.getByLabel("Your password, to confirm");
+  await expect(removePassword).toBeFocused();
+  await removePassword.fill("not-my-password");
+  await dialog.getByRole("button", { name: "Remove", exact: true }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("The password is not correct");
+  await expect(removePassword).toBeFocused();
+  await expect(removePassword).toHaveAccessibleDescription("The password is not correct");
+  await expect(removePassword).toHaveValue("not-my-password");
+  await expectNoAxeViolations(page);
+  await screenshots(page, "administrators-remove-dialog");
+  // Escape cancels: nothing changed, focus back on the row's button.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(removeButton).toBeFocused();
+  await expect(page.getByRole("heading", { level: 2, name: "2 administrators" })).toBeVisible();
+  await removeButton.click();
+  await dialog.getByLabel("Your password, to confirm").fill(E2E_ADMIN.password);
+  await dialog.getByRole("button", { name: "Remove", exact: true }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByRole("status")).toContainText(`${email} was removed and signed out.`);
   await expect(page.getByRole("heading", { level: 2, name: "1 administrator" })).toBeVisible();
+  await expect(pending.getByText(friend, { exact: true })).toHaveCount(0);
 
-  // The colleague's next request finds them signed out.
+  // The colleague's next request finds them signed out, and the invitation they made no longer works.
   await colleague.goto(new URL("/admin", link).href);
   await expect(colleague).toHaveURL(/\/admin\/login$/);
+  await colleague.goto(friendLink);
+  await expect(colleague.getByRole("heading", { level: 1, name: "Invitation withdrawn" })).toBeVisible();
   await theirs.close();
 });
 

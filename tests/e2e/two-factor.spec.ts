@@ -3,13 +3,15 @@ import path from "node:path";
 import { type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, test, useOwnClientAddress } from "./fixtures";
 
 /**
  * Issue 17: the owner turns on two-factor sign-in on the Account screen,
  * signs in with a code from the app (computed here from the secret the
- * screen shows) or a recovery code; a code used once is refused. Every
- * project shares one server and one administrator: each test leaves 2FA off.
+ * screen shows) or a recovery code; a code used once is refused. Turning it
+ * on or off asks the password in the same form, and turning it on signs out
+ * the account's other sessions (issue 28, ADR 046). Every project shares one
+ * server and one administrator: each test leaves 2FA off.
  * Screenshots of each state go to .tmp/screens/ (looked at by a person).
  */
 
@@ -66,9 +68,16 @@ test.afterEach(async ({ page, baseURL }) => {
 
 test("turn on 2FA, then sign in with a code, refuse the same code again, sign in with a recovery code", async ({
   page,
+  playwright,
+  baseURL,
 }) => {
   // Many steps, each a full page load and a password hash: generous on a busy machine.
   test.setTimeout(120_000);
+  // Its wrong passwords count on an address of its own (the sign-in throttle, ADR 046).
+  await useOwnClientAddress(page);
+  // Another browser signed in to the same account: turning 2FA on signs it out.
+  const other = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
+  expect((await other.post("/api/auth/login", { data: E2E_ADMIN })).status()).toBe(200);
   await enterPassword(page);
   await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
   await openAccount(page);
@@ -76,6 +85,19 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   await expectNoAxeViolations(page);
   await screenshot(page, "account-2fa-off");
 
+  // Turning it on asks the password, in the same form (ADR 046): a wrong one is explained beside the field.
+  const setupPassword = page.getByLabel("Your password, to turn it on");
+  await setupPassword.fill("not-my-password");
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("The password is not correct");
+  await expect(setupPassword).toBeFocused();
+  await expect(setupPassword).toHaveAttribute("aria-invalid", "true");
+  await expect(setupPassword).toHaveAccessibleDescription("The password is not correct");
+  await expect(setupPassword).toHaveValue("not-my-password");
+  await expect(page.getByRole("img", { name: /QR code/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await screenshot(page, "account-2fa-wrong-password");
+  await setupPassword.fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   const qr = page.getByRole("img", { name: /QR code/ });
   await expect(qr).toBeVisible();
@@ -105,6 +127,11 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   expect(decodeURIComponent((await download.getAttribute("href"))!)).toContain(codes[0]);
   await expectNoAxeViolations(page);
   await screenshot(page, "account-recovery-codes");
+  await expect(page.getByRole("status").filter({ hasText: "Two-factor sign-in is on." })).toContainText(
+    "Your other sessions were signed out.",
+  );
+  expect((await other.get("/api/auth/me")).status()).toBe(401);
+  await other.dispose();
   await page.getByRole("link", { name: "I have saved them" }).click();
   await expect(page.getByText("On", { exact: true })).toBeVisible();
 
@@ -154,6 +181,8 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   await page.getByLabel("Your password, to turn it off").fill("not-my-password");
   await page.getByRole("button", { name: "Turn off two-factor sign-in" }).click();
   await expect(page.getByRole("alert")).toContainText("The password is not correct");
+  await expect(page.getByLabel("Your password, to turn it off")).toBeFocused();
+  await expectNoAxeViolations(page);
   await page.getByLabel("Your password, to turn it off").fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Turn off two-factor sign-in" }).click();
   await expect(page.getByRole("status")).toContainText("Two-factor sign-in is off");

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
-import { ApiClient, startServer, type TestServer } from "../support/server";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
  * ADR 038 with several app processes (PRODUCT §8): removing an administrator
  * through one process ends their session on every other at once: the next
- * request there is a 401, with nothing to expire or to tell. On PostgreSQL
- * this is the load-balanced deployment.
+ * request there is a 401, with nothing to expire or to tell; the invitations
+ * they made stop working everywhere (ADR 046). On PostgreSQL this is the
+ * load-balanced deployment.
  */
 describe(`administrators across two app processes on one ${TEST_BACKEND} database`, () => {
   let a: TestServer;
@@ -29,7 +30,10 @@ describe(`administrators across two app processes on one ${TEST_BACKEND} databas
   it("an invitation made on one is accepted on the other; removal on the first ends the session on the second", async () => {
     const owner = new ApiClient(a.url);
     await owner.signIn();
-    const invited = await owner.post("/api/admin/invites", { email: "colleague@example.com" });
+    const invited = await owner.post("/api/admin/invites", {
+      email: "colleague@example.com",
+      password: TEST_ADMIN.password,
+    });
     expect(invited.status).toBe(201);
     const token = new URL(invited.json.link).pathname.split("/").pop()!;
 
@@ -37,6 +41,12 @@ describe(`administrators across two app processes on one ${TEST_BACKEND} databas
     const joined = await colleague.post("/api/auth/invite", { token, name: "Colleague", password: "long-enough-pw" });
     expect(joined.status).toBe(201);
     expect((await colleague.get("/api/admin/posts")).status).toBe(200);
+    // The colleague invites someone through B before being removed (ADR 046: withdrawn with them).
+    const theirs = await colleague.post("/api/admin/invites", {
+      email: "friend@example.com",
+      password: "long-enough-pw",
+    });
+    expect(theirs.status).toBe(201);
     // Used on B: refused on A too.
     const reused = await new ApiClient(a.url).post("/api/auth/invite", {
       token,
@@ -49,11 +59,21 @@ describe(`administrators across two app processes on one ${TEST_BACKEND} databas
     const id = (list.json.administrators as Array<{ id: string; email: string }>).find(
       (admin) => admin.email === "colleague@example.com",
     )!.id;
-    expect((await owner.delete(`/api/admin/administrators/${id}`)).status).toBe(204);
+    const removal = await owner.request("DELETE", `/api/admin/administrators/${id}`, { password: TEST_ADMIN.password });
+    expect(removal.status).toBe(204);
 
     // The very next request on the other process.
     expect((await colleague.get("/api/admin/posts")).status).toBe(401);
     expect((await colleague.get("/api/auth/me")).status).toBe(401);
+    // Their invitation is withdrawn, on B as well.
+    const friendToken = new URL(theirs.json.link).pathname.split("/").pop()!;
+    const friend = await new ApiClient(b.url).post("/api/auth/invite", {
+      token: friendToken,
+      name: "Friend",
+      password: "long-enough-pw",
+    });
+    expect(friend.status).toBe(403);
+    expect(friend.json.reason).toBe("revoked");
 
     // Both processes wrote to the one log: the join on B, the removal on A.
     const log = await new ApiClient(b.url).get("/api/admin/audit");

@@ -140,7 +140,9 @@ beforeAll(async () => {
   ).toBe(200);
   // Two-factor sign-in on (ADR 037): the secret, the last used step and the
   // recovery codes' hashes are columns of admin_users and travel with it.
-  const { secret } = (await admin.post("/api/auth/2fa/setup")).json as { secret: string };
+  const { secret } = (await admin.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password })).json as {
+    secret: string;
+  };
   totpSecret = secret;
   const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
   const enabled = await admin.post("/api/auth/2fa/enable", { code: totp.generate() });

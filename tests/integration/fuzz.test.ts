@@ -119,7 +119,7 @@ const jsonRoutes: Array<[string, string, string[]]> = [
   ["POST", "/api/auth/login", ["email", "password", "code"]],
   ["POST", "/api/auth/setup", ["token", "email", "password"]],
   ["POST", "/api/auth/logout", []],
-  ["POST", "/api/auth/2fa/setup", []],
+  ["POST", "/api/auth/2fa/setup", ["password"]],
   ["POST", "/api/auth/2fa/enable", ["code"]],
   ["POST", "/api/auth/2fa/disable", ["password"]],
   ["POST", "/api/auth/password", ["currentPassword", "newPassword"]],
@@ -130,6 +130,8 @@ const jsonRoutes: Array<[string, string, string[]]> = [
   ["PUT", "/api/admin/posts/:post/autosave", [...postFields, "baseUpdatedAt"]],
   ["DELETE", "/api/admin/posts/:other", []],
   ["PATCH", "/api/admin/messages/:message", ["read"]],
+  ["POST", "/api/admin/invites", ["email", "password"]],
+  ["DELETE", "/api/admin/administrators/:other", ["password"]],
   ["POST", "/api/admin/preview", ["content"]],
 ];
 const formRoutes: Array<[string, string, string[]]> = [
@@ -141,6 +143,7 @@ const formRoutes: Array<[string, string, string[]]> = [
   ],
   ["POST", "/admin/setup", ["token", "email", "password", "confirm"]],
   ["POST", "/admin/messages", ["intent", "id", "email"]],
+  ["POST", "/admin/administrators", ["intent", "id", "email", "password"]],
   ["POST", "/admin/logout", []],
 ];
 

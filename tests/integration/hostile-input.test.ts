@@ -79,6 +79,8 @@ describe("attack 2 and bounded bodies: every route that reads a body stops at it
     ["PUT", "/api/admin/posts/:post/autosave", JSON_TYPE, true, 1024 * 1024],
     ["PATCH", "/api/admin/messages/:message", JSON_TYPE, true, 1024 * 1024],
     ["POST", "/api/admin/preview", JSON_TYPE, true, 1024 * 1024],
+    // Removing an administrator carries the password in a JSON body (ADR 046).
+    ["DELETE", "/api/admin/administrators/00000000-0000-4000-8000-000000000000", JSON_TYPE, true, 1024 * 1024],
     [
       "POST",
       "/api/admin/upload",

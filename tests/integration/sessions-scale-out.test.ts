@@ -67,7 +67,7 @@ describe(`sessions and codes across two app processes on one ${TEST_BACKEND} dat
 
   it("one code sent to A and B at once signs in once", async () => {
     const { onA } = await signedIn("203.0.113.6");
-    const secret = (await onA.post("/api/auth/2fa/setup")).json.secret as string;
+    const secret = (await onA.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password })).json.secret as string;
     const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
     if (30_000 - (Date.now() % 30_000) < 3000) await sleep(3500);
     expect((await onA.post("/api/auth/2fa/enable", { code: totp.generate() })).status).toBe(200);

@@ -5,12 +5,13 @@ export interface HeldPost {
   /** Base URL of the server this one goes to. */
   url: string;
   path: string;
+  /** JSON, or a string sent as it is (then give its Content-Type in `headers`). */
   body: unknown;
   headers?: Record<string, string>;
 }
 
 /**
- * Sends JSON POSTs so that the server handles them truly at the same time:
+ * Sends POSTs (JSON, or forms) so that the server handles them truly at the same time:
  * every request's headers and the first half of its (chunked) body go out
  * first, so each route starts and waits for the rest of its body; after
  * `holdMs` every body is finished at once. A check that a route makes before
@@ -27,7 +28,7 @@ export async function postAllAtOnce(
   const answers = posts.map(
     ({ url, path, body, headers = {} }) =>
       new Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-        const text = JSON.stringify(body);
+        const text = typeof body === "string" ? body : JSON.stringify(body);
         const half = Math.floor(text.length / 2);
         const request = http.request(
           new URL(path, url),

@@ -1,19 +1,32 @@
+import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { AdminsError, removeAdministrator } from "~/server/admins.server";
 import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi, signOut } from "~/server/auth.server";
+import { checkOwnPassword, PASSWORD_REQUIRED, requireAdminApi, signOut } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import type { Route } from "./+types/admin.administrators.$id";
+
+const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
   return methodNotAllowed(["DELETE"]);
 }
 
-/** DELETE /api/admin/administrators/{id}: 204; 409 for the last one; removing oneself also signs out. */
+/**
+ * DELETE /api/admin/administrators/{id} with the JSON body {password}: 204,
+ * their sessions end and their pending invitations are withdrawn; 409 for
+ * the last one; removing oneself also signs out. The remover's password is
+ * asked again (ADR 046): 400 without it, 403 when wrong, and nothing changes.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
+  const parsed = body.safeParse(await readJsonBody(request));
+  if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
+  const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
+  if (!check.ok) return refusedAttempt(check);
   try {
     const email = await removeAdministrator(getDb(), params.id);
     await recordAudit({ action: "admin-removed", admin, target: email, request, clientAddress: context.clientAddress });

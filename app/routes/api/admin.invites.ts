@@ -1,29 +1,41 @@
 import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { invitePath } from "~/lib/admins";
 import { AdminsError, createInvite } from "~/server/admins.server";
 import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { checkOwnPassword, requireAdminApi } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import type { Route } from "./+types/admin.invites";
 
-const body = z.object({ email: z.string().max(EMAIL_MAX_LENGTH) });
+const body = z.object({
+  email: z.string().max(EMAIL_MAX_LENGTH),
+  password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+});
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/admin/invites {email}: 201 with the one-time link (shown only in this answer). */
+/**
+ * POST /api/admin/invites {email, password}: 201 with the one-time link
+ * (shown only in this answer). The inviter's password is asked again (ADR
+ * 046): an invitation is a lasting account, more than a borrowed session
+ * should be able to make. 400 without it, 403 when wrong, and nothing is made.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const parsed = body.safeParse(await readJsonBody(request));
-  if (!parsed.success) return jsonError(400, "Send a JSON body with email");
+  if (!parsed.success) return jsonError(400, "Send a JSON body with email and your current password as password");
+  const { email, password } = parsed.data;
+  const check = await checkOwnPassword(admin, password, context.clientAddress);
+  if (!check.ok) return refusedAttempt(check);
   try {
-    const { token, ...invite } = await createInvite(getDb(), parsed.data.email, admin);
+    const { token, ...invite } = await createInvite(getDb(), email, admin);
     await recordAudit({
       action: "admin-invited",
       admin,

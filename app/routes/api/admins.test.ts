@@ -29,9 +29,13 @@ afterAll(async () => {
 
 const tokenOf = (link: string) => new URL(link).pathname.split("/").pop()!;
 
+/** DELETE /api/admin/administrators/{id} as `client`, with the password it signed in with (ADR 046). */
+const removeAdmin = (client: ApiClient, id: string, password = TEST_ADMIN.password) =>
+  client.request("DELETE", `/api/admin/administrators/${id}`, { password });
+
 /** Invites `email` as the owner and accepts the link: a signed-in client of the new administrator. */
 async function addAdministrator(email: string, name = "New Person") {
-  const invited = await owner.post("/api/admin/invites", { email });
+  const invited = await owner.post("/api/admin/invites", { email, password: TEST_ADMIN.password });
   expect(invited.status).toBe(201);
   const client = new ApiClient(server.url);
   const joined = await client.post("/api/auth/invite", { token: tokenOf(invited.json.link), name, password: PASSWORD });
@@ -57,7 +61,10 @@ async function auditEntries(query = "") {
 
 describe("invitations", () => {
   it("an invitation gives a one-time link; accepting it makes a named administrator who is signed in", async () => {
-    const invited = await owner.post("/api/admin/invites", { email: " New.One@Example.com " });
+    const invited = await owner.post("/api/admin/invites", {
+      email: " New.One@Example.com ",
+      password: TEST_ADMIN.password,
+    });
     expect(invited.status).toBe(201);
     expect(invited.json.email).toBe("new.one@example.com");
     const link = new URL(invited.json.link);
@@ -115,7 +122,10 @@ describe("invitations", () => {
   });
 
   it("an expired link is refused with a clear page", async () => {
-    const invited = await owner.post("/api/admin/invites", { email: "late@example.com" });
+    const invited = await owner.post("/api/admin/invites", {
+      email: "late@example.com",
+      password: TEST_ADMIN.password,
+    });
     await database.db
       .updateTable("admin_invites")
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
@@ -138,7 +148,10 @@ describe("invitations", () => {
   });
 
   it("a withdrawn link is refused; an unknown one is a 404 page", async () => {
-    const invited = await owner.post("/api/admin/invites", { email: "withdrawn@example.com" });
+    const invited = await owner.post("/api/admin/invites", {
+      email: "withdrawn@example.com",
+      password: TEST_ADMIN.password,
+    });
     expect((await owner.delete(`/api/admin/invites/${invited.json.id}`)).status).toBe(204);
     expect((await owner.delete(`/api/admin/invites/${invited.json.id}`)).status).toBe(404);
     expect((await owner.delete("/api/admin/invites/not-an-id")).status).toBe(404);
@@ -159,7 +172,10 @@ describe("invitations", () => {
   });
 
   it("two acceptances of one link at once: one administrator", async () => {
-    const invited = await owner.post("/api/admin/invites", { email: "twice@example.com" });
+    const invited = await owner.post("/api/admin/invites", {
+      email: "twice@example.com",
+      password: TEST_ADMIN.password,
+    });
     const token = tokenOf(invited.json.link);
     const answers = await Promise.all(
       ["A", "B"].map((name) => new ApiClient(server.url).post("/api/auth/invite", { token, name, password: PASSWORD })),
@@ -174,9 +190,15 @@ describe("invitations", () => {
   });
 
   it("refuses a bad e-mail and an existing administrator's", async () => {
-    expect((await owner.post("/api/admin/invites", { email: "not-an-address" })).status).toBe(400);
-    expect((await owner.post("/api/admin/invites", { email: TEST_ADMIN.email })).status).toBe(409);
-    expect((await owner.post("/api/admin/invites", { email: "x".repeat(400) })).status).toBe(400);
+    expect(
+      (await owner.post("/api/admin/invites", { email: "not-an-address", password: TEST_ADMIN.password })).status,
+    ).toBe(400);
+    expect(
+      (await owner.post("/api/admin/invites", { email: TEST_ADMIN.email, password: TEST_ADMIN.password })).status,
+    ).toBe(409);
+    expect(
+      (await owner.post("/api/admin/invites", { email: "x".repeat(400), password: TEST_ADMIN.password })).status,
+    ).toBe(400);
   });
 });
 
@@ -184,11 +206,11 @@ describe("removing an administrator", () => {
   it("ends their sessions at once; the last administrator cannot be removed", async () => {
     const { client, id } = await addAdministrator("leaving@example.com");
     expect((await client.get("/api/admin/posts")).status).toBe(200);
-    const removed = await owner.delete(`/api/admin/administrators/${id}`);
+    const removed = await removeAdmin(owner, id);
     expect(removed.status).toBe(204);
     expect((await client.get("/api/admin/posts")).status).toBe(401);
     expect((await client.get("/api/auth/me")).status).toBe(401);
-    expect((await owner.delete(`/api/admin/administrators/${id}`)).status).toBe(404);
+    expect((await removeAdmin(owner, id)).status).toBe(404);
     await expect(
       new ApiClient(server.url).signIn({ email: "leaving@example.com", password: PASSWORD }),
     ).rejects.toThrow(/401/);
@@ -196,7 +218,7 @@ describe("removing an administrator", () => {
 
   it("removing oneself signs out, and only while another administrator remains", async () => {
     const { client, id } = await addAdministrator("self@example.com");
-    const out = await client.delete(`/api/admin/administrators/${id}`);
+    const out = await removeAdmin(client, id, PASSWORD);
     expect(out.status).toBe(204);
     expect(out.headers.get("set-cookie")).toMatch(/^session=;.*Max-Age=0/);
     expect((await client.get("/api/auth/me")).status).toBe(401);
@@ -210,12 +232,12 @@ describe("removing an administrator", () => {
       email: string;
     }>) {
       if (other.email !== TEST_ADMIN.email) {
-        expect((await owner.delete(`/api/admin/administrators/${other.id}`)).status).toBe(204);
+        expect((await removeAdmin(owner, other.id)).status).toBe(204);
       }
     }
     const list = (await owner.get("/api/admin/administrators")).json.administrators as Array<{ id: string }>;
     expect(list).toHaveLength(1);
-    const last = await owner.delete(`/api/admin/administrators/${list[0]!.id}`);
+    const last = await removeAdmin(owner, list[0]!.id);
     expect(last.status).toBe(409);
     expect(last.json.error).toMatch(/last administrator/);
     expect((await owner.get("/api/auth/me")).status).toBe(200);
@@ -229,12 +251,14 @@ describe("two removals of the last two administrators at once", () => {
   });
   afterAll(() => raced?.stop());
 
-  it("leave exactly one, round after round, whichever order they land in", async () => {
+  // Each round checks four passwords (the invitation, the acceptance, both removals): a minute and a half on a busy machine.
+  it("leave exactly one, round after round, whichever order they land in", { timeout: 90_000 }, async () => {
     let survivor = new ApiClient(raced.url);
     await survivor.signIn();
+    let survivorPassword = TEST_ADMIN.password;
     for (let round = 0; round < 6; round++) {
       const email = `race-${round}@example.com`;
-      const invited = await survivor.post("/api/admin/invites", { email });
+      const invited = await survivor.post("/api/admin/invites", { email, password: survivorPassword });
       const other = new ApiClient(raced.url);
       expect(
         (await other.post("/api/auth/invite", { token: tokenOf(invited.json.link), name: "Racer", password: PASSWORD }))
@@ -249,8 +273,8 @@ describe("two removals of the last two administrators at once", () => {
       const survivorId = admins.find((a) => a.email !== email)!.id;
       // Each removes the other at the same moment.
       const [bySurvivor, byOther] = await Promise.all([
-        survivor.delete(`/api/admin/administrators/${otherId}`),
-        other.delete(`/api/admin/administrators/${survivorId}`),
+        removeAdmin(survivor, otherId, survivorPassword),
+        removeAdmin(other, survivorId, PASSWORD),
       ]);
       const statuses = [bySurvivor.status, byOther.status];
       expect(statuses.filter((status) => status === 204)).toHaveLength(1);
@@ -259,7 +283,10 @@ describe("two removals of the last two administrators at once", () => {
       const left = (await (bySurvivor.status === 204 ? survivor : other).get("/api/admin/administrators")).json
         .administrators as unknown[];
       expect(left).toHaveLength(1);
-      if (byOther.status === 204) survivor = other;
+      if (byOther.status === 204) {
+        survivor = other;
+        survivorPassword = PASSWORD;
+      }
     }
   });
 });
@@ -311,7 +338,7 @@ describe("the audit log", () => {
         .concat((await auditEntries("?action=sign-in-code-failed&limit=20")).filter((e) => e.email === email))
         .filter((e) => e.at > since)
         .sort((a, b) => a.at.localeCompare(b.at));
-    const setup = await client.post("/api/auth/2fa/setup");
+    const setup = await client.post("/api/auth/2fa/setup", { password: PASSWORD });
     const totp = new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(setup.json.secret) });
     expect((await client.post("/api/auth/2fa/enable", { code: totp.generate() })).status).toBe(200);
 
@@ -333,7 +360,7 @@ describe("the audit log", () => {
       "sessions-signed-out",
       "two-factor-disabled",
     ]);
-    expect((await owner.delete(`/api/admin/administrators/${id}`)).status).toBe(204);
+    expect((await removeAdmin(owner, id)).status).toBe(204);
   });
 
   it("bounds what it stores: a 320-character e-mail and a long user agent are cut, not refused", async () => {
@@ -439,9 +466,17 @@ describe("without a session, and from another origin", () => {
     const visitor = new ApiClient(server.url);
     expect((await visitor.get("/api/admin/audit")).status).toBe(401);
     expect((await visitor.get("/api/admin/administrators")).status).toBe(401);
-    expect((await visitor.post("/api/admin/invites", { email: "x@example.com" })).status).toBe(401);
+    expect(
+      (await visitor.post("/api/admin/invites", { email: "x@example.com", password: TEST_ADMIN.password })).status,
+    ).toBe(401);
     expect((await visitor.delete("/api/admin/invites/00000000-0000-4000-8000-000000000000")).status).toBe(401);
-    expect((await visitor.delete("/api/admin/administrators/00000000-0000-4000-8000-000000000000")).status).toBe(401);
+    expect(
+      (
+        await visitor.request("DELETE", "/api/admin/administrators/00000000-0000-4000-8000-000000000000", {
+          password: TEST_ADMIN.password,
+        })
+      ).status,
+    ).toBe(401);
     const screen = await visitor.get("/admin/administrators");
     expect(screen.status).toBe(302);
     expect(screen.headers.get("location")).toBe("/admin/login");
@@ -450,9 +485,15 @@ describe("without a session, and from another origin", () => {
 
   it("a signed-in administrator's cross-origin write is refused with 403", async () => {
     const evil = { Origin: "https://evil.example" };
-    expect((await owner.post("/api/admin/invites", { email: "csrf@example.com" }, evil)).status).toBe(403);
+    expect(
+      (await owner.post("/api/admin/invites", { email: "csrf@example.com", password: TEST_ADMIN.password }, evil))
+        .status,
+    ).toBe(403);
     const ownerId = (await owner.get("/api/admin/administrators")).json.administrators[0].id as string;
-    expect((await owner.delete(`/api/admin/administrators/${ownerId}`, evil)).status).toBe(403);
+    expect(
+      (await owner.request("DELETE", `/api/admin/administrators/${ownerId}`, { password: TEST_ADMIN.password }, evil))
+        .status,
+    ).toBe(403);
     expect((await owner.post("/api/auth/invite", { token: "x", name: "x", password: PASSWORD }, evil)).status).toBe(
       403,
     );
@@ -530,11 +571,19 @@ describe("the screens' forms (without JavaScript) record the same entries", () =
     expect(settings.status).toBe(200);
     expect(await latest()).toMatchObject({ action: "settings-changed", email: TEST_ADMIN.email });
 
-    const invited = await postForm(owner, "/admin/administrators", { intent: "invite", email: "form@example.com" });
+    const invited = await postForm(owner, "/admin/administrators", {
+      intent: "invite",
+      email: "form@example.com",
+      password: TEST_ADMIN.password,
+    });
     expect(invited.status).toBe(200);
     expect(await invited.text()).toMatch(/\/admin\/invite\/[\w-]{32,}/);
     expect(await latest()).toMatchObject({ action: "admin-invited", target: "form@example.com" });
-    const refused = await postForm(owner, "/admin/administrators", { intent: "invite", email: TEST_ADMIN.email });
+    const refused = await postForm(owner, "/admin/administrators", {
+      intent: "invite",
+      email: TEST_ADMIN.email,
+      password: TEST_ADMIN.password,
+    });
     expect(refused.status).toBe(409);
 
     const { invites } = (await owner.get("/api/admin/administrators")).json as { invites: Array<{ id: string }> };
@@ -542,6 +591,9 @@ describe("the screens' forms (without JavaScript) record the same entries", () =
     expect(withdrawn.status).toBe(200);
     expect(await latest()).toMatchObject({ action: "invite-revoked", target: "form@example.com" });
     const last = (await owner.get("/api/admin/administrators")).json.administrators[0].id as string;
-    expect((await postForm(owner, "/admin/administrators", { intent: "remove", id: last })).status).toBe(409);
+    expect(
+      (await postForm(owner, "/admin/administrators", { intent: "remove", id: last, password: TEST_ADMIN.password }))
+        .status,
+    ).toBe(409);
   });
 });

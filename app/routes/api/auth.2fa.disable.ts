@@ -1,24 +1,24 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { checkOwnPassword, requireAdminApi } from "~/server/auth.server";
+import { checkOwnPassword, PASSWORD_REQUIRED, requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import { disableTwoFactor } from "~/server/two-factor.server";
 import { recordAudit } from "~/server/audit.server";
 import type { Route } from "./+types/auth.2fa.disable";
 
-const body = z.object({ password: z.string().max(MAX_PASSWORD_LENGTH) });
+const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
 export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/auth/2fa/disable {password} (PRODUCT §10): 204; 403 for a wrong password. */
+/** POST /api/auth/2fa/disable {password} (PRODUCT §10): 204; 400 without the password, 403 when wrong (ADR 046). */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const admin = await requireAdminApi(request);
   const parsed = body.safeParse(await readJsonBody(request));
-  if (!parsed.success) return jsonError(400, "Send a JSON body with your password");
+  if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
   const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
   if (!check.ok) return refusedAttempt(check);
   await disableTwoFactor(getDb(), admin.id);

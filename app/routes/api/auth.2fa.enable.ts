@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireAdminApi } from "~/server/auth.server";
+import { requireAdminApi, revokeOtherSessions } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import { CODE_MAX_LENGTH, enableTwoFactor } from "~/server/two-factor.server";
@@ -12,7 +12,7 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/auth/2fa/enable {code} (PRODUCT §10): 200 {recoveryCodes} or 400. */
+/** POST /api/auth/2fa/enable {code} (PRODUCT §10): 200 {recoveryCodes}, and every other session of the account ends; or 400. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const admin = await requireAdminApi(request);
@@ -20,6 +20,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return jsonError(400, "Send a JSON body with the code from the authenticator app");
   const result = await enableTwoFactor(getDb(), admin.id, parsed.data.code, context.clientAddress);
   if (!result.ok) return refusedAttempt(result);
+  // Sessions opened with the password alone end: a borrowed one must not outlive 2FA (ADR 046).
+  await revokeOtherSessions(getDb(), admin, request);
   await recordAudit({ action: "two-factor-enabled", admin, request, clientAddress: context.clientAddress });
   return Response.json({ recoveryCodes: result.recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -1,17 +1,30 @@
-import { requireAdminApi } from "~/server/auth.server";
+import { z } from "zod";
+import { MAX_PASSWORD_LENGTH } from "~/lib/account";
+import { checkOwnPassword, PASSWORD_REQUIRED, requireAdminApi } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import { beginSetup, TwoFactorError } from "~/server/two-factor.server";
 import type { Route } from "./+types/auth.2fa.setup";
+
+const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
 export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/auth/2fa/setup (PRODUCT §10): a new secret to confirm with /enable. */
-export async function action({ request }: Route.ActionArgs) {
+/**
+ * POST /api/auth/2fa/setup {password} (PRODUCT §10): a new secret to confirm
+ * with /enable. The password is asked again (ADR 046): a borrowed session
+ * alone must not tie the account to another phone. 400 without it, 403 when
+ * wrong, and nothing changes.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const admin = await requireAdminApi(request);
+  const parsed = body.safeParse(await readJsonBody(request));
+  if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
+  const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
+  if (!check.ok) return refusedAttempt(check);
   try {
     const { secret, otpauthUrl } = await beginSetup(getDb(), admin);
     return Response.json({ secret, otpauthUrl }, { headers: { "Cache-Control": "no-store" } });

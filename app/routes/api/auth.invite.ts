@@ -4,7 +4,8 @@ import { ADMIN_NAME_MAX_LENGTH } from "~/lib/admins";
 import { acceptInvite, AdminsError, InviteError } from "~/server/admins.server";
 import { recordAudit } from "~/server/audit.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
+import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
 import type { Route } from "./+types/auth.invite";
 
 const body = z.object({
@@ -17,7 +18,11 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/auth/invite {token, name, password}: 201 and a session; 403 naming why the link no longer works. */
+/**
+ * POST /api/auth/invite {token, name, password}: 201 and a session; 403
+ * naming why the link no longer works (checked before the password is
+ * hashed); 503 when the password checks are busy (ADR 046).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const parsed = body.safeParse(await readJsonBody(request));
@@ -37,6 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return Response.json({ error: error.message, reason: error.state }, { status: 403 });
     }
     if (error instanceof AdminsError) return jsonError(error.status, error.message);
+    if (error instanceof HashingBusyError) return refusedAttempt(busyRefusal());
     throw error;
   }
 }

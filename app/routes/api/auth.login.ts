@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     const headers = retryAfterHeaders(result);
     // PRODUCT §10: `twoFactorRequired` beside `error`, only once the password was right.
-    if (result.twoFactorRequired) {
+    if ("twoFactorRequired" in result && result.twoFactorRequired) {
       return Response.json({ error: result.error, twoFactorRequired: true }, { status: result.status, headers });
     }
     return jsonError(result.status, result.error, headers);

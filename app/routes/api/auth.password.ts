@@ -4,6 +4,7 @@ import { AccountError, changeOwnPassword, checkOwnPassword, requireAdminApi } fr
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import { recordAudit } from "~/server/audit.server";
+import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
 import type { Route } from "./+types/auth.password";
 
 const body = z.object({
@@ -31,6 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await changeOwnPassword(getDb(), admin, request, parsed.data.newPassword);
   } catch (error) {
     if (error instanceof AccountError) return jsonError(400, error.message);
+    if (error instanceof HashingBusyError) return refusedAttempt(busyRefusal());
     throw error;
   }
   await recordAudit({ action: "password-changed", admin, request, clientAddress: context.clientAddress });

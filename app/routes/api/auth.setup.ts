@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
-import { AccountError, completeSetup, SetupTokenError } from "~/server/auth.server";
+import { completeSetup } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
 import type { Route } from "./+types/auth.setup";
 
 const body = z.object({
@@ -16,17 +16,20 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** Creates the first administrator with the one-time token printed to the log. */
-export async function action({ request }: Route.ActionArgs) {
+/**
+ * Creates the first administrator with the one-time token printed to the log:
+ * 201 and a session; 400 for a bad e-mail or password; 403 for a wrong token
+ * or once an administrator exists; 429 past five attempts from one address;
+ * 503 when the password checks are busy (ADR 046).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with token, email and password");
-  try {
-    const { user, setCookie } = await completeSetup(getDb(), parsed.data);
-    return Response.json({ user: { email: user.email } }, { status: 201, headers: { "Set-Cookie": setCookie } });
-  } catch (error) {
-    if (error instanceof SetupTokenError) return jsonError(403, error.message);
-    if (error instanceof AccountError) return jsonError(400, error.message);
-    throw error;
-  }
+  const result = await completeSetup(getDb(), parsed.data, context.clientAddress);
+  if (!result.ok) return refusedAttempt(result);
+  return Response.json(
+    { user: { email: result.user.email } },
+    { status: 201, headers: { "Set-Cookie": result.setCookie } },
+  );
 }

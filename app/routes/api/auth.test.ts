@@ -444,4 +444,64 @@ describe("first administrator", () => {
     expect(again.status).toBe(403);
     expect((await fetch(`${server.url}/admin/setup?token=${token}`)).status).toBe(403);
   });
+
+  it("wrong tokens are counted per address before anything is hashed: five, then 429; another address still sets up", async () => {
+    server = await startServer({ ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
+    const token = new URL(String(server.logs.find((l) => typeof l.setupLink === "string")!.setupLink)).searchParams.get(
+      "token",
+    )!;
+    const setup = (body: Record<string, string>, address: string) =>
+      new ApiClient(server!.url).post("/api/auth/setup", body, { "X-Forwarded-For": address });
+    const guess = { email: "guess@example.com", password: "long-enough-password" };
+    for (let i = 0; i < 5; i++) {
+      const wrong = await setup({ ...guess, token: `guess-${i}` }, "192.0.2.40");
+      expect(wrong.status).toBe(403);
+      expect(wrong.json.error).toBe("This setup link is invalid or has already been used");
+    }
+    // A bad e-mail or password is no guess at the token: 400, not counted.
+    expect((await setup({ token, email: "owner@example.com", password: "short" }, "192.0.2.41")).status).toBe(400);
+    const blocked = await setup({ ...guess, token }, "192.0.2.40");
+    expect(blocked.status).toBe(429);
+    expect(blocked.json.error).toMatch(/^Too many setup attempts\. Try again in \d+ minutes?\.$/);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(800);
+    // The form is throttled with the same counter, and says so.
+    const form = await fetch(`${server.url}/admin/setup?token=${token}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "192.0.2.40" },
+      body: new URLSearchParams({
+        token,
+        email: "owner@example.com",
+        password: "the-owners-password",
+        confirm: "the-owners-password",
+      }),
+      redirect: "manual",
+    });
+    expect(form.status).toBe(429);
+    expect(form.headers.get("retry-after")).toBe(blocked.headers.get("retry-after"));
+    expect(await form.text()).toContain("Too many setup attempts");
+
+    const owner = await setup({ token, email: "owner@example.com", password: "the-owners-password" }, "192.0.2.41");
+    expect(owner.status).toBe(201);
+  });
+
+  it("once an administrator exists, setup is closed: a 403 saying so, never hashed, and throttled per address", async () => {
+    server = await startServer();
+    const setup = (address: string) =>
+      new ApiClient(server!.url).post(
+        "/api/auth/setup",
+        { token: "any-token-at-all", email: "second@example.com", password: "long-enough-password" },
+        { "X-Forwarded-For": address },
+      );
+    for (let i = 0; i < 5; i++) {
+      const closed = await setup("192.0.2.50");
+      expect(closed.status).toBe(403);
+      expect(closed.json.error).toBe("Setup is closed: an administrator already exists. Sign in instead.");
+    }
+    const blocked = await setup("192.0.2.50");
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(800);
+    expect((await setup("192.0.2.51")).status).toBe(403);
+    // Setup has a counter of its own: the owner still signs in from that address.
+    await new ApiClient(server.url).signIn(TEST_ADMIN, { "X-Forwarded-For": "192.0.2.50" });
+  });
 });

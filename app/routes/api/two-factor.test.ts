@@ -77,7 +77,7 @@ const login = (server: TestServer, body: Record<string, unknown>, headers = fres
 async function enableTwoFactor(server: TestServer) {
   const client = new ApiClient(server.url);
   await client.signIn(TEST_ADMIN, freshAddress());
-  const setup = await client.post("/api/auth/2fa/setup");
+  const setup = await client.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password });
   expect(setup.status).toBe(200);
   const secret = setup.json.secret as string;
   await awayFromStepEnd();
@@ -112,9 +112,9 @@ describe("two-factor sign-in", () => {
 
   it("setup answers a SHA-1, 6-digit, 30 s secret; enable needs a right code and answers 10 recovery codes", async () => {
     const client = new ApiClient(server().url);
-    expect((await client.post("/api/auth/2fa/setup")).status).toBe(401);
+    expect((await client.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password })).status).toBe(401);
     await client.signIn(TEST_ADMIN, freshAddress());
-    const setup = await client.post("/api/auth/2fa/setup");
+    const setup = await client.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password });
     expect(setup.status).toBe(200);
     expect(Object.keys(setup.json).sort()).toEqual(["otpauthUrl", "secret"]);
     const secret = setup.json.secret as string;
@@ -168,7 +168,7 @@ describe("two-factor sign-in", () => {
     }
 
     // On: a second setup is refused (turning it off asks for the password first).
-    expect((await client.post("/api/auth/2fa/setup")).status).toBe(409);
+    expect((await client.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password })).status).toBe(409);
     expect((await client.post("/api/auth/2fa/enable", { code: totpCode(secret) })).status).toBe(400);
   });
 
@@ -281,7 +281,7 @@ describe("two-factor sign-in", () => {
   it("code guesses sent at once are reserved before they are checked: 5 are checked, the rest 429", async () => {
     const client = new ApiClient(server().url);
     await client.signIn(TEST_ADMIN, freshAddress());
-    await client.post("/api/auth/2fa/setup");
+    await client.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password });
     const answers = await Promise.all(
       Array.from({ length: 12 }, () => client.post("/api/auth/2fa/enable", { code: "000000" }, freshAddress())),
     );
