@@ -64,6 +64,6 @@ export default [
   route("api/admin/*", "routes/api/admin.not-found.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
-  // SPEC §2: any other path shows the landing page.
+  // Any other path shows the landing page (docs/product/interface.md#routes).
   route("*", "routes/home.tsx", { id: "catch-all" }),
 ] satisfies RouteConfig;

@@ -111,7 +111,7 @@ try {
         "/",
         "/blog",
         posts[0] ? `/blog/${posts[0].slug}` : null,
-        // The newest post's category page (SPEC §5's slug rule, ADR 041).
+        // The newest post's category page (the slug rule, ADR 041).
         posts[0]?.category
           ? `/blog/category/${posts[0].category
               .toLowerCase()

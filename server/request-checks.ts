@@ -18,7 +18,7 @@ export function refuseUnknownMethods(req: Request, res: Response, next: NextFunc
 }
 
 /**
- * CSRF defence (PRODUCT §3, §9): a state-changing request from another origin
+ * CSRF defence (docs/product/contract.md#cross-origin-writes): a state-changing request from another origin
  * is refused. Browsers send Origin on cross-origin writes, and Sec-Fetch-Site
  * where Origin is missing; tools such as curl send neither and are allowed.
  */

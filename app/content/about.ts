@@ -1,4 +1,4 @@
-/** About page copy (SPEC §2, About). The contact details themselves are site settings (Admin > Settings). */
+/** About page copy (docs/product/interface.md#about-page). The contact details themselves are site settings (Admin > Settings). */
 
 export const about = {
   title: "About",

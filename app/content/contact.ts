@@ -1,4 +1,4 @@
-/** Contact modal copy and options (SPEC §2 Contact modal, §8, §9). */
+/** Contact modal copy and options (docs/product/interface.md#contact-modal). */
 
 export const preferredContactOptions = [
   { value: "email", label: "Email" },
@@ -20,7 +20,7 @@ export const contactDefaults = {
   service: "media" as ServiceInterest,
 };
 
-/** The message field starts with one of these, picked at random (SPEC §2, §9: 10 sentences). */
+/** The message field starts with one of these, picked at random (10 sentences, docs/product/interface.md#contact-modal). */
 export const humorousMessages = [
   "Hi! My website was last updated when dial-up was cool. Can you help?",
   "My cloud bill is bigger than my coffee budget, and that is saying something.",
@@ -57,7 +57,7 @@ export const contactText = {
     "Error: Your message could not be sent right now. Please try again in a moment; your text is still here.",
   successTitle: "Message Sent",
   successBody: "Thank you for your message! We will get back to you soon.",
-  /** Hidden from people; bots fill it in (PRODUCT §5 honeypot). */
+  /** Hidden from people; bots fill it in (the honeypot of docs/product/contract.md#contact-messages). */
   honeypotLabel: "Leave this field empty",
 };
 

@@ -1,5 +1,5 @@
 /**
- * Landing page copy (SPEC.md §1, §2, §9). Prices are exact SPEC figures; the
+ * Landing page copy (docs/product/interface.md#landing-page). Prices are the exact figures of docs/product/interface.md#prices; the
  * company edits wording here without touching layout.
  */
 
@@ -178,7 +178,7 @@ export const insights = {
   share: (title: string) => `Share "${title}"`,
 };
 
-/** The info modals exist (SPEC §2) but their trigger is disabled, so visitors never see them. */
+/** The info modals exist (docs/product/interface.md#info-modals) but their trigger is disabled, so visitors never see them. */
 export interface InfoModalContent {
   id: "media" | "systems" | "research";
   title: string;

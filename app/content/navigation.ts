@@ -1,6 +1,6 @@
 import type { SectionId } from "./landing";
 
-/** The full-screen menu (SPEC §2, Navigation bar). */
+/** The full-screen menu (docs/product/interface.md#navigation-bar-and-menu). */
 export type MenuItem =
   | { label: string; kind: "section"; target: SectionId }
   | { label: string; kind: "link"; to: string }
@@ -22,7 +22,7 @@ export const navigation = {
   skipLink: "Skip to content",
 };
 
-/** Footer (SPEC §2). The services links scroll to the element with id "services". */
+/** Footer (docs/product/interface.md#footer). The services links scroll to the element with id "services". */
 export const footer = {
   tagline: "Technology Solutions For People + By People",
   servicesHeading: "Services",
@@ -36,7 +36,7 @@ export const footer = {
     { label: "Privacy", kind: "contact" },
   ] as Array<{ label: string; kind: "link"; to: string } | { label: string; kind: "contact" }>,
   socialHeading: "Follow us",
-  /** SPEC: three social icon links with empty targets. */
+  /** Three social icon links with empty targets (docs/product/interface.md#footer). */
   social: [
     { label: "Facebook", icon: "facebook" },
     { label: "Instagram", icon: "instagram" },

@@ -1,6 +1,6 @@
 /**
  * The editor's texts for autosave, edit conflicts and revisions (issue 18,
- * ADR 043). None of the labels or button names holds a word of SPEC's editor
+ * ADR 043). None of the labels or button names holds a word of the specified editor's
  * fields or buttons (Title, Slug, Excerpt, Content, Category, Read time,
  * Header image, Publish, Published, Save, Edit, Delete, Preview): outside
  * tests find those by substring, case-insensitively ("unsaved" holds "save",

@@ -67,7 +67,7 @@ async function hydrateIslands() {
 }
 
 /**
- * SPEC §8: F8 focuses the notification area. It lives in the layer loaded
+ * F8 focuses the notification area (docs/product/interface.md#notices-and-tooltips). It lives in the layer loaded
  * with the contact form; until then, the first F8 loads that layer and
  * focuses its area. Once the layer is there, its own F8 handler does it.
  */

@@ -5,7 +5,7 @@
  */
 export interface PageHandle {
   islands?: true;
-  /** The landing page's splash and fade-ins (SPEC §2). */
+  /** The landing page's splash and fade-ins (docs/product/interface.md#splash-and-fade-ins). */
   intro?: true;
 }
 

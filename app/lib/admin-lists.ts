@@ -1,5 +1,5 @@
 /**
- * The admin's paged lists (PRODUCT §3: GET /api/admin/posts and
+ * The admin's paged lists (docs/product/contract.md#paged-lists: GET /api/admin/posts and
  * /api/admin/messages, and the /admin and /admin/messages screens that show
  * them). Shared by the server, which parses and bounds the query, and the
  * screens, which build their links and inputs from the same numbers. ADR 026.
@@ -7,7 +7,7 @@
 
 /** Items per page when `limit` is not given, and per page of the admin screens. */
 export const ADMIN_PAGE_SIZE = 50;
-/** The largest `limit` (PRODUCT §3: 1-100). */
+/** The largest `limit` (1-100, docs/product/contract.md#paged-lists). */
 export const MAX_PAGE_SIZE = 100;
 /**
  * The largest `offset`. A database walks past every skipped row, so the bound

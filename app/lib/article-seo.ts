@@ -12,7 +12,7 @@ export interface ArticleSeoInput {
   publishDate: string;
   updatedAt?: string;
   headerImage: string | null;
-  /** Per-post SEO (PRODUCT §10); absent or null: the title, the excerpt, the title. */
+  /** Per-post SEO (docs/product/contract.md#post-seo-fields); absent or null: the title, the excerpt, the title. */
   metaTitle?: string | null;
   metaDescription?: string | null;
   headerImageAlt?: string | null;

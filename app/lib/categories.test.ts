@@ -4,7 +4,7 @@ import { categoryFeedHref, categoryHref, categorySlugOf, CATEGORY_SLUG_MAX, isCa
 import { slugify } from "./slug";
 
 describe("category slugs", () => {
-  it("are SPEC §5's slug of the name, shared by names that differ in case or punctuation", () => {
+  it("are the slug rule applied to the name, shared by names that differ in case or punctuation", () => {
     expect(categorySlugOf("Web Design")).toBe("web-design");
     expect(categorySlugOf("web design")).toBe("web-design");
     expect(categorySlugOf("  Web -- Design! ")).toBe("web-design");

@@ -1,9 +1,9 @@
 import { slugify } from "./slug";
 
 /**
- * Category pages (issue 18, PRODUCT §10): `/blog/category/{slug}`, paged like
+ * Category pages (issue 18, docs/product/contract.md#categories): `/blog/category/{slug}`, paged like
  * /blog (`?page=N`), with a feed at `/blog/category/{slug}/rss.xml`. The slug
- * is SPEC §5's slug rule applied to the category's name, so names that differ
+ * is the slug rule (docs/product/contract.md#slugs) applied to the category's name, so names that differ
  * only in case or punctuation ("Web Design", "web design") share one page.
  */
 

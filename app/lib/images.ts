@@ -11,7 +11,7 @@ export const IMAGE_VARIANT_WIDTHS = [320, 640, 960, 1280, 1600] as const;
 export const IMAGE_VARIANT_FORMAT = "webp";
 export const IMAGE_VARIANT_CONTENT_TYPE = "image/webp";
 
-/** Largest upload accepted (PRODUCT §3, §9: 10 MB means 10 MiB). */
+/** Largest upload accepted (10 MB means 10 MiB, docs/product/contract.md#the-calls). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** The content types the upload accepts (checked again by content on the server). */

@@ -1,5 +1,5 @@
 /**
- * SPEC texts and defaults for posts, without the zod schema, so the admin
+ * The texts and defaults for posts (docs/product/contract.md#posts), without the zod schema, so the admin
  * editor can use them in the browser without shipping the validator.
  */
 export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields: title, slug, excerpt, and content";

@@ -1,6 +1,6 @@
-/** Every section scroll stops this far above the section (SPEC §9), clearing the fixed navigation bar. */
+/** Every section scroll stops this far above the section (docs/product/interface.md#section-scrolling), clearing the fixed navigation bar. */
 export const SCROLL_OFFSET_PX = 64;
-/** On / or /home, a hash in the URL scrolls to its section after this delay (SPEC §9). */
+/** On / or /home, a hash in the URL scrolls to its section after this delay (docs/product/interface.md#section-scrolling). */
 export const HASH_SCROLL_DELAY_MS = 100;
 
 const LANDING_PATHS = new Set(["/", "/home"]);
@@ -39,7 +39,7 @@ export function goToSection(id: string): void {
 }
 
 /**
- * SPEC §2: on / or /home, a hash in the URL scrolls smoothly to its section
+ * On / or /home (docs/product/interface.md#section-scrolling), a hash in the URL scrolls smoothly to its section
  * after 100 ms, on arrival and whenever the hash changes. Returns a cleanup.
  */
 export function scrollToHashSections(): () => void {

@@ -1,4 +1,4 @@
-/** Share links for the Latest Insights carousel (SPEC §7: 600x400 popup per network). */
+/** Share links for the Latest Insights carousel: a 600x400 popup per network (docs/product/interface.md#share-links). */
 
 export type ShareNetwork = "twitter" | "linkedin" | "facebook";
 

@@ -1,7 +1,7 @@
 import { EMAIL_MAX_LENGTH, isValidEmail } from "./email";
 
 /**
- * The owner's site settings (PRODUCT §10, ADR 034): what the About page,
+ * The owner's site settings (docs/product/contract.md#settings, ADR 034): what the About page,
  * the footer, the feeds, the structured data and the contact notices show.
  * `null` means "not set": a public page then leaves the value out, never
  * shows a placeholder. Plain TypeScript (no zod) so the admin screen can use

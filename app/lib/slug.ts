@@ -1,5 +1,5 @@
 /**
- * SPEC §5: lowercase the title, replace each run of characters other than
+ * The slug rule (docs/product/contract.md#slugs): lowercase the title, replace each run of characters other than
  * a-z and 0-9 with one hyphen, trim leading and trailing hyphens.
  */
 export function slugify(title: string): string {
@@ -12,7 +12,7 @@ export function slugify(title: string): string {
   );
 }
 
-/** PRODUCT §9: a slug is malformed when the slug rule would change it. */
+/** A slug is malformed when the slug rule would change it (docs/product/contract.md#slugs). */
 export function isWellFormedSlug(slug: string): boolean {
   return slug !== "" && slugify(slug) === slug;
 }

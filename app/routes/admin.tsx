@@ -112,7 +112,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
   }
 
   function close() {
-    // SPEC §4: close returns to the list without saving. What was typed is
+    // Close returns to the list without saving (docs/product/interface.md#blog-admin). What was typed is
     // kept so that a mistaken close can be undone.
     if (editor && dirty) {
       setDiscarded(editor);

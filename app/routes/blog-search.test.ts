@@ -7,7 +7,7 @@ import { SEARCH_THROTTLE } from "~/server/search.server";
 import { headers as searchHeaders } from "./blog.search";
 
 /**
- * /blog/search (PRODUCT §10, ADR 042) against a real server on the backend
+ * /blog/search (docs/product/contract.md#search, ADR 042) against a real server on the backend
  * under test: the form alone without q, results linking to /blog/{slug} with
  * the words marked and the post's text escaped, only public posts, paging,
  * a bounded query (400) and page (404), the page cache sharing one entry

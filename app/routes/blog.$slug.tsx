@@ -12,7 +12,7 @@ import { findPublicArticle } from "~/server/public-posts.server";
 import type { Route } from "./+types/blog.$slug";
 
 /**
- * /blog/{slug}: the shareable article page (PRODUCT §6), complete in the
+ * /blog/{slug}: the shareable article page (docs/product/contract.md#public-content), complete in the
  * server's HTML with its meta tags and JSON-LD. Unknown, draft and scheduled
  * slugs throw a 404 that the root error boundary renders as a real 404 page.
  */

@@ -8,7 +8,7 @@ import { readSiteSettings } from "~/server/settings.server";
 import type { Route } from "./+types/blog.category.$slug.rss.xml";
 
 /**
- * /blog/category/{slug}/rss.xml (PRODUCT §10, ADR 041): the category's
+ * /blog/category/{slug}/rss.xml (docs/product/contract.md#categories, ADR 041): the category's
  * newest public posts, posts hidden from search engines left out. A 404
  * exactly where the category's page is one.
  */

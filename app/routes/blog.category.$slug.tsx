@@ -18,7 +18,7 @@ import type { Route } from "./+types/blog.category.$slug";
 const notFound = () => new Response("Not found", { status: 404 });
 
 /**
- * /blog/category/{slug} (PRODUCT §10, ADR 041): one category's public posts,
+ * /blog/category/{slug} (docs/product/contract.md#categories, ADR 041): one category's public posts,
  * newest first, paged like /blog (`?page=N`). A malformed slug, a slug no
  * public post has and a page past the last are 404s; the cards open the
  * article at /blog/{slug}.

@@ -27,7 +27,7 @@ import { siteSettingsFor } from "~/server/settings.server";
 import type { Route } from "./+types/blog.search";
 
 /**
- * /blog/search?q=WORDS (PRODUCT §10, ADR 042): server-rendered results of the
+ * /blog/search?q=WORDS (docs/product/contract.md#search, ADR 042): server-rendered results of the
  * blog's full-text search, ten a page (?page=N), with the matched words
  * marked. No `q` (or only spaces) shows the form alone; a `q` longer than
  * MAX_QUERY_CHARS a message (400); one address's searches past

@@ -18,7 +18,7 @@ import type { Route } from "./+types/blog";
 const notFound = () => new Response("Not found", { status: 404 });
 
 /**
- * /blog: the paginated list (?page=N, crawlable links), and SPEC's in-place
+ * /blog: the paginated list (?page=N, crawlable links), and the in-place
  * article view (?article={slug}) that a card opens. The in-place view has its
  * own URL so that Back and reload keep the visitor where they were.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, cacheStored, cacheStoredLines, startServer, type TestServer } from "../../tests/support/server";
 
 /**
- * Category pages (PRODUCT §10, ADR 041) against the built server on a real
+ * Category pages (docs/product/contract.md#categories, ADR 041) against the built server on a real
  * database: /blog/category/{slug} with its paging, meta tags and 404s, its
  * feed, the sitemap's category URLs, the links from cards and articles, and
  * the page cache.

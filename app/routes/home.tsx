@@ -49,7 +49,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <Island name="site-header" props={{ companyName, overlay: true, intro: true }} />
       <main id="main" className="intro-content">
         <Island name="hero" props={{}} />
-        {/* SPEC §2: the footer's service links scroll to "services". */}
+        {/* The footer's service links scroll to "services" (docs/product/interface.md#footer). */}
         <div id="services" className="scroll-mt-16">
           <MediaSection />
           <SystemsSection />

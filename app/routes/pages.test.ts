@@ -18,7 +18,7 @@ describe("public pages render on the server", () => {
     expect(await response.text()).toMatch(/^<!DOCTYPE html>/i);
   });
 
-  it("unknown paths render the landing page (SPEC §2)", async () => {
+  it("unknown paths render the landing page", async () => {
     const [home, other] = await Promise.all([get("/"), get("/no/such/page")]);
     const headline = /Technology Solutions For People \+ By People/;
     expect(await home.text()).toMatch(headline);

@@ -233,7 +233,7 @@ export async function deleteExpiredSessions(db: Db): Promise<void> {
 
 // ---------------------------------------------------------------- sign-in
 
-/** Per account and per client address: this many checked attempts in a window (PRODUCT §4, ADR 021). */
+/** Per account and per client address: this many checked attempts in a window (docs/product/contract.md#admin-accounts, ADR 021). */
 export const SIGN_IN_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
 
 let throttles: { account: Throttle; address: Throttle } | undefined;

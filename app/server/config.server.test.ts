@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "./config.server";
 
 describe("parseConfig", () => {
-  it("applies PRODUCT §7's defaults", () => {
+  it("applies the documented defaults", () => {
     const config = parseConfig({}, "/srv/site");
     expect(config).toMatchObject({
       port: 3000,

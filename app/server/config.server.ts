@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isValidPhone, SETTINGS_LIMITS } from "~/lib/site-settings";
 
 /**
- * Environment configuration (PRODUCT.md §7). Parsed once at start; a bad value
+ * Environment configuration (docs/configuration.md). Parsed once at start; a bad value
  * stops the start with one line naming the variable.
  */
 

@@ -9,7 +9,7 @@ describe("contact input", () => {
     expect(result).toMatchObject({ ok: true, honeypot: false, tooFast: false, value: { name: "Ada", phone: null } });
   });
 
-  it.each(["name", "email", "message"])("missing or blank %s gives SPEC's message", (field) => {
+  it.each(["name", "email", "message"])("missing or blank %s gives the required-fields message", (field) => {
     expect(parseContactInput({ ...valid, [field]: "  " })).toEqual({
       ok: false,
       message: "Error: Please fill in all required fields.",

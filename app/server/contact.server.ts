@@ -13,7 +13,7 @@ import { getMailer, noticeAddresses, type Mailer } from "./mail.server";
 import { readSiteSettings } from "./settings.server";
 import { createThrottle, type Throttle } from "./throttle.server";
 
-/** Per client address: this many accepted messages per hour (PRODUCT §5). */
+/** Per client address: this many accepted messages per hour (docs/product/contract.md#contact-messages). */
 export const CONTACT_THROTTLE = { points: 5, durationSeconds: 60 * 60 };
 export const CONTACT_THROTTLED_MESSAGE = "Error: Too many messages from your address. Please try again later.";
 

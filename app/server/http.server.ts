@@ -42,7 +42,7 @@ export const BODY_LIMITS = {
   contact: 64 * 1024,
   /** HTML form posts of the admin screens (sign-in, setup, messages). */
   form: 16 * 1024,
-  /** An image upload: 10 MiB per file (PRODUCT §3) and room for the multipart framing. */
+  /** An image upload: 10 MiB per file (docs/product/contract.md#the-calls) and room for the multipart framing. */
   upload: 10 * 1024 * 1024 + 64 * 1024,
 } as const;
 

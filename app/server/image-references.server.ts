@@ -185,7 +185,7 @@ export interface ImageListQuery extends PageQuery {
 
 const unusedImage = sql<boolean>`not exists (select 1 from image_references r where r.image_id = i.id)`;
 
-/** One page of the uploads, newest first, and how many there are (PRODUCT §3's paging). */
+/** One page of the uploads, newest first, and how many there are (paged as docs/product/contract.md#paged-lists). */
 export async function listImages(
   db: Db,
   { limit, offset, unused }: ImageListQuery,

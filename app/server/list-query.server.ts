@@ -19,7 +19,7 @@ import { isRecordId } from "./db/ids.server";
 import { isStorableText } from "./http.server";
 
 /**
- * The query strings of the admin's paged lists (PRODUCT §3, ADR 026): the API
+ * The query strings of the admin's paged lists (docs/product/contract.md#paged-lists, ADR 026): the API
  * takes `limit` and `offset`, the screens a 1-based `page`; the posts list
  * also takes a title filter `q` and an order `sort`. Every value is bounded
  * before any work is done with it; anything else is a 400 whose message names

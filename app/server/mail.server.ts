@@ -3,7 +3,7 @@ import type { SiteSettings } from "~/lib/site-settings";
 import { getConfig } from "./config.server";
 
 /**
- * Outgoing e-mail through SMTP_URL (PRODUCT §5, §7). Nothing else in the app
+ * Outgoing e-mail through SMTP_URL (docs/product/contract.md#contact-messages). Nothing else in the app
  * talks SMTP; callers decide what to do when sending fails.
  */
 export interface OutgoingMail {

@@ -8,7 +8,7 @@ import { unified } from "unified";
 import { visit } from "unist-util-visit";
 
 /**
- * The one markdown pipeline (PRODUCT §6, ADR 004): GFM to HTML, sanitised with
+ * The one markdown pipeline (docs/product/contract.md#public-content, ADR 004): GFM to HTML, sanitised with
  * an allow-list. It runs on the server when a post is saved (the HTML is
  * stored) and for the admin preview, so the preview equals the result.
  *

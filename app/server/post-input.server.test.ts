@@ -5,7 +5,7 @@ import { parsePostInput } from "./post-input.server";
 const valid = { title: "T", slug: "t", excerpt: "E", content: "C" };
 
 describe("parsePostInput", () => {
-  it("applies the new-post defaults of SPEC §3", () => {
+  it("applies the new-post defaults", () => {
     const result = parsePostInput(valid);
     expect(result).toEqual({
       ok: true,
@@ -17,7 +17,7 @@ describe("parsePostInput", () => {
         published: false,
         publishDate: undefined,
         headerImage: null,
-        // Per-post SEO (PRODUCT §10): left out means null and false.
+        // Per-post SEO (docs/product/contract.md#post-seo-fields): left out means null and false.
         metaTitle: null,
         metaDescription: null,
         headerImageAlt: null,

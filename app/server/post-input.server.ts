@@ -33,7 +33,7 @@ const optionalText = (field: string, max: number) =>
 
 /**
  * A post as the admin editor sends it (POST and PUT bodies). Required fields
- * may arrive missing or empty: both get SPEC §5's one message, checked
+ * may arrive missing or empty: both get the one message of docs/product/contract.md#required-fields, checked
  * separately so that it wins over any other problem.
  */
 export const postInputSchema = z.object({
@@ -72,7 +72,7 @@ export const postInputSchema = z.object({
       error: "headerImage must be an http(s) URL or a path on this site",
     })
     .transform((v) => v || null),
-  // Per-post SEO (PRODUCT §10): omitted, null or blank is null.
+  // Per-post SEO (docs/product/contract.md#post-seo-fields): omitted, null or blank is null.
   metaTitle: optionalText("metaTitle", MAX_META_TITLE),
   metaDescription: optionalText("metaDescription", MAX_META_DESCRIPTION),
   headerImageAlt: optionalText("headerImageAlt", MAX_IMAGE_ALT),

@@ -24,7 +24,7 @@ import {
 
 type Row = Selectable<PostsTable>;
 
-/** A post as the HTTP contract shows it (PRODUCT §3), to the public and to the admin. */
+/** A post as the HTTP contract shows it (docs/product/contract.md#posts), to the public and to the admin. */
 export interface Post {
   id: string;
   title: string;
@@ -39,7 +39,7 @@ export interface Post {
   headerImage: string | null;
   createdAt: string;
   updatedAt: string;
-  /** Per-post SEO (PRODUCT §10): null means the title, the excerpt, the title again. */
+  /** Per-post SEO (docs/product/contract.md#post-seo-fields): null means the title, the excerpt, the title again. */
   metaTitle: string | null;
   metaDescription: string | null;
   headerImageAlt: string | null;
@@ -82,7 +82,7 @@ export interface Neighbour {
 
 export interface ArticleInList {
   article: Article;
-  /** The newer article (SPEC's "Previous": the list is newest first); null for the first. */
+  /** The newer article ("Previous" of docs/product/interface.md#in-place-article: the list is newest first); null for the first. */
   previous: Neighbour | null;
   /** The older article ("Next"); null for the last. */
   next: Neighbour | null;

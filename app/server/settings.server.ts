@@ -15,12 +15,12 @@ import { changingContent } from "./page-cache/version.server";
  * show the new values on their next request.
  */
 
-/** SPEC §2: the About page's location. */
+/** The About page's location (docs/product/interface.md#about-page). */
 export const DEFAULT_LOCATION = "Ojai, California";
 export const DEFAULT_META_DESCRIPTION =
   "Web design for media, cloud and business platforms for systems, and research projects from Ojai, California.";
 
-/** What the first start writes: the environment's values (PRODUCT §7), or SPEC's and nothing. */
+/** What the first start writes: the environment's values (docs/configuration.md), or the About page's location and nothing. */
 export function defaultSiteSettings(config: Config = getConfig()): SiteSettings {
   return {
     companyName: config.company.name,

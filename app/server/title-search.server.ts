@@ -5,7 +5,7 @@ import type { Database } from "./db/schema.server";
 import { getLogger } from "./logger.server";
 
 /**
- * The admin list's title filter (PRODUCT §3 `q`, ADR 026, ADR 030): the
+ * The admin list's title filter (`q` of docs/product/contract.md#the-calls, ADR 026, ADR 030): the
  * posts whose title contains the text, ignoring case, every character taken
  * as itself. One meaning, `lower(title) like lower('%' || q || '%')` with
  * `%`, `_` and `\` escaped, served by a trigram index on each backend

@@ -10,7 +10,7 @@ import { addressKey, createThrottle, reserveAll, type Reservation, type Throttle
 import { getTotpKey, KEY_VARIABLE } from "./two-factor-key.server";
 
 /**
- * Two-factor sign-in (PRODUCT §10, ADR 037): TOTP per RFC 6238 with SHA-1,
+ * Two-factor sign-in (docs/product/contract.md#two-factor-sign-in, ADR 037): TOTP per RFC 6238 with SHA-1,
  * 6 digits and 30-second steps (what every authenticator app reads from a
  * QR code), and ten one-time recovery codes for a lost phone.
  *

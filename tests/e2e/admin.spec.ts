@@ -35,7 +35,7 @@ async function fillRequired(
 
 const unique = (label: string, project: string) => `${label} ${project} ${Date.now().toString(36)}`;
 
-test("sign-in, then a new post: SPEC defaults, slug rule, required-fields alert, preview, 'Saving...', table and public article", async ({
+test("sign-in, then a new post: defaults, slug rule, required-fields alert, preview, 'Saving...', table and public article", async ({
   page,
 }, testInfo) => {
   await page.goto("/admin");
@@ -48,7 +48,7 @@ test("sign-in, then a new post: SPEC defaults, slug rule, required-fields alert,
 
   await page.getByRole("button", { name: "Create New Post" }).click();
   await expect(page.getByRole("heading", { name: "New Post" })).toBeVisible();
-  // SPEC §3 defaults.
+  // New-post defaults (docs/product/contract.md#new-post-defaults).
   await expect(page.getByLabel("Title")).toHaveValue("");
   await expect(page.getByLabel("Title")).toBeFocused();
   await expect(page.getByLabel("Slug")).toHaveValue("");
@@ -67,7 +67,7 @@ test("sign-in, then a new post: SPEC defaults, slug rule, required-fields alert,
   expect(Math.abs(new Date(shownDate).getTime() - localNow)).toBeLessThan(5 * 60_000);
   await expectNoAxeViolations(page);
 
-  // Slug rule (SPEC §5): lowercase, runs of other characters become one hyphen, trimmed.
+  // Slug rule (docs/product/contract.md#slugs): lowercase, runs of other characters become one hyphen, trimmed.
   await page.getByLabel("Title").fill("  Hello, Ojai!  Spring 2026 -- Update?? ");
   await expect(page.getByLabel("Slug")).toHaveValue("hello-ojai-spring-2026-update");
   await page.getByLabel("Title").fill("Ünïcode & Émoji 🎉 Post");
@@ -79,7 +79,7 @@ test("sign-in, then a new post: SPEC defaults, slug rule, required-fields alert,
   await page.getByLabel("Title").fill(title);
   await expect(page.getByLabel("Slug")).toHaveValue(slug);
 
-  // Save with excerpt and content empty: SPEC's alert, nothing sent, editor stays.
+  // Save with excerpt and content empty: the required-fields alert, nothing sent, editor stays.
   expect(await dialogFrom(page, () => page.getByRole("button", { name: "Save" }).click())).toBe(REQUIRED);
   await expect(page.getByRole("heading", { name: "New Post" })).toBeVisible();
   await expect(page.getByLabel("Title")).toHaveValue(title);

@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
- * SPEC's public blog in a real browser: the card grid, the in-place article
+ * The public blog (docs/product/interface.md#public-blog) in a real browser: the card grid, the in-place article
  * with 'Back to articles' and bounded Previous/Next, loading text, and the
  * /blog/{slug} page with and without JavaScript. The list order is read from
  * the page, so posts other tests add do not break these.

@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
- * Category pages (PRODUCT §10, ADR 041) in a real browser, desktop and phone:
+ * Category pages (docs/product/contract.md#categories, ADR 041) in a real browser, desktop and phone:
  * from a card's category link to /blog/category/{slug} and on to the article,
  * the article's category link, the breadcrumb back to /blog, the 404 of an
  * unknown category, and the page without JavaScript. The sample posts give

@@ -9,7 +9,7 @@ import { expect, test } from "./fixtures";
 
 async function publicPages(page: Page) {
   const [first] = (await (await page.request.get("/api/posts?limit=1")).json()) as Array<{ slug: string }>;
-  // The newest article: its Previous button is disabled (SPEC §2).
+  // The newest article: its Previous button is disabled (docs/product/interface.md#in-place-article).
   return ["/", "/blog", `/blog/${first!.slug}`, "/about"];
 }
 
@@ -26,7 +26,7 @@ test("no dead buttons: every button is in an island or in a form that works with
           const form = control instanceof HTMLButtonElement ? control.form : control.closest("form");
           if (form?.hasAttribute("action")) return false;
           // Previous/Next at the ends of the list: a disabled submit button
-          // in a GET form (SPEC §2), inert by design, not by accident.
+          // in a GET form (docs/product/interface.md#in-place-article), inert by design, not by accident.
           return !(control instanceof HTMLButtonElement && control.disabled && form);
         })
         .map((control) => control.outerHTML.slice(0, 160)),

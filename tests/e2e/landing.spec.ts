@@ -14,7 +14,7 @@ const sectionTop = (page: Page, id: string) =>
     return section ? Math.round(section.getBoundingClientRect().top) : Number.NEGATIVE_INFINITY;
   }, id);
 
-/** Scrolls stop 64 px above a section (SPEC §9); allow 2 px for rounding. */
+/** Scrolls stop 64 px above a section (docs/product/interface.md#section-scrolling); allow 2 px for rounding. */
 async function expectScrolledTo(page: Page, id: string) {
   await expect.poll(() => sectionTop(page, id), { timeout: 5000 }).toBeGreaterThanOrEqual(62);
   await expect.poll(() => sectionTop(page, id), { timeout: 5000 }).toBeLessThanOrEqual(66);
@@ -28,7 +28,7 @@ async function publicPostCount(page: Page) {
 test.describe("splash and intro", () => {
   test("splash transitions at 3 s and is gone at 4 s; nav fades in at 4.2 s, content at 4.7 s", async ({ page }) => {
     await page.goto("/");
-    // The CSS itself carries SPEC's numbers.
+    // The CSS itself carries the specified numbers (docs/product/interface.md#numbers-at-a-glance).
     const timings = await page.evaluate(() =>
       document.getAnimations().map((a) => {
         const t = a.effect!.getTiming();
@@ -197,7 +197,7 @@ test.describe("landing page", () => {
     await expectScrolledTo(page, "media");
   });
 
-  test("sections come in SPEC order with every price, platform and project", async ({ page }) => {
+  test("sections come in the specified order with every price, platform and project", async ({ page }) => {
     await page.goto("/");
     const ids = await page.evaluate(() => [...document.querySelectorAll("main section[id]")].map((s) => s.id));
     expect(ids).toEqual(["hero", "media", "systems", "research", "solutions"]);

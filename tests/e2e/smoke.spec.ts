@@ -36,7 +36,7 @@ test("an unknown article is a 404 page with a way back", async ({ page }) => {
   await expect(page).toHaveURL(/\/blog$/);
 });
 
-test("the blog links to a full article, which a click opens in place (SPEC)", async ({ page }) => {
+test("the blog links to a full article, which a click opens in place", async ({ page }) => {
   await page.goto("/blog");
   const link = page.getByRole("link", { name: "Tenant Onboarding in Under 30 Minutes with Cloud Governance" });
   await expect(link).toHaveAttribute("href", "/blog/tenant-onboarding-in-under-30-minutes");

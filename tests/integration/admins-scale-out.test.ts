@@ -3,7 +3,7 @@ import { createTestDatabase, TEST_BACKEND } from "../support/backend";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
- * ADR 038 with several app processes (PRODUCT §8): removing an administrator
+ * ADR 038 with several app processes (docs/product/contract.md#scale-out): removing an administrator
  * through one process ends their session on every other at once: the next
  * request there is a 401, with nothing to expire or to tell; the invitations
  * they made stop working everywhere (ADR 046). On PostgreSQL this is the

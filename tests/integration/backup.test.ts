@@ -19,7 +19,7 @@ import { freshPostgres, freshSqlite, type FreshDatabase } from "../support/datab
 import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
 
 /**
- * Issue 16, backup and restore (PRODUCT §10, ADR 034): one file holds the
+ * Issue 16, backup and restore (docs/product/contract.md#backups, ADR 034): one file holds the
  * whole site; it restores into either backend in one transaction, row for
  * row and byte for byte; a truncated, damaged or foreign file is refused
  * and changes nothing.
@@ -65,7 +65,7 @@ const fresh = (backend: "sqlite" | "postgres"): Promise<FreshDatabase> =>
 /**
  * Where a backup of the backend under test is restored: SQLite, so that the
  * PostgreSQL pass goes PostgreSQL -> SQLite -> PostgreSQL (both directions
- * across backends) and the SQLite pass needs no PostgreSQL (README: a
+ * across backends) and the SQLite pass needs no PostgreSQL (docs/testing.md#what-it-needs: a
  * developer without it runs TEST_BACKENDS=sqlite).
  */
 const other = "sqlite";
@@ -755,7 +755,7 @@ describe("a large backup streams: the server's memory does not grow with the sit
   let bigAdmin: ApiClient;
 
   beforeAll(async () => {
-    // npm start's heap cap and malloc settings (README, ADR 028).
+    // npm start's heap cap and malloc settings (docs/configuration.md#how-the-process-is-started, ADR 028).
     big = await startServer({
       NODE_OPTIONS: "--max-old-space-size=160",
       MALLOC_ARENA_MAX: "2",

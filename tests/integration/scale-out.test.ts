@@ -6,7 +6,7 @@ import { postAllAtOnce } from "../support/parallel";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
- * PRODUCT.md §8: several app processes on one database behave as one site.
+ * Several app processes on one database (docs/product/contract.md#scale-out) behave as one site.
  * Nothing a request needs may live in one process's memory or disk.
  * Runs on the backend under test (TEST_DATABASE); on PostgreSQL this is the
  * load-balanced deployment.

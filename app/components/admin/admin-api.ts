@@ -1,6 +1,6 @@
 /**
- * The admin screen's calls to the JSON API (SPEC §7, PRODUCT §3). Error texts
- * follow SPEC §8; each failure also carries the server's own explanation
+ * The admin screen's calls to the JSON API (docs/product/contract.md#http-contract). Error texts
+ * follow docs/product/contract.md#admin-alerts; each failure also carries the server's own explanation
  * (`detail`) so the editor can say in plain words what went wrong.
  */
 import type { Post } from "~/server/public-posts.server";

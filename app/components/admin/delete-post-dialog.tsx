@@ -3,7 +3,7 @@ import { useId, useRef, useState } from "react";
 import { DELETE_CONFIRMATION } from "./post-draft";
 
 /**
- * The post list's delete confirmation (SPEC §8's question), with the choice
+ * The post list's delete confirmation (docs/product/contract.md#admin-alerts), with the choice
  * to delete the images only this post uses (ADR 036): off by default, and
  * images other posts use are kept either way.
  */

@@ -1,15 +1,15 @@
 import { DEFAULT_READ_TIME, REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
 import type { Post } from "~/server/public-posts.server";
 
-/** SPEC §5 and §8 texts the admin screen shows (window.alert / window.confirm). */
+/** The texts the admin screen shows with window.alert / window.confirm (docs/product/contract.md#admin-alerts). */
 export const NO_POST_MESSAGE = "No post data to save";
 export const DELETE_CONFIRMATION = "Are you sure you want to delete this post?";
 export const LEAVE_CONFIRMATION = "You have unsaved changes. Leave this page and lose them?";
 
-/** What the editor holds: every post field the API takes (SPEC §3); no id until it is first saved. */
+/** What the editor holds: every post field the API takes (docs/product/contract.md#posts); no id until it is first saved. */
 export type PostDraft = Omit<Post, "id" | "createdAt" | "updatedAt"> & { id?: string };
 
-/** SPEC §3: new-post defaults. */
+/** New-post defaults (docs/product/contract.md#new-post-defaults). */
 export function newPostDraft(author: string, now = new Date()): PostDraft {
   return {
     title: "",
@@ -49,7 +49,7 @@ export function draftFromPost(post: PostDraft & { id: string }): PostDraft {
   };
 }
 
-/** SPEC §5: title, slug, excerpt and content must not be empty; the alert text when one is. */
+/** Title, slug, excerpt and content must not be empty; the alert text when one is (docs/product/contract.md#required-fields). */
 export function missingRequiredFields(draft: PostDraft): string | undefined {
   const empty = [draft.title, draft.slug, draft.excerpt, draft.content].some((value) => value.trim() === "");
   return empty ? REQUIRED_FIELDS_MESSAGE : undefined;

@@ -218,7 +218,7 @@ function CharacterCount({ value, shown }: { value: string | null; shown: number 
 export type EditorMode = "edit" | "preview";
 
 /**
- * SPEC §2-§5 editor: every post field, the Preview/Edit toggle, a close
+ * The post editor (docs/product/interface.md#editor): every post field, the Preview/Edit toggle, a close
  * button, a side preview panel and Save ('Saving...' while pending). Saving
  * and closing are the parent's: it owns the draft and the alerts.
  */
@@ -257,7 +257,7 @@ export function PostEditor({
   const ids = useId();
   const field = (name: string) => `${ids}-${name}`;
   const [mode, setMode] = useState<EditorMode>("edit");
-  // The slug follows the title until edited by hand (SPEC §4); an existing
+  // The slug follows the title until edited by hand (docs/product/interface.md#editor); an existing
   // post whose slug differs from its title's counts as edited by hand.
   const [slugEdited, setSlugEdited] = useState(() => draft.slug !== "" && draft.slug !== slugify(draft.title));
   const titleInput = useRef<HTMLInputElement>(null);

@@ -62,7 +62,7 @@ function sortOf(sort: PostSort, column: "title" | "publishDate"): "ascending" | 
 }
 
 /**
- * SPEC §2: Title, Category, Date, Status (Published or Draft), Actions (edit,
+ * The columns of docs/product/interface.md#blog-admin: Title, Category, Date, Status (Published or Draft), Actions (edit,
  * delete). One page of the list; the screen pages, filters and sorts it.
  */
 export function PostsTable({

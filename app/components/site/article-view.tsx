@@ -14,7 +14,7 @@ import { PostImage } from "./post-image";
 export type ArticleNavMode = "in-place" | "page";
 
 /**
- * SPEC's article view: 'Back to articles', header image, category, date, read
+ * The article view (docs/product/interface.md#in-place-article): 'Back to articles', header image, category, date, read
  * time, title, author line, the rendered body, and Previous/Next bounded by
  * the list ends. Used in place on /blog and as the /blog/{slug} page.
  */

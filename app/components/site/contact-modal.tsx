@@ -36,13 +36,13 @@ export function newContactForm(): ContactForm {
   };
 }
 
-/** SPEC §5: name, email and message are required; phone is optional. */
+/** Name, email and message are required; phone is optional (docs/product/contract.md#contact-messages). */
 export function missingFields(form: ContactForm): RequiredField[] {
   return (["name", "email", "message"] as const).filter((field) => form[field].trim() === "");
 }
 
 /**
- * The contact modal is global (SPEC §2): one open/closed state and one form
+ * The contact modal is global (docs/product/interface.md#contact-modal): one open/closed state and one form
  * for the whole site. Mounted when it is first opened, so the prefilled
  * sentence is picked in the browser, when first needed. Closing it keeps what
  * was typed; only a successful send resets the form.
@@ -191,7 +191,7 @@ function ContactModal({
             aria-busy={sending}
             className="mt-5 flex flex-col gap-4"
           >
-            {/* Honeypot (PRODUCT §5): off screen and out of the tab order; people leave it empty. */}
+            {/* Honeypot (docs/product/contract.md#contact-messages): off screen and out of the tab order; people leave it empty. */}
             <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
               <label htmlFor={`${id}-website`}>{contactText.honeypotLabel}</label>
               <input

@@ -3,9 +3,9 @@ import { hero } from "~/content/landing";
 import { scrollToHashSections, scrollToSection } from "~/lib/scroll";
 import { ContactButton } from "./contact-button";
 
-/** The landing hero (SPEC §2): headline, three buttons and a down arrow that scroll to their sections. */
+/** The landing hero (docs/product/interface.md#hero): headline, three buttons and a down arrow that scroll to their sections. */
 export function Hero() {
-  // SPEC §2: on / or /home, a hash in the URL scrolls to its section after 100 ms.
+  // On / or /home, a hash in the URL scrolls to its section after 100 ms (docs/product/interface.md#section-scrolling).
   useEffect(scrollToHashSections, []);
   return (
     <section

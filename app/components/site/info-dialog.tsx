@@ -4,7 +4,7 @@ import type { InfoModalContent } from "~/content/landing";
 import { openContact } from "./contact-trigger";
 
 /**
- * An info modal (SPEC §2): its description and list, and a button that
+ * An info modal (docs/product/interface.md#info-modals): its description and list, and a button that
  * closes it and opens the contact modal. Escape or a click on the backdrop
  * closes it; page scrolling is locked while it is open (Radix's modal
  * dialog). Its own chunk, loaded by the trigger island (info-modal.tsx).

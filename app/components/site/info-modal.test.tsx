@@ -6,8 +6,8 @@ import { InfoModal } from "./info-modal";
 import { INFO_MODALS_ENABLED, MediaSection, ResearchSection, SystemsSection } from "./landing-sections";
 
 /**
- * SPEC §2's info modals: the trigger is an island (an interactive part the
- * browser hydrates, ADR 018), disabled by SPEC, and works when enabled. The
+ * The info modals (docs/product/interface.md#info-modals): the trigger is an island (an interactive part the
+ * browser hydrates, ADR 018), disabled as asked, and works when enabled. The
  * dialog itself is a portal, which the server does not render: what it does
  * once open (list, Escape, backdrop, scroll lock, hand-over to the contact
  * modal) is checked in the browser (tests/e2e/landing.spec.ts).

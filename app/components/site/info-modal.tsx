@@ -6,10 +6,10 @@ import { loadOnce } from "~/lib/load-once";
 const loadInfoDialog = loadOnce(() => import("./info-dialog"));
 
 /**
- * An info modal's trigger (SPEC §2), an island: the button is in the page's
+ * An info modal's trigger (docs/product/interface.md#info-modals), an island: the button is in the page's
  * HTML, and the dialog with its list and its hand-over to the contact modal
  * loads when first opened, so the landing page's first load does not carry
- * it. SPEC keeps the trigger disabled: the page passes `enabled: false`
+ * it. The trigger stays disabled (docs/product/interface.md#info-modals): the page passes `enabled: false`
  * (INFO_MODALS_ENABLED in landing-sections.tsx).
  */
 export function InfoModal({ content, enabled }: { content: InfoModalContent; enabled: boolean }) {

@@ -6,7 +6,7 @@ import { articleUrl, openSharePopup, shareNetworks } from "~/lib/share";
 import type { PostSummary } from "~/server/public-posts.server";
 import { PostImage } from "./post-image";
 
-/** SPEC §9: swipe threshold, slide transition and background fade. */
+/** Swipe threshold, slide transition and background fade (docs/product/interface.md#latest-insights-carousel). */
 export const SWIPE_THRESHOLD_PX = 50;
 export const SLIDE_TRANSITION_MS = 500;
 export const BACKGROUND_FADE_MS = 1000;

@@ -3,7 +3,7 @@ import { NO_INTRO_CLASS } from "./intro-script";
 import { Logo } from "./logo";
 
 /**
- * The landing page's splash (SPEC §2, §9): shown when a visitor arrives. The
+ * The landing page's splash (docs/product/interface.md#splash-and-fade-ins): shown when a visitor arrives. The
  * timings live in app.css (.splash, .intro-nav, .intro-content) so they run
  * from the first paint, before any script; prefers-reduced-motion skips it.
  */

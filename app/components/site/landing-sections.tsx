@@ -155,7 +155,7 @@ function CheckIcon() {
 }
 
 /**
- * SPEC §2: the info modals exist, with their lists and a button that hands
+ * The info modals exist (docs/product/interface.md#info-modals), with their lists and a button that hands
  * over to the contact modal, but the control that opens them is disabled.
  */
 export const INFO_MODALS_ENABLED = false;

@@ -4,7 +4,7 @@ import { InsightsFrame } from "./insights-carousel";
 import type { PostSummary } from "~/server/public-posts.server";
 
 /**
- * The "solutions" section: Latest Insights. SPEC §2's "Loading latest
+ * The "solutions" section: Latest Insights (docs/product/interface.md#latest-insights-carousel). "Loading latest
  * insights..." is what it shows while its posts are not known (`posts`
  * undefined). The landing page reads them before it renders (and sends
  * its HTML whole, entry.server's onAllReady), so a visitor gets the carousel

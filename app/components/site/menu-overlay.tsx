@@ -7,7 +7,7 @@ import { openContact } from "./contact-trigger";
 type PendingAction = { kind: "section"; id: string } | { kind: "contact" } | null;
 
 /**
- * The full-screen menu (SPEC §2): HOME and the three sections scroll, BLOG
+ * The full-screen menu (docs/product/interface.md#navigation-bar-and-menu): HOME and the three sections scroll, BLOG
  * links, CONTACT opens the contact modal. Its own chunk, loaded when the menu
  * is first wanted (ADR 018); the menu button lives in the header.
  */

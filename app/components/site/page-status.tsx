@@ -28,7 +28,7 @@ function withSessionStorage<T>(act: (storage: Storage) => T): T | null {
 }
 
 /**
- * The blog's status line (SPEC §2: loading text while articles load). A link
+ * The blog's status line (loading text while articles load, docs/product/interface.md#public-blog). A link
  * or form with transition attributes (lib/page-transition.ts) shows its
  * loading text here while the browser fetches the next page, and on arrival
  * focus goes where it said: the new article's title after a card, Previous or

@@ -9,7 +9,7 @@ import { PostImage } from "./post-image";
  * A post in a list. The title links to /blog/{slug} (a real, crawlable page);
  * the whole card is clickable through that link. With `inPlaceHref`, a
  * plain click opens that address instead once the page's script runs (the
- * blog opens the article in place, SPEC §2); without it, the link just works.
+ * blog opens the article in place, docs/product/interface.md#in-place-article); without it, the link just works.
  *
  * The category's page has its own link, below the article in the card
  * (ADR 041): links cannot nest, and a card's `<article>` holds one link, its

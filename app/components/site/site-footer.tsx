@@ -12,7 +12,7 @@ export function SiteFooter({
   intro = false,
 }: {
   companyName: string;
-  /** The owner's profiles (Settings); one not set keeps SPEC's empty target. */
+  /** The owner's profiles (Settings); one not set keeps the empty target (docs/product/interface.md#footer). */
   socialUrls?: SocialUrls;
   intro?: boolean;
 }) {
@@ -67,7 +67,7 @@ export function SiteFooter({
             {footer.social.map((item) => (
               <li key={item.label}>
                 <Tip label={item.label} side="top">
-                  {/* SPEC §2: a profile not set in Settings keeps the empty target; the footer test checks href="#" */}
+                  {/* A profile not set in Settings keeps the empty target (docs/product/interface.md#footer); the footer test checks href="#" */}
                   <a
                     href={socialUrls?.[item.icon] ?? "#"}
                     rel={socialUrls?.[item.icon] ? "me noopener" : undefined}

@@ -4,11 +4,11 @@ import { Tip } from "~/components/ui/tip";
 import { loadOnce } from "~/lib/load-once";
 import { Logo } from "./logo";
 
-/** The bar turns from transparent green to black past this much scroll (SPEC §9). */
+/** The bar turns from transparent green to black past this much scroll (docs/product/interface.md#navigation-bar-and-menu). */
 export const NAV_SCROLL_THRESHOLD_PX = 50;
 
 /**
- * The fixed navigation bar with its full-screen menu (SPEC §2). `overlay`
+ * The fixed navigation bar with its full-screen menu (docs/product/interface.md#navigation-bar-and-menu). `overlay`
  * lets the landing hero run under the bar; other pages get a spacer.
  * `intro` fades it in after the splash.
  */

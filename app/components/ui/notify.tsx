@@ -1,7 +1,7 @@
 import * as Toast from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useState } from "react";
 
-/** SPEC §8: at most one notice at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses the area. */
+/** At most one notice at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses the area (docs/product/interface.md#notices-and-tooltips). */
 export const NOTICE_DURATION_MS = 5000;
 export const NOTICE_SWIPE_THRESHOLD_PX = 50;
 

@@ -1,6 +1,6 @@
 import { createContext, use, type ComponentType, type ReactElement, type ReactNode } from "react";
 
-/** SPEC §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. */
+/** Tooltips open after 700 ms; moving between triggers within 300 ms skips the delay (docs/product/interface.md#notices-and-tooltips). */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 /** Screens with a pointer that can hover: the only ones that show (and load) tooltips. */

@@ -3,7 +3,7 @@ import { ApiClient, startServer, type TestServer } from "../../../tests/support/
 
 /**
  * Issue 16, the inbox (ADR 035): GET /api/admin/messages filtered by read
- * state (`status`) and by name or e-mail (`q`), still paged as PRODUCT §3
+ * state (`status`) and by name or e-mail (`q`), still paged as docs/product/contract.md#paged-lists
  * says; DELETE /api/admin/messages?email= forgets a sender; GET
  * /api/admin/messages.csv exports what a filter matches; and the
  * /admin/messages screen and the admin navigation's unread count.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 
 /**
- * PRODUCT §3: GET /api/admin/posts and GET /api/admin/messages answer one
+ * docs/product/contract.md#paged-lists: GET /api/admin/posts and GET /api/admin/messages answer one
  * page at a time (limit 1-100, default 50; offset; X-Total-Count), the posts
  * list filtered by title (q) and sorted (sort); and the /admin screens that
  * show them. ADR 026.

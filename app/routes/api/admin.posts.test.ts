@@ -77,7 +77,7 @@ describe("create", () => {
     const { status, json } = await admin.post("/api/admin/posts", { ...valid, headerImage: "/images/x.webp" });
     expect(status).toBe(201);
     expect(json).toMatchObject({ ...valid, headerImage: "/images/x.webp" });
-    // The list leaves the markdown out (PRODUCT §3); the post itself has every field.
+    // The list leaves the markdown out (docs/product/contract.md#the-calls); the post itself has every field.
     const { content: _content, ...listedFields } = json;
     const listed = await admin.get("/api/admin/posts");
     expect(listed.json.find((p: { id: string }) => p.id === json.id)).toEqual(listedFields);
@@ -85,7 +85,7 @@ describe("create", () => {
   });
 
   it.each(["title", "slug", "excerpt", "content"])(
-    "answers 400 with SPEC §5's message when %s is empty or missing",
+    "answers 400 with the required-fields message when %s is empty or missing",
     async (field) => {
       const empty = await admin.post("/api/admin/posts", { ...valid, slug: "x-" + field, [field]: "  " });
       expect(empty.status).toBe(400);

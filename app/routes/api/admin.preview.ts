@@ -10,7 +10,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /**
  * The editor's preview: markdown in, the HTML the public article would show
- * out, from the very pipeline that renders posts at save (PRODUCT §6). Doing
+ * out, from the very pipeline that renders posts at save (docs/product/contract.md#public-content). Doing
  * it here keeps the markdown libraries out of every browser bundle.
  */
 export async function action({ request }: Route.ActionArgs) {

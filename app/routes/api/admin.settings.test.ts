@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 
 /**
- * PRODUCT §10 "Settings" (issue 16, ADR 034): GET and PUT
+ * Settings (docs/product/contract.md#settings, issue 16, ADR 034): GET and PUT
  * /api/admin/settings; a bad field is a 400 naming it and changes nothing;
  * the public pages, the feed and the structured data show saved values on
  * the next request, cached or not; an unset value is never a placeholder.

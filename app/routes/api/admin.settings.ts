@@ -6,7 +6,7 @@ import { methodNotAllowed, readJsonBody } from "~/server/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings.server";
 import type { Route } from "./+types/admin.settings";
 
-/** GET and PUT /api/admin/settings (PRODUCT §10, ADR 034). */
+/** GET and PUT /api/admin/settings (docs/product/contract.md#settings, ADR 034). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
   return Response.json(await readSiteSettings(getDb()), { headers: { "Cache-Control": "no-store" } });

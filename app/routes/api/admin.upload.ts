@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * PRODUCT §3: 201 {url}; 400 no file; 413 over 10 MiB (or too many pixels);
+ * docs/product/contract.md#the-calls: 201 {url}; 400 no file; 413 over 10 MiB (or too many pixels);
  * 415 not a real image; and 503 with Retry-After while the process already
  * holds as many uploads as it takes (ADR 032).
  */

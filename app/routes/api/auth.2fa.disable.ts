@@ -13,7 +13,7 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/auth/2fa/disable {password} (PRODUCT §10): 204; 400 without the password, 403 when wrong (ADR 046). */
+/** POST /api/auth/2fa/disable {password} (docs/product/contract.md#two-factor-sign-in): 204; 400 without the password, 403 when wrong (ADR 046). */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const admin = await requireAdminApi(request);

@@ -12,7 +12,7 @@ export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-/** POST /api/auth/2fa/enable {code} (PRODUCT §10): 200 {recoveryCodes}, and every other session of the account ends; or 400. */
+/** POST /api/auth/2fa/enable {code} (docs/product/contract.md#two-factor-sign-in): 200 {recoveryCodes}, and every other session of the account ends; or 400. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const admin = await requireAdminApi(request);

@@ -13,7 +13,7 @@ export function loader() {
 }
 
 /**
- * POST /api/auth/2fa/setup {password} (PRODUCT §10): a new secret to confirm
+ * POST /api/auth/2fa/setup {password} (docs/product/contract.md#password-for-sensitive-actions): a new secret to confirm
  * with /enable. The password is asked again (ADR 046): a borrowed session
  * alone must not tie the account to another phone. 400 without it, 403 when
  * wrong, and nothing changes.

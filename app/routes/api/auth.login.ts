@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!result.ok) {
     const headers = retryAfterHeaders(result);
-    // PRODUCT §10: `twoFactorRequired` beside `error`, only once the password was right.
+    // docs/product/contract.md#two-factor-sign-in: `twoFactorRequired` beside `error`, only once the password was right.
     if ("twoFactorRequired" in result && result.twoFactorRequired) {
       return Response.json({ error: result.error, twoFactorRequired: true }, { status: result.status, headers });
     }

@@ -53,7 +53,7 @@ describe("POST /api/contact", () => {
     expect(Date.parse(String(newest!.createdAt))).toBeGreaterThanOrEqual(Date.parse(String(previous!.createdAt)));
   });
 
-  it("answers 400 with SPEC's text when a required field is missing", async () => {
+  it("answers 400 with the required-fields text when a required field is missing", async () => {
     const sender = visitor();
     for (const field of ["name", "email", "message"]) {
       const answer = await sender.send({ ...message, [field]: "" });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 
 /**
- * Per-post SEO (issue 18, PRODUCT §10): metaTitle, metaDescription,
+ * Per-post SEO (issue 18, docs/product/contract.md#post-seo-fields): metaTitle, metaDescription,
  * headerImageAlt (strings or null) and noindex (default false), through the
  * API and onto the public pages, sitemap and feed.
  */

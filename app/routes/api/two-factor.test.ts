@@ -12,7 +12,7 @@ import { KEY_FILE_NAME } from "~/server/two-factor-key.server";
 import { connect, type Connection } from "~/server/db/db.server";
 
 /**
- * Two-factor sign-in (PRODUCT §10, ADR 037), the password change and the
+ * Two-factor sign-in (docs/product/contract.md#two-factor-sign-in, ADR 037), the password change and the
  * list of sessions, over HTTP against the built server, on the backend
  * under test. Codes are computed here with otpauth from the secret the API
  * hands out.

@@ -35,7 +35,7 @@ export type BackedUpTable = RowTable | (typeof IMAGE_TABLES)[number];
 export const BACKED_UP_TABLES: readonly BackedUpTable[] = [...IMAGE_TABLES, ...ROW_TABLES];
 
 /**
- * Tables a backup leaves out: sessions (PRODUCT: a restore signs everybody
+ * Tables a backup leaves out: sessions (a restore signs everybody
  * out), short-lived state (invitations among it: a link valid for a day is
  * not worth restoring, ADR 038; share links of drafts, ADR 044), and the content version (a restore bumps
  * the target's). SQLite's title index is rebuilt by its triggers.

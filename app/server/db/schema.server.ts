@@ -23,7 +23,7 @@ export interface PostsTable {
   meta_description: string | null;
   header_image_alt: string | null;
   noindex: Generated<number>;
-  /** SPEC §5's slug rule applied to `category`; "" when that has no category page (ADR 041). */
+  /** The slug rule (docs/product/contract.md#slugs) applied to `category`; "" when that has no category page (ADR 041). */
   category_slug: Generated<string>;
 }
 

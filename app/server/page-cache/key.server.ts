@@ -15,7 +15,7 @@ import { parsePageParams } from "~/server/http.server";
  * - Only the canonical spelling of a page is cached (the one the site links
  *   to): `/blog/`, `/Blog`, `/%62log`, `//blog`, `/x/../blog` are answered by
  *   the app as before, never from or into the cache.
- * - Every other path (SPEC §2: the landing page) shares one entry,
+ * - Every other path (the landing page, docs/product/interface.md#routes) shares one entry,
  *   `LANDING_KEY`, when it is plainly spelled and its first segment is none of
  *   the app's routes; otherwise it is not cached.
  * - A parameter value the route refuses gives no key; the route answers 400
