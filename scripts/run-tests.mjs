@@ -35,12 +35,14 @@ let failed = 0;
 let ok = true;
 const summary = [];
 
-// Lint first (ESLint, with eslint-plugin-regexp's checks for patterns that can
-// freeze the server): a finding fails the run like a failed test. The type
+// Lint first (dependency-cruiser's import boundaries and circles, ADR 050;
+// ESLint, with eslint-plugin-regexp's checks for patterns that can freeze the
+// server): a finding fails the run like a failed test. The type
 // information it reads includes the route types React Router generates.
 console.log("\n=== Lint ===\n");
 if (
   run(bin("react-router"), ["typegen"]) === 0 &&
+  run(bin("depcruise"), ["app", "server", "--config", ".dependency-cruiser.js", "--output-type", "err"]) === 0 &&
   run(bin("eslint"), [".", "--max-warnings", "0"]) === 0 &&
   run(bin("prettier"), ["--check", "."]) === 0
 ) {
@@ -61,7 +63,7 @@ async function postgresAnswers() {
     return true;
   } catch (error) {
     console.error(`\nPostgreSQL tests cannot run: ${url} does not answer (${error.message}).`);
-    console.error("Start PostgreSQL (see README, 'Running on PostgreSQL') or run TEST_BACKENDS=sqlite npm test.\n");
+    console.error("Start PostgreSQL (docs/operations.md, PostgreSQL) or run TEST_BACKENDS=sqlite npm test.\n");
     return false;
   } finally {
     await client.end().catch(() => {});

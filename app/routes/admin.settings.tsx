@@ -252,7 +252,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           <p className="mt-2 text-neutral-800">
             One file with the whole site: posts, images, these settings, administrators and contact messages. Keep
             copies somewhere other than this server. To load a backup, the person who runs the server uses{" "}
-            <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code> (README,
+            <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code> (docs/operations.md,
             &ldquo;Backups&rdquo;).
           </p>
           <a
