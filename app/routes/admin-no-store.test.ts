@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../../tests/support/server";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../tests/support/server";
 
 /**
  * Admin answers are kept by no cache (ADR 047): every admin screen's
@@ -17,7 +17,10 @@ beforeAll(async () => {
   server = await startServer();
   admin = new ApiClient(server.url);
   await admin.signIn();
-  const invite = await admin.post("/api/admin/invites", { email: "new-admin@example.com" });
+  const invite = await admin.post("/api/admin/invites", {
+    email: "new-admin@example.com",
+    password: TEST_ADMIN.password,
+  });
   expect(invite.status).toBe(201);
   invitePath = new URL(invite.json.link as string).pathname;
 });

@@ -412,7 +412,7 @@ describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL without TOTP_ENCRYPTION_
   it("turning 2FA on is refused, saying what the operator must set", async () => {
     const client = new ApiClient(running.server.url);
     await client.signIn(TEST_ADMIN, freshAddress());
-    const setup = await client.post("/api/auth/2fa/setup");
+    const setup = await client.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password });
     expect(setup.status).toBe(409);
     expect(setup.json.error).toMatch(/TOTP_ENCRYPTION_KEY, the same key on every app process/);
     const row = await running.database.db
