@@ -255,7 +255,7 @@ describe("turning 2FA on", () => {
     const shown = /data-testid="totp-secret"[^>]*>([A-Z2-7 ]+)</.exec(await setup.text());
     expect(shown).not.toBeNull();
     await awayFromStepEnd();
-    const enabled = await form({ intent: "enable-2fa", code: totpCode(shown![1].replaceAll(" ", "")) });
+    const enabled = await form({ intent: "enable-2fa", code: totpCode(shown![1]!.replaceAll(" ", "")) });
     expect(enabled.status).toBe(200);
     expect(await enabled.text()).toContain("Your other sessions were signed out.");
     expect((await elsewhere.get("/api/auth/me")).status).toBe(401);
