@@ -1,28 +1,49 @@
-import os from "node:os";
-import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = Number(process.env.E2E_PORT ?? 3199);
-// A new database file for every run: the suite starts from a known state.
-// SQLite: a file in a new directory. PostgreSQL (TEST_DATABASE=postgres): a
-// database named per port, recreated by tests/support/e2e-server.mjs and
-// dropped by tests/e2e/global-teardown.ts.
-const databaseFile = path.join(os.tmpdir(), `ojai-e2e-${Date.now()}`, "site.db");
-process.env.E2E_PG_DATABASE ??= `ojai_e2e_${PORT}`;
+// Each worker starts its own site on a new database (tests/support/e2e-site.ts,
+// through the `site` fixture in tests/e2e/fixtures.ts), so files run side by
+// side. E2E_WORKERS sets how many; the default suits a 2-core machine, where
+// most of a browser test's time is spent waiting for the page.
+export { E2E_ADMIN } from "./tests/support/e2e-site";
 
-export const E2E_ADMIN = { email: "e2e-admin@example.com", password: "e2e-password-123" };
+const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } };
 
-export default defineConfig({
+/**
+ * The backends to run on (npm test sets TEST_BACKENDS): the first for every
+ * file in both viewports, each other one for DATABASE_SPECS on the desktop.
+ * Without it, TEST_DATABASE's backend alone, as when working on one file.
+ */
+const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABASE ?? "sqlite")
+  .split(",")
+  .map((backend) => backend.trim())
+  .filter(Boolean) as Array<"sqlite" | "postgres">;
+
+/**
+ * Browser tests whose outcome can differ with the database: they write
+ * through the admin (posts, drafts and revisions, administrators, settings and
+ * the backup, the inbox, images, two-factor secrets) or search (each
+ * backend has its own full-text search).
+ */
+const DATABASE_SPECS = [
+  "admin.spec.ts",
+  "administrators.spec.ts",
+  "images.spec.ts",
+  "inbox.spec.ts",
+  "revisions.spec.ts",
+  "search.spec.ts",
+  "settings.spec.ts",
+  "two-factor.spec.ts",
+];
+
+export default defineConfig<object, { backend: "sqlite" | "postgres" }>({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON ?? ".tmp/playwright-results.json" }]],
-  globalTeardown: "./tests/e2e/global-teardown.ts",
   timeout: 30_000,
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -38,27 +59,14 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } } },
-    { name: "phone", use: { ...devices["Pixel 7"] } },
+    { name: "desktop", use: { ...desktop, backend: first } },
+    { name: "phone", use: { ...devices["Pixel 7"], backend: first } },
+    // The other backends: the desktop viewport, for the files whose behaviour
+    // depends on the database (the rest is the same page on any backend).
+    ...others.map((backend) => ({
+      name: `desktop-${backend}`,
+      testMatch: DATABASE_SPECS,
+      use: { ...desktop, backend },
+    })),
   ],
-  webServer: {
-    command: "node tests/support/e2e-server.mjs",
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      SITE_URL: `http://127.0.0.1:${PORT}`,
-      DATABASE_URL: databaseFile,
-      TEST_DATABASE: process.env.TEST_DATABASE ?? "sqlite",
-      E2E_PG_DATABASE: process.env.E2E_PG_DATABASE,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      SEED_SAMPLE_POSTS: "true",
-      LOG_LEVEL: "warn",
-    },
-  },
 });

@@ -1,127 +1,220 @@
 #!/usr/bin/env node
-// The whole suite, once per database backend: Vitest (unit tests and API tests
-// against real servers), then Playwright (end to end in Chromium).
-// Ends with one line: "N passed, N failed".
+// The whole suite (docs/testing.md): lint, then Vitest (unit, API and
+// integration tests) and Playwright (end to end in Chromium), each once, with
+// every test that reaches a database run on each backend. Ends with the ten
+// slowest tests and one line: "N passed, N failed".
 //
-// TEST_BACKENDS=sqlite,postgres (the default) chooses the backends. PostgreSQL
-// comes from TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test,
-// a role that may create databases). When it does not answer, that is a
-// failure, never a silent skip; a developer without PostgreSQL can run
-// TEST_BACKENDS=sqlite npm test.
-import { spawnSync } from "node:child_process";
+// TEST_BACKENDS=sqlite,postgres (the default) chooses the backends.
+// PostgreSQL comes from TEST_POSTGRES_URL (default
+// postgres://postgres@127.0.0.1:5432/test, a role that may create databases).
+// When the default does not answer, the run starts a private PostgreSQL of its
+// own and removes it afterwards, however the run ends (ADR 049). A
+// TEST_POSTGRES_URL set explicitly that does not answer is a failure, never a
+// silent skip.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { startPrivatePostgres } from "./lib/private-postgres.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const out = path.join(root, ".tmp");
 fs.mkdirSync(out, { recursive: true });
+const started = Date.now();
 
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
-const run = (command, args, env) =>
-  spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } }).status;
+const children = new Set();
+/** Runs a command to its end; answers its exit code. Interrupting the run ends it too. */
+const run = (command, args, env = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    children.add(child);
+    child.on("error", () => resolve(1));
+    child.on("exit", (code) => {
+      children.delete(child);
+      resolve(code ?? 1);
+    });
+  });
 
 const backends = (process.env.TEST_BACKENDS ?? "sqlite,postgres")
   .split(",")
   .map((b) => b.trim())
   .filter(Boolean);
+const unknown = backends.filter((b) => !["sqlite", "postgres"].includes(b));
+if (unknown.length > 0 || backends.length === 0) {
+  console.error(`TEST_BACKENDS must list sqlite and/or postgres, not "${process.env.TEST_BACKENDS}"`);
+  process.exit(1);
+}
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!fs.existsSync(chromium)) {
   console.error(`Chromium is missing at ${chromium}; install it (apt-get install chromium) or set CHROMIUM_PATH.`);
 }
 
-let passed = 0;
-let failed = 0;
-let ok = true;
-const summary = [];
-
-// Lint first (dependency-cruiser's import boundaries and circles, ADR 050;
-// ESLint, with eslint-plugin-regexp's checks for patterns that can freeze the
-// server): a finding fails the run like a failed test. The type
-// information it reads includes the route types React Router generates.
-console.log("\n=== Lint ===\n");
-if (
-  run(bin("react-router"), ["typegen"]) === 0 &&
-  run(bin("depcruise"), ["app", "server", "--config", ".dependency-cruiser.js", "--output-type", "err"]) === 0 &&
-  run(bin("eslint"), [".", "--max-warnings", "0"]) === 0 &&
-  run(bin("prettier"), ["--check", "."]) === 0
-) {
-  passed += 1;
-  summary.push("lint: clean");
-} else {
-  failed += 1;
-  ok = false;
-  summary.push("lint: failed");
+// A private PostgreSQL goes however the run ends: here on exit and on a
+// signal, and through its watcher process on kill -9.
+let privatePostgres;
+const cleanUp = () => {
+  for (const child of children) child.kill("SIGTERM");
+  privatePostgres?.destroy();
+  privatePostgres = undefined;
+};
+process.on("exit", cleanUp);
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+]) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the run`);
+    cleanUp();
+    process.exit(code);
+  });
 }
 
-async function postgresAnswers() {
-  const url = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+async function answers(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
     await client.query("select 1");
     return true;
-  } catch (error) {
-    console.error(`\nPostgreSQL tests cannot run: ${url} does not answer (${error.message}).`);
-    console.error("Start PostgreSQL (docs/operations.md, PostgreSQL) or run TEST_BACKENDS=sqlite npm test.\n");
+  } catch {
     return false;
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-for (const backend of backends) {
-  if (!["sqlite", "postgres"].includes(backend)) {
-    console.error(`Unknown backend in TEST_BACKENDS: ${backend}`);
-    failed += 1;
-    ok = false;
-    continue;
+/** TEST_POSTGRES_URL for the run: the given or default server, else a private one; undefined when none. */
+async function postgresForRun() {
+  const explicit = process.env.TEST_POSTGRES_URL;
+  const url = explicit ?? "postgres://postgres@127.0.0.1:5432/test";
+  if (await answers(url)) return url;
+  if (explicit) {
+    console.error(`\nPostgreSQL tests cannot run: TEST_POSTGRES_URL (${explicit}) does not answer.`);
+    return undefined;
   }
-  if (backend === "postgres" && !(await postgresAnswers())) {
-    failed += 1;
-    ok = false;
-    summary.push(`${backend}: could not run`);
-    continue;
-  }
-  console.log(`\n=== Backend: ${backend} ===\n`);
-  const vitestJson = path.join(out, `vitest-results-${backend}.json`);
-  const playwrightJson = path.join(out, `playwright-results-${backend}.json`);
-  for (const file of [vitestJson, playwrightJson]) fs.rmSync(file, { force: true });
-  const env = { TEST_DATABASE: backend, PLAYWRIGHT_JSON: playwrightJson };
-
-  const vitestStatus = run(
-    bin("vitest"),
-    ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`],
-    env,
-  );
-  const playwrightStatus = fs.existsSync(chromium) ? run(bin("playwright"), ["test"], env) : 1;
-
-  let p0 = passed;
-  let f0 = failed;
+  console.log(`\nNo PostgreSQL answers at ${url}: starting a private one for this run.`);
   try {
-    const v = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
-    passed += v.numPassedTests;
-    failed += v.numFailedTests;
-    // A test file that could not even load counts as a failure.
-    failed += v.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0).length;
-  } catch {
-    failed += 1;
-    console.error(`Vitest produced no results (${backend}).`);
+    privatePostgres = await startPrivatePostgres({ reapAfter: process.pid });
+    console.log(`Private PostgreSQL on port ${privatePostgres.port} (${privatePostgres.dir}).`);
+    return privatePostgres.adminUrl;
+  } catch (error) {
+    console.error(`\nA private PostgreSQL could not start: ${error.message}`);
+    return undefined;
   }
-  try {
-    const p = JSON.parse(fs.readFileSync(playwrightJson, "utf8"));
-    passed += p.stats.expected;
-    failed += p.stats.unexpected + p.stats.flaky;
-    if (p.errors?.length) failed += p.errors.length;
-  } catch {
-    failed += 1;
-    console.error(`Playwright produced no results (${backend}).`);
-  }
-  if (vitestStatus !== 0 || playwrightStatus !== 0) ok = false;
-  summary.push(`${backend}: ${passed - p0} passed, ${failed - f0} failed`);
 }
 
+let passed = 0;
+let failed = 0;
+const summary = [];
+const timings = [];
+const count = (label, p, f) => {
+  passed += p;
+  failed += f;
+  summary.push(`${label}: ${p} passed, ${f} failed`);
+};
+const phase = async (label, work) => {
+  const start = Date.now();
+  console.log(`\n=== ${label} ===\n`);
+  await work();
+  timings.push(`${label} ${((Date.now() - start) / 60_000).toFixed(1)} min`);
+};
+
+// Lint first (dependency-cruiser's import boundaries and circles, ESLint with
+// eslint-plugin-regexp, Prettier): a finding fails the run like a failed test.
+// The type information ESLint reads includes React Router's route types.
+await phase("Lint", async () => {
+  const steps = [
+    [bin("react-router"), ["typegen"]],
+    [bin("depcruise"), ["app", "server", "--config", ".dependency-cruiser.js", "--output-type", "err"]],
+    [bin("eslint"), [".", "--max-warnings", "0", "--cache", "--cache-location", "node_modules/.cache/eslint/"]],
+    [bin("prettier"), ["--check", "."]],
+  ];
+  let clean = true;
+  for (const [command, args] of steps) if (clean) clean = (await run(command, args)) === 0;
+  if (clean) passed += 1;
+  else failed += 1;
+  summary.push(`lint: ${clean ? "clean" : "failed"}`);
+});
+
+const env = { TEST_BACKENDS: backends.join(",") };
+if (backends.includes("postgres")) {
+  const url = await postgresForRun();
+  if (url) env.TEST_POSTGRES_URL = url;
+  else {
+    // Its half cannot run: a failure, and the rest runs on what is left.
+    count("postgres", 0, 1);
+    backends.splice(backends.indexOf("postgres"), 1);
+    env.TEST_BACKENDS = backends.join(",");
+  }
+}
+
+const slowest = [];
+if (backends.length > 0) {
+  await phase("Vitest", async () => {
+    const file = path.join(out, "vitest-summary.json");
+    fs.rmSync(file, { force: true });
+    const reporter = path.join(root, "tests/support/vitest-summary.ts");
+    const status = await run(bin("vitest"), ["run", "--reporter=default", `--reporter=${reporter}`], {
+      ...env,
+      VITEST_SUMMARY: file,
+    });
+    try {
+      const result = JSON.parse(fs.readFileSync(file, "utf8"));
+      for (const [project, counts] of Object.entries(result.projects)) {
+        count(`vitest ${project}`, counts.passed, counts.failed);
+      }
+      if (result.unhandledErrors > 0) count("vitest unhandled errors", 0, result.unhandledErrors);
+      if (status !== 0 && !Object.values(result.projects).some((c) => c.failed > 0) && !result.unhandledErrors) {
+        count("vitest exit status", 0, 1);
+      }
+      slowest.push(...result.tests.map((t) => ({ ms: t.ms, name: `[vitest ${t.project}] ${t.file} > ${t.name}` })));
+    } catch {
+      count("vitest", 0, 1);
+      console.error("Vitest produced no results.");
+    }
+  });
+
+  await phase("Playwright", async () => {
+    const file = path.join(out, "playwright-results.json");
+    fs.rmSync(file, { force: true });
+    const status = fs.existsSync(chromium)
+      ? await run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON: file })
+      : 1;
+    try {
+      const result = JSON.parse(fs.readFileSync(file, "utf8"));
+      const perProject = {};
+      const visit = (suite) => {
+        for (const spec of suite.specs ?? []) {
+          for (const test of spec.tests) {
+            const counts = (perProject[test.projectName] ??= { passed: 0, failed: 0 });
+            if (test.status === "expected") counts.passed += 1;
+            if (test.status === "unexpected" || test.status === "flaky") counts.failed += 1;
+            const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
+            slowest.push({ ms, name: `[${test.projectName}] ${spec.file}:${spec.line} > ${spec.title}` });
+          }
+        }
+        for (const child of suite.suites ?? []) visit(child);
+      };
+      for (const suite of result.suites) visit(suite);
+      for (const [project, counts] of Object.entries(perProject))
+        count(`playwright ${project}`, counts.passed, counts.failed);
+      if (result.errors?.length) count("playwright errors", 0, result.errors.length);
+      if (status !== 0 && result.stats.unexpected + result.stats.flaky === 0 && !result.errors?.length) {
+        count("playwright exit status", 0, 1);
+      }
+    } catch {
+      count("playwright", 0, 1);
+      console.error("Playwright produced no results.");
+    }
+  });
+}
+
+console.log("\nThe ten slowest tests:");
+for (const test of slowest.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+  console.log(`  ${(test.ms / 1000).toFixed(1).padStart(6)} s  ${test.name}`);
+}
+console.log(`\nTime: ${timings.join(", ")}; ${((Date.now() - started) / 60_000).toFixed(1)} min in all`);
 console.log(`\n${summary.join("\n")}`);
-ok = ok && failed === 0 && passed > 0;
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(ok ? 0 : 1);
+process.exitCode = failed === 0 && passed > 0 ? 0 : 1;

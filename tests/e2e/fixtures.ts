@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { TEST_BACKEND } from "../support/backend";
+import { startSite, type Site } from "../support/e2e-site";
 
 export { expect };
 
@@ -14,7 +16,24 @@ export async function hydrated(page: Page) {
  * a click are full page loads too: call `hydrated(page)` before relying on
  * their scripts. A test fails if the browser reported a CSP violation.
  */
-export const test = base.extend({
+export const test = base.extend<object, { backend: "sqlite" | "postgres"; site: Site }>({
+  // The database the worker's site runs on: a project's option
+  // (playwright.config.ts), TEST_DATABASE's by default.
+  backend: [TEST_BACKEND, { scope: "worker", option: true }],
+  // Each worker process has a site of its own: the built server on a new
+  // database with the sample posts, on its own port (E2E_PORT + the worker's
+  // slot). Workers run side by side without seeing each other's changes, and
+  // a file never depends on what an earlier file left behind in another
+  // worker (docs/testing.md).
+  site: [
+    async ({ backend }, use, workerInfo) => {
+      const site = await startSite(workerInfo.parallelIndex, backend);
+      await use(site);
+      await site.stop();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+  baseURL: async ({ site }, use) => use(site.url),
   page: async ({ page, javaScriptEnabled }, use) => {
     const goto = page.goto.bind(page);
     page.goto = async (...args: Parameters<Page["goto"]>) => {
@@ -49,9 +68,9 @@ let addressesGiven = 0;
 /**
  * A client address of its own for a test that sends contact messages, so the
  * per-address throttle (5 an hour) counts each test apart. The server trusts
- * X-Forwarded-For from loopback. Every project (desktop, phone) and worker
- * process shares one server, so the address is made unique from all three:
- * an IPv6 /64 (what the throttle counts) per project, worker process and call. (A
+ * X-Forwarded-For from loopback. The address is made unique from the
+ * project, the worker process and the call: an IPv6 /64 (what the throttle
+ * counts) for each, so no two tests share one even on a shared server. (A
  * random start per worker once let the phone project reuse an address the
  * desktop project had throttled.)
  */

@@ -35,8 +35,10 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
  * A new, empty database of the backend under test, as a DATABASE_URL: a file
  * in a new directory (SQLite) or a new PostgreSQL database. `drop` removes it.
  */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (TEST_BACKEND === "postgres") return createPostgresDatabase();
+export async function createTestDatabase(
+  backend: "sqlite" | "postgres" = TEST_BACKEND,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (backend === "postgres") return createPostgresDatabase();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-db-"));
   const drop = () => {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -4,11 +4,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
 import { renderNginxSite } from "../../deploy/render-nginx-site.mjs";
+import { startPrivatePostgres, type PrivatePostgres } from "../../scripts/lib/private-postgres.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const UNIT_FILE = path.join(ROOT, "deploy/systemd/ojai-site@.service");
@@ -351,110 +350,10 @@ function parseAccessLog(text: string): NginxLogLine[] {
   return lines;
 }
 
-export interface PostgresCluster {
-  /** postgres://... of the cluster's `postgres` database, for createDatabase. */
-  port: number;
-  /** A new database on the cluster, as a DATABASE_URL. */
-  createDatabase(name: string): Promise<string>;
-  /** pg_ctl stop -m fast: open connections are ended, as in a restart of the server. */
-  stop(): Promise<void>;
-  /** pg_ctl start, waiting until it accepts connections. */
-  start(): Promise<void>;
-  /** Stops it and removes its folder. */
-  destroy(): Promise<void>;
-}
+/** A PostgreSQL cluster of the test's own (scripts/lib/private-postgres.mjs), which the test may restart. */
+export type PostgresCluster = PrivatePostgres;
 
-/** PostgreSQL's server programs (initdb, pg_ctl), from PATH or Debian's folder. */
-function postgresBin(name: string): string {
-  const dirs = [...(process.env.PATH ?? "").split(":")];
-  const debian = "/usr/lib/postgresql";
-  if (fs.existsSync(debian)) {
-    for (const version of fs.readdirSync(debian).sort((a, b) => Number(b) - Number(a))) {
-      dirs.push(path.join(debian, version, "bin"));
-    }
-  }
-  for (const dir of dirs) {
-    if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
-  }
-  throw new Error(`PostgreSQL's ${name} is missing (apt-get install postgresql)`);
-}
-
-/**
- * A PostgreSQL cluster of the test's own, never the machine's shared server:
- * initdb in a new folder, on its own port, its socket in that folder, trust
- * authentication on 127.0.0.1 only. PostgreSQL refuses to run as root, so
- * when the test runs as root the cluster belongs to an ordinary account: the
- * `postgres` account Debian's postgresql package creates, or else `nobody`;
- * the folder is made theirs. As any other user the cluster is that user's.
- */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
-  const [initdb, pgCtl] = [postgresBin("initdb"), postgresBin("pg_ctl")];
-  const owner = process.getuid?.() === 0 ? (accountIds("postgres") ?? accountIds("nobody")) : undefined;
-  if (process.getuid?.() === 0 && !owner) throw new Error("no postgres or nobody account to run PostgreSQL as");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-pg-"));
-  const data = path.join(dir, "data");
-  const logFile = path.join(dir, "postgres.log");
-  if (owner) {
-    fs.chownSync(dir, owner.uid, owner.gid);
-    fs.chmodSync(dir, 0o700);
-  }
-  const port = await freeFixedPort();
-  const run = (command: string, args: string[]) => {
-    const result = spawnSync(command, args, {
-      encoding: "utf8",
-      cwd: dir,
-      env: { PATH: process.env.PATH, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" },
-      ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
-    });
-    if (result.status !== 0) {
-      throw new Error(`${path.basename(command)} failed: ${result.stderr}${result.stdout}\n${tail(logFile)}`);
-    }
-  };
-  run(initdb, ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-instructions"]);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=60`;
-  const start = () => run(pgCtl, ["-D", data, "-l", logFile, "-o", options, "-w", "-t", "30", "start"]);
-  start();
-  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let stopped = false;
-  return {
-    port,
-    async createDatabase(name) {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`create database "${name}"`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
-    stop() {
-      run(pgCtl, ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
-      stopped = true;
-      return Promise.resolve();
-    },
-    start() {
-      start();
-      stopped = false;
-      return Promise.resolve();
-    },
-    destroy() {
-      try {
-        if (!stopped) run(pgCtl, ["-D", data, "-m", "immediate", "-w", "-t", "30", "stop"]);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-      return Promise.resolve();
-    },
-  };
-}
-
-function accountIds(name: string): { uid: number; gid: number } | undefined {
-  const line = fs
-    .readFileSync("/etc/passwd", "utf8")
-    .split("\n")
-    .find((entry) => entry.startsWith(`${name}:`));
-  if (!line) return undefined;
-  const [, , uid, gid] = line.split(":");
-  return { uid: Number(uid), gid: Number(gid) };
+/** Starts a private cluster; it goes when the test process ends, however it ends. */
+export function startPostgresCluster(): Promise<PostgresCluster> {
+  return startPrivatePostgres({ reapAfter: process.pid });
 }

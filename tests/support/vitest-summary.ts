@@ -1,0 +1,44 @@
+// A Vitest reporter for scripts/run-tests.mjs: what passed and failed per
+// project (once, sqlite, postgres) and every test's duration, written to the
+// JSON file VITEST_SUMMARY names. Vitest's own JSON does not say which
+// project a result belongs to.
+import fs from "node:fs";
+import path from "node:path";
+import type { Reporter, TestModule } from "vitest/node";
+
+export interface VitestSummary {
+  projects: Record<string, { passed: number; failed: number }>;
+  tests: Array<{ project: string; name: string; file: string; ms: number; state: string }>;
+  unhandledErrors: number;
+}
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
+    const out = process.env.VITEST_SUMMARY;
+    if (!out) return;
+    const summary: VitestSummary = { projects: {}, tests: [], unhandledErrors: unhandledErrors.length };
+    for (const module of modules) {
+      const project = module.project.name || "default";
+      const counts = (summary.projects[project] ??= { passed: 0, failed: 0 });
+      let failedHere = 0;
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") counts.passed += 1;
+        if (state === "failed") failedHere += 1;
+        summary.tests.push({
+          project,
+          name: test.fullName,
+          file: path.relative(process.cwd(), module.moduleId),
+          ms: test.diagnostic()?.duration ?? 0,
+          state,
+        });
+      }
+      // A file that failed outside its tests (it did not load, or a hook
+      // failed) counts once, even when its tests were only skipped.
+      if (failedHere === 0 && (module.state() === "failed" || module.errors().length > 0)) failedHere = 1;
+      counts.failed += failedHere;
+    }
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(summary));
+  }
+}
