@@ -14,8 +14,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
-import { startPrivatePostgres } from "./lib/private-postgres.mjs";
+import { DEFAULT_TEST_POSTGRES_URL, postgresForTests } from "./lib/private-postgres.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const out = path.join(root, ".tmp");
@@ -71,35 +70,18 @@ for (const [signal, code] of [
   });
 }
 
-async function answers(url) {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 /** TEST_POSTGRES_URL for the run: the given or default server, else a private one; undefined when none. */
 async function postgresForRun() {
-  const explicit = process.env.TEST_POSTGRES_URL;
-  const url = explicit ?? "postgres://postgres@127.0.0.1:5432/test";
-  if (await answers(url)) return url;
-  if (explicit) {
-    console.error(`\nPostgreSQL tests cannot run: TEST_POSTGRES_URL (${explicit}) does not answer.`);
-    return undefined;
-  }
-  console.log(`\nNo PostgreSQL answers at ${url}: starting a private one for this run.`);
   try {
-    privatePostgres = await startPrivatePostgres({ reapAfter: process.pid });
-    console.log(`Private PostgreSQL on port ${privatePostgres.port} (${privatePostgres.dir}).`);
-    return privatePostgres.adminUrl;
+    const found = await postgresForTests({ explicit: process.env.TEST_POSTGRES_URL, reapAfter: process.pid });
+    privatePostgres = found.cluster;
+    if (found.cluster) {
+      console.log(`\nNo PostgreSQL answers at ${DEFAULT_TEST_POSTGRES_URL}: this run has its own,`);
+      console.log(`on port ${found.cluster.port} (${found.cluster.dir}); it goes when the run ends.`);
+    }
+    return found.url;
   } catch (error) {
-    console.error(`\nA private PostgreSQL could not start: ${error.message}`);
+    console.error(`\nPostgreSQL tests cannot run: ${error.message}.`);
     return undefined;
   }
 }

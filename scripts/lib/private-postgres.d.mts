@@ -16,3 +16,9 @@ export interface PrivatePostgres {
 export function machinePostgresPrograms(): { initdb: string; pgCtl: string } | undefined;
 export function npmPostgresPrograms(): { initdb: string; pgCtl: string };
 export function startPrivatePostgres(options?: { reapAfter?: number }): Promise<PrivatePostgres>;
+export const DEFAULT_TEST_POSTGRES_URL: string;
+export function postgresForTests(options?: {
+  explicit?: string;
+  fallback?: string;
+  reapAfter?: number;
+}): Promise<{ url: string; cluster?: PrivatePostgres }>;

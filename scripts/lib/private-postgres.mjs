@@ -190,6 +190,38 @@ export async function startPrivatePostgres({ reapAfter } = {}) {
   };
 }
 
+/** The server tests use when TEST_POSTGRES_URL is not set. */
+export const DEFAULT_TEST_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
+
+async function answers(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * The PostgreSQL a test run uses: `explicit` (TEST_POSTGRES_URL) when set,
+ * and an error when it does not answer; else `fallback` when it answers;
+ * else a private cluster, reaped after `reapAfter`. Answers the URL of a role
+ * that may create databases, and the private cluster when one was started.
+ */
+export async function postgresForTests({ explicit, fallback = DEFAULT_TEST_POSTGRES_URL, reapAfter } = {}) {
+  if (explicit) {
+    if (await answers(explicit)) return { url: explicit };
+    throw new Error(`TEST_POSTGRES_URL (${explicit}) does not answer`);
+  }
+  if (await answers(fallback)) return { url: fallback };
+  const cluster = await startPrivatePostgres({ reapAfter });
+  return { url: cluster.adminUrl, cluster };
+}
+
 /** The watcher: waits for `pid` to end, then stops the cluster and removes its folder. */
 async function reap([pid, dir, data, pgCtl, owner]) {
   const [uid, gid] = owner ? owner.split(":").map(Number) : [];
