@@ -10,7 +10,7 @@ import { getDb } from "~/server/db/index.server";
 import { jsonError, readFormBody } from "~/server/http.server";
 import { deleteImage, describeUse, listImages } from "~/server/image-references.server";
 import { parseImageScreenQuery } from "~/server/list-query.server";
-import type { Route } from "./+types/admin.images";
+import type { Route } from "./+types/route";
 import { adminShellData } from "~/server/admin-shell.server";
 
 /** /admin/images?page=: the uploads no post uses, newest first (ADR 036). */

@@ -27,7 +27,7 @@ import {
   twoFactorStatus,
 } from "~/server/two-factor.server";
 import { recordAudit } from "~/server/audit.server";
-import type { Route } from "./+types/admin.account";
+import type { Route } from "./+types/route";
 import { adminShellData } from "~/server/admin-shell.server";
 
 /** /admin/account: two-factor sign-in, the password and this account's sessions (ADR 037). */

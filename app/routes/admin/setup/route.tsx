@@ -7,7 +7,7 @@ import { pageMeta } from "~/lib/seo";
 import { completeSetup, isSetupTokenValid } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
-import type { Route } from "./+types/admin.setup";
+import type { Route } from "./+types/route";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

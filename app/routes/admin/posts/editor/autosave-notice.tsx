@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { autosaveText, restoreText } from "~/content/revisions";
 import { type AutosaveStatus, useAutosave, useRestoreOffer } from "./autosave";
-import type { PostDraft } from "./post-draft";
+import type { PostDraft } from "../post-draft";
 
 function statusText(status: AutosaveStatus): string {
   switch (status.kind) {

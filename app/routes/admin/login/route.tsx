@@ -9,7 +9,7 @@ import { recordSignIn } from "~/server/audit.server";
 import { countAdmins, getAdmin, signIn } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
-import type { Route } from "./+types/admin.login";
+import type { Route } from "./+types/route";
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getAdmin(request)) throw redirect("/admin");

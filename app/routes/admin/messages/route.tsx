@@ -27,7 +27,7 @@ import {
 import { getDb } from "~/server/db/index.server";
 import { jsonError, readFormBody } from "~/server/http.server";
 import { parseMessageScreenQuery, parseSender } from "~/server/list-query.server";
-import type { Route } from "./+types/admin.messages";
+import type { Route } from "./+types/route";
 
 /** /admin/messages?status=&q=&page=: one page of the inbox, newest first, filtered (ADRs 026, 035). */
 export async function loader({ request }: Route.LoaderArgs) {

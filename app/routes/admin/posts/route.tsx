@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, redirect, useBlocker, useNavigation, useRevalidator } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
-import { ApiFailure, deletePost, EditConflict, fetchPost, savePost } from "~/components/admin/admin-api";
-import { clearLocalDraft } from "~/components/admin/autosave";
-import { DeletePostDialog } from "~/components/admin/delete-post-dialog";
+import { ApiFailure, deletePost, EditConflict, fetchPost, savePost } from "./admin-api";
+import { clearLocalDraft } from "./editor/autosave";
+import { DeletePostDialog } from "./delete-post-dialog";
 import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
 import { Pager } from "~/components/admin/pager";
-import { PostEditor } from "~/components/admin/post-editor";
+import { PostEditor } from "./editor/post-editor";
 import {
   draftFromPost,
   LEAVE_CONFIRMATION,
@@ -16,8 +16,8 @@ import {
   NO_POST_MESSAGE,
   type PostDraft,
   sameDraft,
-} from "~/components/admin/post-draft";
-import { PostsTable, type RowBusy } from "~/components/admin/posts-table";
+} from "./post-draft";
+import { PostsTable, type RowBusy } from "./posts-table";
 import { adminListHref, countOf, MAX_TITLE_FILTER, pageCount, POST_SORT_LABELS } from "~/lib/admin-lists";
 import { conflictText } from "~/content/revisions";
 import { pageMeta } from "~/lib/seo";
@@ -28,7 +28,7 @@ import { jsonError } from "~/server/http.server";
 import { parsePostScreenQuery } from "~/server/list-query.server";
 import { listAdminPosts } from "~/server/posts.server";
 import { siteSettingsFor } from "~/server/settings.server";
-import type { Route } from "./+types/admin";
+import type { Route } from "./+types/route";
 
 /** /admin?q=&sort=&page=: one page of the posts list (ADR 026). */
 export async function loader({ request }: Route.LoaderArgs) {

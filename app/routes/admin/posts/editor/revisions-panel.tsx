@@ -2,8 +2,8 @@ import { type ChangeObject, diffLines, diffWords } from "diff";
 import { useEffect, useId, useState } from "react";
 import { historyText, shortTime } from "~/content/revisions";
 import { MAX_REVISIONS } from "~/lib/revisions";
-import { ApiFailure } from "./admin-api";
-import type { PostDraft } from "./post-draft";
+import { ApiFailure } from "../admin-api";
+import type { PostDraft } from "../post-draft";
 import { fetchRevision, fetchRevisions, type Revision, type RevisionSummary } from "./revisions-api";
 
 /** A word diff of long texts stops after this long and falls back to lines (jsdiff's timeout). */

@@ -16,7 +16,7 @@ import { getDb } from "~/server/db/index.server";
 import { readFormBody } from "~/server/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings.server";
 import { recordAudit } from "~/server/audit.server";
-import type { Route } from "./+types/admin.settings";
+import type { Route } from "./+types/route";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
 export async function loader({ request }: Route.LoaderArgs) {

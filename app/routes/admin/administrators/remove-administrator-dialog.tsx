@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useRef } from "react";
 import { Form } from "react-router";
-import { CurrentPasswordField } from "./current-password-field";
+import { CurrentPasswordField } from "~/components/admin/current-password-field";
 
 export interface RemovalTarget {
   id: string;

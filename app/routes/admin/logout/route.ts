@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { recordAudit } from "~/server/audit.server";
 import { getAdmin, signOut } from "~/server/auth.server";
-import type { Route } from "./+types/admin.logout";
+import type { Route } from "./+types/route";
 
 export const loader = () => redirect("/admin");
 

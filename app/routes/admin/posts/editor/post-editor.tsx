@@ -4,10 +4,10 @@ import { formatDate } from "~/lib/dates";
 import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from "~/lib/images";
 import { MAX_IMAGE_ALT, MAX_META_DESCRIPTION, MAX_META_TITLE } from "~/lib/post-rules";
 import { slugify } from "~/lib/slug";
-import { ApiFailure, renderPreview, uploadImage } from "./admin-api";
+import { ApiFailure, renderPreview, uploadImage } from "../admin-api";
 import { AutosaveNotice } from "./autosave-notice";
 import { RevisionsPanel } from "./revisions-panel";
-import { fromLocalInputValue, type PostDraft, toLocalInputValue } from "./post-draft";
+import { fromLocalInputValue, type PostDraft, toLocalInputValue } from "../post-draft";
 import { ShareLinks } from "./share-links";
 
 const inputClass =

@@ -11,7 +11,7 @@ import { requireAdminPage } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError } from "~/server/http.server";
 import { parseAuditScreenQuery } from "~/server/list-query.server";
-import type { Route } from "./+types/admin.audit";
+import type { Route } from "./+types/route";
 import { adminShellData } from "~/server/admin-shell.server";
 
 function auditHref({ page = 1, action = "", admin = "" }: { page?: number; action?: string; admin?: string }) {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { AdminShell } from "~/components/admin/admin-shell";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
-import { RemoveAdministratorDialog, type RemovalTarget } from "~/components/admin/remove-administrator-dialog";
+import { RemoveAdministratorDialog, type RemovalTarget } from "./remove-administrator-dialog";
 import { INVITE_HOURS, invitePath, type InviteListItem } from "~/lib/admins";
 import { formatDate } from "~/lib/dates";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
@@ -21,7 +21,7 @@ import { checkOwnPassword, PASSWORD_MISSING, requireAdminPage, signOut } from "~
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
-import type { Route } from "./+types/admin.administrators";
+import type { Route } from "./+types/route";
 import { adminShellData } from "~/server/admin-shell.server";
 
 /** /admin/administrators: who can sign in, invitations, removal (ADR 038). */

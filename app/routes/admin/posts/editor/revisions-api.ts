@@ -3,8 +3,8 @@
  * /api/admin/posts/:id/revisions[/:revisionId] and /api/admin/posts/:id/autosave.
  */
 import type { Autosave, Revision, RevisionSummary } from "~/server/post-revisions.server";
-import { ApiFailure, conflictUpdatedAt, EditConflict, explain } from "./admin-api";
-import type { PostDraft } from "./post-draft";
+import { ApiFailure, conflictUpdatedAt, EditConflict, explain } from "../admin-api";
+import type { PostDraft } from "../post-draft";
 
 export type { Autosave, Revision, RevisionSummary };
 

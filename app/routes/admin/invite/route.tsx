@@ -10,7 +10,7 @@ import { recordAudit } from "~/server/audit.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
 import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
-import type { Route } from "./+types/admin.invite.$token";
+import type { Route } from "./+types/route";
 
 const TITLES: Record<Exclude<InviteState, "valid">, string> = {
   unknown: "Invitation link not valid",

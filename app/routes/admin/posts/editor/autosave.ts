@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { ApiFailure, EditConflict } from "./admin-api";
-import { type PostDraft, sameDraft } from "./post-draft";
+import { ApiFailure, EditConflict } from "../admin-api";
+import { type PostDraft, sameDraft } from "../post-draft";
 import { type Autosave, deleteAutosave, fetchAutosave, putAutosave } from "./revisions-api";
 
 /**
