@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminShell } from "~/components/admin/admin-shell";
+import { useAdminShell } from "~/components/admin/admin-shell";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
 import { CODE_MAX_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "~/lib/account";
 import { pageMeta } from "~/lib/seo";
@@ -28,7 +28,6 @@ import {
 } from "~/server/two-factor.server";
 import { recordAudit } from "~/server/audit.server";
 import type { Route } from "./+types/route";
-import { adminShellData } from "~/server/admin-shell.server";
 
 /** /admin/account: two-factor sign-in, the password and this account's sessions (ADR 037). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -38,7 +37,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const setup = status.pending ? await pendingSetup(db, admin) : undefined;
   return data(
     {
-      admin: await adminShellData(admin),
       twoFactor: status,
       setup: setup && {
         secret: setup.secret,
@@ -184,7 +182,8 @@ const dateTime = (iso: string) =>
   new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 export default function AdminAccount({ loaderData, actionData }: Route.ComponentProps) {
-  const { admin, twoFactor, setup, sessions } = loaderData;
+  const { twoFactor, setup, sessions } = loaderData;
+  const admin = useAdminShell();
   const navigation = useNavigation();
   const pending = (intent: Intent) =>
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -192,75 +191,73 @@ export default function AdminAccount({ loaderData, actionData }: Route.Component
   const resultFor = (intents: Intent[]) => (result && intents.includes(result.intent) ? result : undefined);
 
   return (
-    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
-      <div className="mx-auto max-w-3xl">
-        <h1 className="text-3xl font-bold">Account</h1>
-        <p className="mt-1 text-neutral-700">
-          Signed in as <strong className="break-all">{admin.email}</strong>.
+    <div className="mx-auto max-w-3xl">
+      <h1 className="text-3xl font-bold">Account</h1>
+      <p className="mt-1 text-neutral-700">
+        Signed in as <strong className="break-all">{admin.email}</strong>.
+      </p>
+
+      <TwoFactorSection
+        email={admin.email}
+        twoFactor={twoFactor}
+        setup={setup}
+        result={resultFor(["setup-2fa", "cancel-2fa", "enable-2fa", "disable-2fa"])}
+        pending={pending}
+      />
+
+      <PasswordSection result={resultFor(["change-password"])} busy={pending("change-password")} />
+
+      <section aria-labelledby="sessions-heading" className={sectionClass}>
+        <h2 id="sessions-heading" className="text-lg font-semibold">
+          Where you are signed in
+        </h2>
+        <p className="mt-1 text-sm text-neutral-700">
+          Each browser signed in to this account. Sign out any you do not recognise, then change your password.
         </p>
-
-        <TwoFactorSection
-          email={admin.email}
-          twoFactor={twoFactor}
-          setup={setup}
-          result={resultFor(["setup-2fa", "cancel-2fa", "enable-2fa", "disable-2fa"])}
-          pending={pending}
-        />
-
-        <PasswordSection result={resultFor(["change-password"])} busy={pending("change-password")} />
-
-        <section aria-labelledby="sessions-heading" className={sectionClass}>
-          <h2 id="sessions-heading" className="text-lg font-semibold">
-            Where you are signed in
-          </h2>
-          <p className="mt-1 text-sm text-neutral-700">
-            Each browser signed in to this account. Sign out any you do not recognise, then change your password.
-          </p>
-          <Notice result={resultFor(["revoke-session", "revoke-others"])} />
-          <ul className="mt-4 divide-y divide-neutral-200">
-            {sessions.map((session) => (
-              <li key={session.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                <div className="min-w-0">
-                  <p className="font-medium">
-                    {session.browser}
-                    {session.current && (
-                      <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-sm font-semibold text-brand-900">
-                        This device
-                      </span>
-                    )}
-                  </p>
-                  <p className="text-sm text-neutral-700">
-                    {session.address ?? "Address not recorded"} · last seen {dateTime(session.lastSeenAt)} · signed in{" "}
-                    {dateTime(session.createdAt)}
-                  </p>
-                </div>
-                {!session.current && (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="revoke-session" />
-                    <input type="hidden" name="session" value={session.id} />
-                    <button
-                      type="submit"
-                      className={secondaryButton}
-                      aria-label={`Sign out ${session.browser}, last seen ${dateTime(session.lastSeenAt)}`}
-                    >
-                      Sign out
-                    </button>
-                  </Form>
-                )}
-              </li>
-            ))}
-          </ul>
-          {sessions.some((session) => !session.current) && (
-            <Form method="post" className="mt-4">
-              <input type="hidden" name="intent" value="revoke-others" />
-              <button type="submit" disabled={pending("revoke-others")} className={secondaryButton}>
-                Sign out everywhere else
-              </button>
-            </Form>
-          )}
-        </section>
-      </div>
-    </AdminShell>
+        <Notice result={resultFor(["revoke-session", "revoke-others"])} />
+        <ul className="mt-4 divide-y divide-neutral-200">
+          {sessions.map((session) => (
+            <li key={session.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div className="min-w-0">
+                <p className="font-medium">
+                  {session.browser}
+                  {session.current && (
+                    <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-sm font-semibold text-brand-900">
+                      This device
+                    </span>
+                  )}
+                </p>
+                <p className="text-sm text-neutral-700">
+                  {session.address ?? "Address not recorded"} · last seen {dateTime(session.lastSeenAt)} · signed in{" "}
+                  {dateTime(session.createdAt)}
+                </p>
+              </div>
+              {!session.current && (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="revoke-session" />
+                  <input type="hidden" name="session" value={session.id} />
+                  <button
+                    type="submit"
+                    className={secondaryButton}
+                    aria-label={`Sign out ${session.browser}, last seen ${dateTime(session.lastSeenAt)}`}
+                  >
+                    Sign out
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+        {sessions.some((session) => !session.current) && (
+          <Form method="post" className="mt-4">
+            <input type="hidden" name="intent" value="revoke-others" />
+            <button type="submit" disabled={pending("revoke-others")} className={secondaryButton}>
+              Sign out everywhere else
+            </button>
+          </Form>
+        )}
+      </section>
+    </div>
   );
 }
 

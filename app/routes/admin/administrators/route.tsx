@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminShell } from "~/components/admin/admin-shell";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
 import { RemoveAdministratorDialog, type RemovalTarget } from "./remove-administrator-dialog";
 import { INVITE_HOURS, invitePath, type InviteListItem } from "~/lib/admins";
@@ -22,14 +21,13 @@ import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
 import type { Route } from "./+types/route";
-import { adminShellData } from "~/server/admin-shell.server";
 
 /** /admin/administrators: who can sign in, invitations, removal (ADR 038). */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdminPage(request);
   const db = getDb();
   const [administrators, invites] = await Promise.all([listAdministrators(db), listPendingInvites(db)]);
-  return { admin: { id: admin.id, ...(await adminShellData(admin)) }, administrators, invites };
+  return { admin: { id: admin.id }, administrators, invites };
 }
 
 /** A throttled or busy password check's Retry-After reaches the page's answer. */
@@ -140,86 +138,84 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
   }, [actionData]);
 
   return (
-    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
-      <div className="mx-auto max-w-4xl">
-        <h1 className="text-3xl font-bold">Administrators</h1>
-        <p className="mt-1 text-neutral-700">
-          Everyone here can sign in to the admin and change the whole site. Invite a colleague with a one-time link.
-        </p>
+    <div className="mx-auto max-w-4xl">
+      <h1 className="text-3xl font-bold">Administrators</h1>
+      <p className="mt-1 text-neutral-700">
+        Everyone here can sign in to the admin and change the whole site. Invite a colleague with a one-time link.
+      </p>
 
-        <div ref={noticeRef} tabIndex={-1} className="mt-4 outline-none">
-          <div role="status">
-            {actionData?.ok && actionData.message && (
-              <p className="rounded-md border border-brand-600 bg-brand-50 px-3 py-2 text-brand-900">
-                {actionData.message}
-              </p>
-            )}
-          </div>
-          <div role="alert">
-            {pageError && (
-              <p className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">{pageError}</p>
-            )}
-          </div>
-        </div>
-
-        <InviteSection actionData={actionData} busy={busy === "invite"} />
-
-        <section aria-labelledby="admins-heading" className="mt-8">
-          <h2 id="admins-heading" className="text-xl font-semibold">
-            {administrators.length === 1 ? "1 administrator" : `${administrators.length} administrators`}
-          </h2>
-          <ul className="mt-3 flex flex-col gap-3">
-            {administrators.map((person) => {
-              const self = person.id === admin.id;
-              const label = person.name ?? person.email;
-              return (
-                <li
-                  key={person.id}
-                  className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-neutral-200 bg-white p-4"
-                >
-                  <div className="min-w-0">
-                    <p className="font-semibold break-words">
-                      {label}
-                      {self && <span className="ml-2 text-sm font-normal text-neutral-700">(you)</span>}
-                    </p>
-                    {person.name && <p className="break-words text-neutral-800">{person.email}</p>}
-                    <p className="mt-1 text-sm text-neutral-700">
-                      Added {formatDate(person.addedAt)} · Last sign-in{" "}
-                      {person.lastSignInAt ? dateTime(person.lastSignInAt) : "not known"}
-                    </p>
-                  </div>
-                  {!onlyOne && (
-                    <button
-                      type="button"
-                      aria-label={self ? "Remove yourself" : `Remove ${label}`}
-                      aria-haspopup="dialog"
-                      disabled={busyId === person.id}
-                      onClick={() => setRemoval({ target: { id: person.id, label, self }, before: actionData })}
-                      className={`${buttonClass} border-red-300 text-red-800 hover:bg-red-50`}
-                    >
-                      Remove
-                    </button>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-          {onlyOne && (
-            <p className="mt-2 text-sm text-neutral-700">
-              The only administrator cannot be removed; invite another one first.
+      <div ref={noticeRef} tabIndex={-1} className="mt-4 outline-none">
+        <div role="status">
+          {actionData?.ok && actionData.message && (
+            <p className="rounded-md border border-brand-600 bg-brand-50 px-3 py-2 text-brand-900">
+              {actionData.message}
             </p>
           )}
-        </section>
-        <RemoveAdministratorDialog
-          target={removing}
-          refusal={removalAnswer}
-          busy={busy === "remove"}
-          onCancel={() => setRemoval(undefined)}
-        />
-
-        <PendingInvites invites={invites} busyId={busyId} />
+        </div>
+        <div role="alert">
+          {pageError && (
+            <p className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">{pageError}</p>
+          )}
+        </div>
       </div>
-    </AdminShell>
+
+      <InviteSection actionData={actionData} busy={busy === "invite"} />
+
+      <section aria-labelledby="admins-heading" className="mt-8">
+        <h2 id="admins-heading" className="text-xl font-semibold">
+          {administrators.length === 1 ? "1 administrator" : `${administrators.length} administrators`}
+        </h2>
+        <ul className="mt-3 flex flex-col gap-3">
+          {administrators.map((person) => {
+            const self = person.id === admin.id;
+            const label = person.name ?? person.email;
+            return (
+              <li
+                key={person.id}
+                className="flex flex-wrap items-start justify-between gap-3 rounded-lg border border-neutral-200 bg-white p-4"
+              >
+                <div className="min-w-0">
+                  <p className="font-semibold break-words">
+                    {label}
+                    {self && <span className="ml-2 text-sm font-normal text-neutral-700">(you)</span>}
+                  </p>
+                  {person.name && <p className="break-words text-neutral-800">{person.email}</p>}
+                  <p className="mt-1 text-sm text-neutral-700">
+                    Added {formatDate(person.addedAt)} · Last sign-in{" "}
+                    {person.lastSignInAt ? dateTime(person.lastSignInAt) : "not known"}
+                  </p>
+                </div>
+                {!onlyOne && (
+                  <button
+                    type="button"
+                    aria-label={self ? "Remove yourself" : `Remove ${label}`}
+                    aria-haspopup="dialog"
+                    disabled={busyId === person.id}
+                    onClick={() => setRemoval({ target: { id: person.id, label, self }, before: actionData })}
+                    className={`${buttonClass} border-red-300 text-red-800 hover:bg-red-50`}
+                  >
+                    Remove
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        {onlyOne && (
+          <p className="mt-2 text-sm text-neutral-700">
+            The only administrator cannot be removed; invite another one first.
+          </p>
+        )}
+      </section>
+      <RemoveAdministratorDialog
+        target={removing}
+        refusal={removalAnswer}
+        busy={busy === "remove"}
+        onCancel={() => setRemoval(undefined)}
+      />
+
+      <PendingInvites invites={invites} busyId={busyId} />
+    </div>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { AdminShell } from "~/components/admin/admin-shell";
 import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
 import { Pager } from "~/components/admin/pager";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
@@ -14,7 +13,6 @@ import {
 } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
-import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
 import {
   countMessagesBySender,
@@ -31,14 +29,13 @@ import type { Route } from "./+types/route";
 
 /** /admin/messages?status=&q=&page=: one page of the inbox, newest first, filtered (ADRs 026, 035). */
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminPage(request);
+  await requireAdminPage(request);
   const query = parseMessageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const db = getDb();
-  const [{ messages, total }, unread, shell] = await Promise.all([
+  const [{ messages, total }, unread] = await Promise.all([
     listContactMessages(db, query.value),
     countUnreadMessages(db),
-    adminShellData(admin),
   ]);
   const { page, q = "", status } = query.value;
   // Past the end (the last messages were deleted, an old link): the last page.
@@ -50,7 +47,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     messages.map((message) => message.email),
   );
   return {
-    admin: shell,
     messages: messages.map((message) => ({
       ...message,
       fromSender: bySender.get(message.email.toLowerCase()) ?? 1,
@@ -119,7 +115,7 @@ function describeView({
 }
 
 export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
-  const { admin, messages, total, unread, page, pages, q, status } = loaderData;
+  const { messages, total, unread, page, pages, q, status } = loaderData;
   const navigation = useNavigation();
   const busyId = navigation.formData?.get("id");
   const busySender = navigation.formData?.get("intent") === "forget" ? navigation.formData.get("email") : undefined;
@@ -140,177 +136,175 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
   const exportHref = inboxHref({ q, status }, MESSAGES_CSV_PATH);
 
   return (
-    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
-      <div className="mx-auto max-w-4xl">
-        <h1 className="text-3xl font-bold">Messages</h1>
-        {forgotten && (
-          <p
-            ref={forgottenRef}
-            tabIndex={-1}
-            role="status"
-            className="mt-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900"
-          >
-            {forgotten.deleted === 0
-              ? `There were no messages from ${forgotten.email} left to delete.`
-              : `Deleted ${countOf(forgotten.deleted, "message")} from ${forgotten.email}.`}
-          </p>
-        )}
-        <ListFilterForm
-          filter={filter}
-          name="Messages"
-          action="/admin/messages"
-          searchLabel="Search by name or e-mail"
-          maxLength={MAX_MESSAGE_SEARCH}
-          choiceName="status"
-          choiceLabel="Show"
-          choices={STATUS_LABELS}
+    <div className="mx-auto max-w-4xl">
+      <h1 className="text-3xl font-bold">Messages</h1>
+      {forgotten && (
+        <p
+          ref={forgottenRef}
+          tabIndex={-1}
+          role="status"
+          className="mt-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900"
         >
-          <button
-            type="submit"
-            className="h-11 rounded-md border border-neutral-400 bg-white px-4 text-sm font-medium hover:bg-neutral-100"
-          >
-            Search
-          </button>
-          {total > 0 && (
-            <a
-              href={exportHref}
-              download
-              className="inline-flex h-11 items-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800"
-            >
-              Export CSV
-            </a>
-          )}
-        </ListFilterForm>
-        {/* Not a status role: the sender-deletion outcome above is the page's one status. */}
-        <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-6 text-neutral-700">
-          {loading
-            ? "Loading messages..."
-            : total === 0
-              ? filtered
-                ? "No messages match."
-                : "No messages yet."
-              : `${describeView({ total, unread, q, status })}${
-                  pages > 1 ? `; page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""
-                }.`}
+          {forgotten.deleted === 0
+            ? `There were no messages from ${forgotten.email} left to delete.`
+            : `Deleted ${countOf(forgotten.deleted, "message")} from ${forgotten.email}.`}
         </p>
-        {total === 0 && filtered && !loading && (
-          <p className="mt-2">
-            <Link
-              to="/admin/messages"
-              onClick={(event) => {
-                // The box empties and the view changes in one step: left to the
-                // search's pause, the emptied box would ask again with the old status.
-                event.preventDefault();
-                filter.setText("");
-                filter.show({ q: "", choice: "all" });
-              }}
-              className="font-medium text-brand-800 underline underline-offset-2"
-            >
-              Show all messages
-            </Link>
-          </p>
+      )}
+      <ListFilterForm
+        filter={filter}
+        name="Messages"
+        action="/admin/messages"
+        searchLabel="Search by name or e-mail"
+        maxLength={MAX_MESSAGE_SEARCH}
+        choiceName="status"
+        choiceLabel="Show"
+        choices={STATUS_LABELS}
+      >
+        <button
+          type="submit"
+          className="h-11 rounded-md border border-neutral-400 bg-white px-4 text-sm font-medium hover:bg-neutral-100"
+        >
+          Search
+        </button>
+        {total > 0 && (
+          <a
+            href={exportHref}
+            download
+            className="inline-flex h-11 items-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800"
+          >
+            Export CSV
+          </a>
         )}
-        <ul aria-busy={loading} className={`mt-6 flex flex-col gap-4 ${loading ? "opacity-60" : ""}`}>
-          {messages.map((message) => (
-            <li key={message.id}>
-              <article
-                aria-labelledby={`message-${message.id}`}
-                data-read={message.read ? "true" : "false"}
-                className={`rounded-lg border p-5 ${message.read ? "border-neutral-200 bg-white" : "border-brand-600 bg-brand-50"}`}
-              >
-                <header className="flex flex-wrap items-baseline justify-between gap-2">
-                  <h2 id={`message-${message.id}`} className="text-lg font-semibold break-words">
-                    {!message.read && (
-                      <span className="mr-2 rounded bg-brand-700 px-2 py-0.5 text-xs font-bold uppercase text-white">
-                        Unread
-                      </span>
-                    )}
-                    {message.name}
-                  </h2>
-                  <time dateTime={message.createdAt} className="text-sm text-neutral-700">
-                    {formatDate(message.createdAt)} {new Date(message.createdAt).toISOString().slice(11, 16)} UTC
-                  </time>
-                </header>
-                {/* A phone stacks each label over its value: beside "Preferred Contact Method" an address broke every few letters. */}
-                <dl className="mt-3 grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-y-1">
-                  <dt className="font-medium">Email</dt>
-                  <dd className="mb-2 min-w-0 break-words sm:mb-0">
-                    <a className="text-brand-700 underline" href={`mailto:${message.email}`}>
-                      {message.email}
-                    </a>
-                  </dd>
-                  <dt className="font-medium">Phone</dt>
-                  <dd className="mb-2 sm:mb-0">{message.phone ?? "-"}</dd>
-                  <dt className="font-medium">Preferred Contact Method</dt>
-                  <dd className="mb-2 sm:mb-0">{label(preferredContactOptions, message.preferredContact)}</dd>
-                  <dt className="font-medium">Service Interest</dt>
-                  <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
-                </dl>
-                <p className="mt-3 whitespace-pre-wrap break-words">{message.message}</p>
-                <p className="mt-3 text-xs text-neutral-700">
-                  {noticeLabel[message.notice.status]}
-                  {message.notice.status === "pending" &&
-                    message.notice.attempts > 0 &&
-                    ` (tried ${message.notice.attempts} times)`}
-                  {message.notice.error && message.notice.status !== "sent" && `: ${message.notice.error}`}
-                </p>
-                <div className="mt-4 flex flex-wrap gap-3">
-                  <Form method="post">
-                    <input type="hidden" name="id" value={message.id} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={message.read ? "unread" : "read"}
-                      disabled={busyId === message.id}
-                      className="rounded-md border border-neutral-400 px-3 py-1.5 text-sm font-medium hover:bg-neutral-100"
-                    >
-                      {message.read ? "Mark as unread" : "Mark as read"}
-                    </button>
-                  </Form>
-                  <Form
-                    method="post"
-                    onSubmit={(event) => {
-                      if (!window.confirm("Are you sure you want to delete this message?")) event.preventDefault();
-                    }}
+      </ListFilterForm>
+      {/* Not a status role: the sender-deletion outcome above is the page's one status. */}
+      <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-6 text-neutral-700">
+        {loading
+          ? "Loading messages..."
+          : total === 0
+            ? filtered
+              ? "No messages match."
+              : "No messages yet."
+            : `${describeView({ total, unread, q, status })}${
+                pages > 1 ? `; page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""
+              }.`}
+      </p>
+      {total === 0 && filtered && !loading && (
+        <p className="mt-2">
+          <Link
+            to="/admin/messages"
+            onClick={(event) => {
+              // The box empties and the view changes in one step: left to the
+              // search's pause, the emptied box would ask again with the old status.
+              event.preventDefault();
+              filter.setText("");
+              filter.show({ q: "", choice: "all" });
+            }}
+            className="font-medium text-brand-800 underline underline-offset-2"
+          >
+            Show all messages
+          </Link>
+        </p>
+      )}
+      <ul aria-busy={loading} className={`mt-6 flex flex-col gap-4 ${loading ? "opacity-60" : ""}`}>
+        {messages.map((message) => (
+          <li key={message.id}>
+            <article
+              aria-labelledby={`message-${message.id}`}
+              data-read={message.read ? "true" : "false"}
+              className={`rounded-lg border p-5 ${message.read ? "border-neutral-200 bg-white" : "border-brand-600 bg-brand-50"}`}
+            >
+              <header className="flex flex-wrap items-baseline justify-between gap-2">
+                <h2 id={`message-${message.id}`} className="text-lg font-semibold break-words">
+                  {!message.read && (
+                    <span className="mr-2 rounded bg-brand-700 px-2 py-0.5 text-xs font-bold uppercase text-white">
+                      Unread
+                    </span>
+                  )}
+                  {message.name}
+                </h2>
+                <time dateTime={message.createdAt} className="text-sm text-neutral-700">
+                  {formatDate(message.createdAt)} {new Date(message.createdAt).toISOString().slice(11, 16)} UTC
+                </time>
+              </header>
+              {/* A phone stacks each label over its value: beside "Preferred Contact Method" an address broke every few letters. */}
+              <dl className="mt-3 grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-y-1">
+                <dt className="font-medium">Email</dt>
+                <dd className="mb-2 min-w-0 break-words sm:mb-0">
+                  <a className="text-brand-700 underline" href={`mailto:${message.email}`}>
+                    {message.email}
+                  </a>
+                </dd>
+                <dt className="font-medium">Phone</dt>
+                <dd className="mb-2 sm:mb-0">{message.phone ?? "-"}</dd>
+                <dt className="font-medium">Preferred Contact Method</dt>
+                <dd className="mb-2 sm:mb-0">{label(preferredContactOptions, message.preferredContact)}</dd>
+                <dt className="font-medium">Service Interest</dt>
+                <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
+              </dl>
+              <p className="mt-3 whitespace-pre-wrap break-words">{message.message}</p>
+              <p className="mt-3 text-xs text-neutral-700">
+                {noticeLabel[message.notice.status]}
+                {message.notice.status === "pending" &&
+                  message.notice.attempts > 0 &&
+                  ` (tried ${message.notice.attempts} times)`}
+                {message.notice.error && message.notice.status !== "sent" && `: ${message.notice.error}`}
+              </p>
+              <div className="mt-4 flex flex-wrap gap-3">
+                <Form method="post">
+                  <input type="hidden" name="id" value={message.id} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={message.read ? "unread" : "read"}
+                    disabled={busyId === message.id}
+                    className="rounded-md border border-neutral-400 px-3 py-1.5 text-sm font-medium hover:bg-neutral-100"
                   >
-                    <input type="hidden" name="id" value={message.id} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="delete"
-                      aria-label={`Delete message from ${message.name}`}
-                      disabled={busyId === message.id}
-                      className="rounded-md border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50"
-                    >
-                      Delete
-                    </button>
-                  </Form>
-                  <Form
-                    method="post"
-                    onSubmit={(event) => {
-                      if (!window.confirm(forgetQuestion(message.email, message.fromSender))) event.preventDefault();
-                    }}
+                    {message.read ? "Mark as unread" : "Mark as read"}
+                  </button>
+                </Form>
+                <Form
+                  method="post"
+                  onSubmit={(event) => {
+                    if (!window.confirm("Are you sure you want to delete this message?")) event.preventDefault();
+                  }}
+                >
+                  <input type="hidden" name="id" value={message.id} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="delete"
+                    aria-label={`Delete message from ${message.name}`}
+                    disabled={busyId === message.id}
+                    className="rounded-md border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50"
                   >
-                    <input type="hidden" name="email" value={message.email} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="forget"
-                      disabled={
-                        typeof busySender === "string" && busySender.toLowerCase() === message.email.toLowerCase()
-                      }
-                      className="rounded-md border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50"
-                    >
-                      {`Delete all from this sender (${countOf(message.fromSender, "message")})`}
-                    </button>
-                  </Form>
-                </div>
-              </article>
-            </li>
-          ))}
-        </ul>
-        <Pager page={page} pages={pages} hrefFor={(n) => inboxHref({ page: n, q, status })} label="Pages of messages" />
-      </div>
-    </AdminShell>
+                    Delete
+                  </button>
+                </Form>
+                <Form
+                  method="post"
+                  onSubmit={(event) => {
+                    if (!window.confirm(forgetQuestion(message.email, message.fromSender))) event.preventDefault();
+                  }}
+                >
+                  <input type="hidden" name="email" value={message.email} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="forget"
+                    disabled={
+                      typeof busySender === "string" && busySender.toLowerCase() === message.email.toLowerCase()
+                    }
+                    className="rounded-md border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50"
+                  >
+                    {`Delete all from this sender (${countOf(message.fromSender, "message")})`}
+                  </button>
+                </Form>
+              </div>
+            </article>
+          </li>
+        ))}
+      </ul>
+      <Pager page={page} pages={pages} hrefFor={(n) => inboxHref({ page: n, q, status })} label="Pages of messages" />
+    </div>
   );
 }

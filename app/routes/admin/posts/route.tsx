@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, redirect, useBlocker, useNavigation, useRevalidator } from "react-router";
-import { AdminShell } from "~/components/admin/admin-shell";
+import { useAdminShell, useConfirmLeave } from "~/components/admin/admin-shell";
 import { ApiFailure, deletePost, EditConflict, fetchPost, savePost } from "./admin-api";
 import { clearLocalDraft } from "./editor/autosave";
 import { DeletePostDialog } from "./delete-post-dialog";
@@ -21,7 +21,6 @@ import { PostsTable, type RowBusy } from "./posts-table";
 import { adminListHref, countOf, MAX_TITLE_FILTER, pageCount, POST_SORT_LABELS } from "~/lib/admin-lists";
 import { conflictText } from "~/content/revisions";
 import { pageMeta } from "~/lib/seo";
-import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError } from "~/server/http.server";
@@ -32,7 +31,7 @@ import type { Route } from "./+types/route";
 
 /** /admin?q=&sort=&page=: one page of the posts list (ADR 026). */
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminPage(request);
+  await requireAdminPage(request);
   const query = parsePostScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const { page, q = "", sort } = query.value;
@@ -41,7 +40,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const pages = pageCount(total);
   if (page > pages) throw redirect(adminListHref("/admin", { page: pages, q, sort }));
   return {
-    admin: await adminShellData(admin),
     author: (await siteSettingsFor(request)).companyName,
     posts,
     total,
@@ -76,7 +74,8 @@ function describeSaved(post: { title: string; slug: string; published: boolean; 
 }
 
 export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
-  const { admin, author, posts, total, page, pages, q, sort } = loaderData;
+  const { author, posts, total, page, pages, q, sort } = loaderData;
+  const admin = useAdminShell();
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const listLoading = navigation.state === "loading" && navigation.location.pathname === "/admin";
@@ -260,11 +259,12 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
     leaveConfirmed.current = window.confirm(LEAVE_CONFIRMATION);
     return leaveConfirmed.current;
   };
+  useConfirmLeave(confirmLeave);
 
   const visiblePosts = posts.filter((post) => !deletedIds.has(post.id));
 
   return (
-    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages} confirmLeave={confirmLeave}>
+    <>
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Blog Admin</h1>
         {!editor && (
@@ -405,6 +405,6 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
           />
         </>
       )}
-    </AdminShell>
+    </>
   );
 }

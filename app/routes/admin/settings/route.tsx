@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
-import { AdminShell } from "~/components/admin/admin-shell";
 import { pageMeta } from "~/lib/seo";
 import {
   parseSettingsInput,
@@ -9,7 +8,6 @@ import {
   type SettingsIssue,
   type SiteSettings,
 } from "~/lib/site-settings";
-import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
 import { getConfig } from "~/server/config.server";
 import { getDb } from "~/server/db/index.server";
@@ -20,9 +18,8 @@ import type { Route } from "./+types/route";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminPage(request);
+  await requireAdminPage(request);
   return {
-    admin: await adminShellData(admin),
     settings: await readSiteSettings(getDb()),
     mailConfigured: getConfig().smtp !== undefined,
   };
@@ -119,7 +116,7 @@ const issueText = (issue: SettingsIssue) => {
 };
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { admin, settings, mailConfigured } = loaderData;
+  const { settings, mailConfigured } = loaderData;
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
   const refused = actionData && !actionData.saved ? actionData : undefined;
@@ -152,119 +149,117 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
   );
 
   return (
-    <AdminShell email={admin.email} unreadMessages={admin.unreadMessages}>
-      <div className="mx-auto max-w-3xl">
-        <h1 className="text-3xl font-bold">Settings</h1>
-        <p className="mt-1 text-neutral-700">
-          What the public pages show about the company. A change shows on the site at once.
-        </p>
+    <div className="mx-auto max-w-3xl">
+      <h1 className="text-3xl font-bold">Settings</h1>
+      <p className="mt-1 text-neutral-700">
+        What the public pages show about the company. A change shows on the site at once.
+      </p>
 
-        <div ref={summaryRef} tabIndex={-1} className="mt-4 outline-none">
-          {actionData?.saved && (
-            <p role="status" className="rounded-md border border-brand-600 bg-brand-50 px-3 py-2 text-brand-900">
-              Settings saved. The site shows them now.
-            </p>
-          )}
-          {refused && (
-            <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-              <p className="font-semibold">Nothing was saved. Please correct:</p>
-              <ul className="mt-1 list-disc pl-5">
-                {refused.issues.map((issue) => (
-                  <li key={issue.field}>{issueText(issue)}</li>
-                ))}
-              </ul>
-            </div>
-          )}
-        </div>
-
-        {/* Rendered again after each save, so the fields show what was saved (normalised). */}
-        <Form
-          method="post"
-          ref={formRef}
-          noValidate
-          key={actionData?.saved ? actionData.savedAt : "form"}
-          className="mt-6 flex flex-col gap-8"
-        >
-          <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
-            <legend className="px-1 text-lg font-semibold">Company and contact details</legend>
-            <p className="text-sm text-neutral-700">
-              Shown on the About page, in page titles and the footer. A detail left empty is not shown.
-            </p>
-            {field("companyName", {
-              required: true,
-              maxLength: SETTINGS_LIMITS.companyName,
-              autoComplete: "organization",
-            })}
-            {field("contactEmail", { type: "email", maxLength: SETTINGS_LIMITS.email, autoComplete: "email" })}
-            {field("contactPhone", { type: "tel", maxLength: SETTINGS_LIMITS.contactPhone, autoComplete: "tel" })}
-            {field("location", {
-              maxLength: SETTINGS_LIMITS.location,
-              hint: "Town and state, for example Ojai, California",
-            })}
-          </fieldset>
-
-          <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
-            <legend className="px-1 text-lg font-semibold">Social profiles</legend>
-            <p className="text-sm text-neutral-700">
-              The footer&apos;s icons link here. Full addresses starting with https://; leave one empty and its icon
-              links nowhere.
-            </p>
-            {SOCIAL_NETWORKS.map((network) =>
-              field(`socialUrls.${network}`, {
-                type: "url",
-                maxLength: SETTINGS_LIMITS.socialUrl,
-                placeholder: `https://www.${network}.com/...`,
-              }),
-            )}
-          </fieldset>
-
-          <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
-            <legend className="px-1 text-lg font-semibold">Search results and notices</legend>
-            {field("metaDescription", {
-              multiline: true,
-              maxLength: SETTINGS_LIMITS.metaDescription,
-              hint: `The home page's summary in search results and link previews (${SETTINGS_LIMITS.metaDescription} characters at most; about 155 show).`,
-            })}
-            {field("notifyEmail", {
-              type: "email",
-              maxLength: SETTINGS_LIMITS.email,
-              hint: mailConfigured
-                ? "Each contact message is e-mailed here. Empty: to the contact e-mail."
-                : "Each contact message would be e-mailed here, but this server has no mail server set (SMTP_URL): messages are in Messages only.",
-            })}
-          </fieldset>
-
-          <div>
-            <button
-              type="submit"
-              disabled={saving}
-              className="rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
-            >
-              {saving ? "Saving..." : "Save settings"}
-            </button>
-          </div>
-        </Form>
-
-        <section aria-labelledby="backup-heading" className="mt-10 rounded-lg border border-neutral-200 bg-white p-5">
-          <h2 id="backup-heading" className="text-lg font-semibold">
-            Backup
-          </h2>
-          <p className="mt-2 text-neutral-800">
-            One file with the whole site: posts, images, these settings, administrators and contact messages. Keep
-            copies somewhere other than this server. To load a backup, the person who runs the server uses{" "}
-            <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code> (docs/operations.md,
-            &ldquo;Backups&rdquo;).
+      <div ref={summaryRef} tabIndex={-1} className="mt-4 outline-none">
+        {actionData?.saved && (
+          <p role="status" className="rounded-md border border-brand-600 bg-brand-50 px-3 py-2 text-brand-900">
+            Settings saved. The site shows them now.
           </p>
-          <a
-            href="/api/admin/backup"
-            download
-            className="mt-4 inline-block rounded-md border border-brand-700 px-5 py-2.5 font-medium text-brand-800 hover:bg-brand-50"
-          >
-            Download backup
-          </a>
-        </section>
+        )}
+        {refused && (
+          <div role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+            <p className="font-semibold">Nothing was saved. Please correct:</p>
+            <ul className="mt-1 list-disc pl-5">
+              {refused.issues.map((issue) => (
+                <li key={issue.field}>{issueText(issue)}</li>
+              ))}
+            </ul>
+          </div>
+        )}
       </div>
-    </AdminShell>
+
+      {/* Rendered again after each save, so the fields show what was saved (normalised). */}
+      <Form
+        method="post"
+        ref={formRef}
+        noValidate
+        key={actionData?.saved ? actionData.savedAt : "form"}
+        className="mt-6 flex flex-col gap-8"
+      >
+        <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
+          <legend className="px-1 text-lg font-semibold">Company and contact details</legend>
+          <p className="text-sm text-neutral-700">
+            Shown on the About page, in page titles and the footer. A detail left empty is not shown.
+          </p>
+          {field("companyName", {
+            required: true,
+            maxLength: SETTINGS_LIMITS.companyName,
+            autoComplete: "organization",
+          })}
+          {field("contactEmail", { type: "email", maxLength: SETTINGS_LIMITS.email, autoComplete: "email" })}
+          {field("contactPhone", { type: "tel", maxLength: SETTINGS_LIMITS.contactPhone, autoComplete: "tel" })}
+          {field("location", {
+            maxLength: SETTINGS_LIMITS.location,
+            hint: "Town and state, for example Ojai, California",
+          })}
+        </fieldset>
+
+        <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
+          <legend className="px-1 text-lg font-semibold">Social profiles</legend>
+          <p className="text-sm text-neutral-700">
+            The footer&apos;s icons link here. Full addresses starting with https://; leave one empty and its icon links
+            nowhere.
+          </p>
+          {SOCIAL_NETWORKS.map((network) =>
+            field(`socialUrls.${network}`, {
+              type: "url",
+              maxLength: SETTINGS_LIMITS.socialUrl,
+              placeholder: `https://www.${network}.com/...`,
+            }),
+          )}
+        </fieldset>
+
+        <fieldset className="flex flex-col gap-4 rounded-lg border border-neutral-200 bg-white p-5">
+          <legend className="px-1 text-lg font-semibold">Search results and notices</legend>
+          {field("metaDescription", {
+            multiline: true,
+            maxLength: SETTINGS_LIMITS.metaDescription,
+            hint: `The home page's summary in search results and link previews (${SETTINGS_LIMITS.metaDescription} characters at most; about 155 show).`,
+          })}
+          {field("notifyEmail", {
+            type: "email",
+            maxLength: SETTINGS_LIMITS.email,
+            hint: mailConfigured
+              ? "Each contact message is e-mailed here. Empty: to the contact e-mail."
+              : "Each contact message would be e-mailed here, but this server has no mail server set (SMTP_URL): messages are in Messages only.",
+          })}
+        </fieldset>
+
+        <div>
+          <button
+            type="submit"
+            disabled={saving}
+            className="rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
+          >
+            {saving ? "Saving..." : "Save settings"}
+          </button>
+        </div>
+      </Form>
+
+      <section aria-labelledby="backup-heading" className="mt-10 rounded-lg border border-neutral-200 bg-white p-5">
+        <h2 id="backup-heading" className="text-lg font-semibold">
+          Backup
+        </h2>
+        <p className="mt-2 text-neutral-800">
+          One file with the whole site: posts, images, these settings, administrators and contact messages. Keep copies
+          somewhere other than this server. To load a backup, the person who runs the server uses{" "}
+          <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code> (docs/operations.md,
+          &ldquo;Backups&rdquo;).
+        </p>
+        <a
+          href="/api/admin/backup"
+          download
+          className="mt-4 inline-block rounded-md border border-brand-700 px-5 py-2.5 font-medium text-brand-800 hover:bg-brand-50"
+        >
+          Download backup
+        </a>
+      </section>
+    </div>
   );
 }
 
