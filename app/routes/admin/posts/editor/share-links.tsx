@@ -65,14 +65,10 @@ export function ShareLinks({ postId }: { postId?: string }) {
   );
 }
 
-function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
+/** The post's live share links, loaded when it opens and again on `reload`. */
+function useLiveLinkList(postId: string) {
   const [links, setLinks] = useState<PreviewLinkItem[] | undefined>();
   const [loadError, setLoadError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<CreatedPreviewLink>();
-  const [status, setStatus] = useState("");
-  const urlInput = useRef<HTMLInputElement>(null);
 
   const showLinks = useCallback((list: PreviewLinkItem[]) => {
     setLinks(list);
@@ -90,6 +86,16 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
     });
     return () => controller.abort();
   }, [postId, showLinks, showLoadError]);
+  return { links, loadError, reload };
+}
+
+function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
+  const { links, loadError, reload } = useLiveLinkList(postId);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<CreatedPreviewLink>();
+  const [status, setStatus] = useState("");
+  const urlInput = useRef<HTMLInputElement>(null);
 
   async function create() {
     setBusy(true);
