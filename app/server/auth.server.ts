@@ -207,9 +207,9 @@ const pageAdmins = new WeakMap<Request, Promise<AdminUser>>();
 /**
  * For admin pages: the signed-in administrator, or a redirect to sign-in.
  * The admin layout's loader and each screen's own loader both call it
- * (ADR 051): React Router runs them side by side, and a navigation between
- * screens asks for the screen's loader alone. Kept per request, the session
- * is looked up once.
+ * (ADR 051): React Router runs them side by side, and a data request may
+ * ask for the screen's loader alone. Kept per request, the session is looked
+ * up once.
  */
 export function requireAdminPage(request: Request): Promise<AdminUser> {
   let admin = pageAdmins.get(request);

@@ -1,3 +1,11 @@
+/**
+ * The signed-in admin (ADR 051): /admin and its screens are this layout's
+ * children. It checks the session and loads the shell (the account, the
+ * unread count) once for them all; sign-in, setup, sign-out and the
+ * invitation page are outside it. Each screen's loader still calls
+ * requireAdminPage, which a request answers once: a data request may ask
+ * for the screen's loader alone (`/admin/messages.data?_routes=...`).
+ */
 import { useRef } from "react";
 import { Outlet } from "react-router";
 import { AdminShell, type AdminOutletContext } from "~/components/admin/admin-shell";
@@ -5,14 +13,7 @@ import { adminShellData } from "~/server/admin-shell.server";
 import { requireAdminPage } from "~/server/auth.server";
 import type { Route } from "./+types/layout";
 
-/**
- * The signed-in admin (ADR 051): /admin and its screens are this layout's
- * children. It checks the session and loads the shell (the account, the
- * unread count) once for them all; sign-in, setup, sign-out and the
- * invitation page are outside it. Each screen's loader still calls
- * requireAdminPage, which a request answers once: a navigation between
- * screens runs the screen's loader without this one unless it revalidates.
- */
+/** Checks the session and loads the shell, for the admin screens. */
 export async function loader({ request }: Route.LoaderArgs) {
   return adminShellData(await requireAdminPage(request));
 }
