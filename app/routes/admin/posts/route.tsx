@@ -82,21 +82,7 @@ export default function BlogAdmin({ loaderData }: Route.ComponentProps) {
 
       {editor ? (
         <div className="mt-6 rounded-lg border border-neutral-200 bg-white p-4 shadow-sm sm:p-6">
-          <PostEditor
-            key={editor.key}
-            draft={editor.draft}
-            savedSlug={editor.initial.id ? editor.initial.slug : undefined}
-            saving={editing.saving}
-            uploading={editing.uploading}
-            error={editing.saveError}
-            onChange={editing.change}
-            onSave={() => void editing.save()}
-            onClose={editing.close}
-            onUploadingChange={editing.setUploading}
-            baseUpdatedAt={editor.base}
-            owner={admin.email}
-            onRestore={editing.restore}
-          />
+          <PostEditor key={editor.key} editing={{ ...editing, editor }} />
         </div>
       ) : (
         <>

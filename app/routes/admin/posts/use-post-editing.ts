@@ -153,3 +153,6 @@ export function usePostEditing({
       setEditor((current) => current && { ...current, draft, base: base ?? current.base }),
   };
 }
+
+/** The posts screen's editing while a post is open: what PostEditor works with. */
+export type OpenEditor = Omit<ReturnType<typeof usePostEditing>, "editor"> & { editor: EditorState };

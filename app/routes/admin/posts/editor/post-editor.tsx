@@ -3,7 +3,8 @@
  * sections (post-fields.tsx), the preview panel, share links and revisions.
  */
 import { useId, useState } from "react";
-import type { PostDraft } from "../post-draft";
+import { useAdminShell } from "~/components/admin/admin-shell";
+import type { OpenEditor } from "../use-post-editing";
 import { AutosaveNotice } from "./autosave-notice";
 import { EditorToolbar, type EditorMode } from "./editor-toolbar";
 import { hintClass } from "./fields";
@@ -23,40 +24,17 @@ import { ShareLinks } from "./share-links";
 /**
  * The post editor (docs/product/interface.md#editor): every post field, the Preview/Edit toggle, a close
  * button, a side preview panel and Save ('Saving...' while pending). Saving
- * and closing are the parent's: it owns the draft and the alerts.
+ * and closing are the posts screen's (usePostEditing): it owns the draft and the alerts.
  */
-export function PostEditor({
-  draft,
-  savedSlug,
-  saving,
-  error,
-  onChange,
-  onSave,
-  onClose,
-  onUploadingChange,
-  uploading,
-  baseUpdatedAt,
-  owner,
-  onRestore,
-}: {
-  draft: PostDraft;
-  /** The stored post's updatedAt as opened (existing posts): autosave and conflicts (ADR 043). */
-  baseUpdatedAt?: string;
-  /** The signed-in administrator's e-mail: whose unsaved drafts this browser keeps (ADR 043). */
-  owner: string;
-  /** Puts an unsaved draft back in the form, with the version it was made from. */
-  onRestore: (draft: PostDraft, base?: string) => void;
-  /** The slug as last saved (existing posts), to warn before changing a public address. */
-  savedSlug?: string;
-  saving: boolean;
-  /** Why the last save failed, in plain words. */
-  error?: string;
-  onChange: (draft: PostDraft) => void;
-  onSave: () => void;
-  onClose: () => void;
-  onUploadingChange: (uploading: boolean) => void;
-  uploading: boolean;
-}) {
+export function PostEditor({ editing }: { editing: OpenEditor }) {
+  const { draft, initial, base: baseUpdatedAt } = editing.editor;
+  const { saving, uploading, saveError: error, change: onChange, close: onClose, restore: onRestore } = editing;
+  const onSave = () => void editing.save();
+  const onUploadingChange = editing.setUploading;
+  // The slug as last saved (existing posts), to warn before changing a public address.
+  const savedSlug = initial.id ? initial.slug : undefined;
+  // The signed-in administrator's e-mail: whose unsaved drafts this browser keeps (ADR 043).
+  const owner = useAdminShell().email;
   const ids = useId();
   const field = (name: string) => `${ids}-${name}`;
   const [mode, setMode] = useState<EditorMode>("edit");
