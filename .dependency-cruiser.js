@@ -12,10 +12,18 @@
 //     to: { path: "^app/server/[^/]+/", pathNot: "^app/server/[^/]+/index\\.server\\.ts$" },
 //   }
 
-/** Code that runs in the browser, or may: it takes only types from server code. */
-const UI = "^app/(components|islands|lib|content)/";
+/**
+ * Code that runs in the browser, or may: it takes only types from server code.
+ * Besides the shared folders, the admin's route-only modules that sit beside
+ * their route (app/routes/admin/posts/editor/..., ADR 051); the route modules
+ * themselves (route.tsx, layout.tsx) and *.server.ts files are not, their
+ * loaders and actions run on the server.
+ */
+const UI = ["^app/(components|islands|lib|content)/", "^app/routes/admin/"];
 /** What db/ may use besides itself: the process's configuration and logger, which no domain owns. */
 const PLATFORM = "^app/server/(config|logger)\\.server\\.ts$";
+/** Route modules (their loaders and actions run on the server) and server-only files beside them. */
+const ROUTE_MODULE = "/(route|layout)\\.tsx?$|\\.server\\.tsx?$";
 /** Tests reach across layers to set up and check what they test. */
 const TEST = "\\.test\\.tsx?$";
 
@@ -36,7 +44,7 @@ export default {
         "Browser code takes only types from app/server (import type): server code would ship to the browser, " +
         "or fail to build.",
       severity: "error",
-      from: { path: UI, pathNot: TEST },
+      from: { path: UI, pathNot: [TEST, ROUTE_MODULE] },
       to: { path: "^app/server/", dependencyTypesNot: ["type-only"] },
     },
     {

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx", { id: "home" }),
@@ -10,17 +10,20 @@ export default [
   route("blog/category/:slug", "routes/blog.category.$slug.tsx"),
   route("blog/category/:slug/rss.xml", "routes/blog.category.$slug.rss.xml.ts"),
   route("about", "routes/about.tsx"),
-  route("admin", "routes/admin.tsx"),
-  route("admin/login", "routes/admin.login.tsx"),
-  route("admin/setup", "routes/admin.setup.tsx"),
-  route("admin/logout", "routes/admin.logout.ts"),
-  route("admin/messages", "routes/admin.messages.tsx"),
-  route("admin/settings", "routes/admin.settings.tsx"),
-  route("admin/images", "routes/admin.images.tsx"),
-  route("admin/administrators", "routes/admin.administrators.tsx"),
-  route("admin/invite/:token", "routes/admin.invite.$token.tsx"),
-  route("admin/audit", "routes/admin.audit.tsx"),
-  route("admin/account", "routes/admin.account.tsx"),
+  // The signed-in admin: one layout checks the session and loads the shell (ADR 051).
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/posts/route.tsx"),
+    route("admin/messages", "routes/admin/messages/route.tsx"),
+    route("admin/settings", "routes/admin/settings/route.tsx"),
+    route("admin/images", "routes/admin/images/route.tsx"),
+    route("admin/administrators", "routes/admin/administrators/route.tsx"),
+    route("admin/audit", "routes/admin/audit/route.tsx"),
+    route("admin/account", "routes/admin/account/route.tsx"),
+  ]),
+  route("admin/login", "routes/admin/login/route.tsx"),
+  route("admin/setup", "routes/admin/setup/route.tsx"),
+  route("admin/logout", "routes/admin/logout/route.ts"),
+  route("admin/invite/:token", "routes/admin/invite/route.tsx"),
 
   route("rss.xml", "routes/rss.xml.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),

@@ -86,7 +86,7 @@ describe("client bundles", () => {
   const manifest = readManifest();
 
   it("the admin screen is a chunk of its own, holding the editor", () => {
-    const admin = manifest.routes["routes/admin"]!;
+    const admin = manifest.routes["routes/admin/posts/route"]!;
     const source = read(admin.module);
     for (const marker of ADMIN_MARKERS) expect(source).toContain(marker);
   });

@@ -201,10 +201,25 @@ export async function requireAdminApi(request: Request): Promise<AdminUser> {
   return admin;
 }
 
-/** For admin pages: the signed-in administrator, or a redirect to sign-in. */
-export async function requireAdminPage(request: Request): Promise<AdminUser> {
-  const admin = await getAdmin(request);
-  if (!admin) throw redirect("/admin/login");
+/** One sign-in check per request, however many of its loaders ask (requireAdminPage). */
+const pageAdmins = new WeakMap<Request, Promise<AdminUser>>();
+
+/**
+ * For admin pages: the signed-in administrator, or a redirect to sign-in.
+ * The admin layout's loader and each screen's own loader both call it
+ * (ADR 051): React Router runs them side by side, and a data request may
+ * ask for the screen's loader alone. Kept per request, the session is looked
+ * up once.
+ */
+export function requireAdminPage(request: Request): Promise<AdminUser> {
+  let admin = pageAdmins.get(request);
+  if (!admin) {
+    admin = getAdmin(request).then((found) => {
+      if (!found) throw redirect("/admin/login");
+      return found;
+    });
+    pageAdmins.set(request, admin);
+  }
   return admin;
 }
 

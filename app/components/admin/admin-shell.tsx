@@ -1,8 +1,9 @@
-import { Form, NavLink } from "react-router";
+import { type RefObject, useEffect } from "react";
+import { Form, NavLink, useOutletContext } from "react-router";
 
 /**
  * The admin screens' sections. A new admin view (e.g. Messages) adds its
- * route in app/routes.ts and one entry here.
+ * route under the admin layout in app/routes.ts and one entry here.
  */
 export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin", label: "Posts" },
@@ -94,4 +95,28 @@ export function AdminShell({
       </main>
     </div>
   );
+}
+
+/** What the admin layout (app/routes/admin/layout.tsx) hands its screens. */
+export interface AdminOutletContext {
+  /** The shell's data (adminShellData): the signed-in account and the unread count. */
+  admin: { email: string; unreadMessages: number };
+  /** The screen's question before the shell's "View site" leaves; none lets it go. */
+  leaveGuardRef: RefObject<(() => boolean) | undefined>;
+}
+
+/** The signed-in account, for a screen inside the admin layout. */
+export function useAdminShell(): AdminOutletContext["admin"] {
+  return useOutletContext<AdminOutletContext>().admin;
+}
+
+/** Has the shell's "View site" ask `confirmLeave` first while the screen is shown. */
+export function useConfirmLeave(confirmLeave: () => boolean) {
+  const { leaveGuardRef } = useOutletContext<AdminOutletContext>();
+  useEffect(() => {
+    leaveGuardRef.current = confirmLeave;
+    return () => {
+      leaveGuardRef.current = undefined;
+    };
+  });
 }

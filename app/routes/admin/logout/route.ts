@@ -1,0 +1,12 @@
+import { redirect } from "react-router";
+import { recordAudit } from "~/server/audit.server";
+import { getAdmin, signOut } from "~/server/auth.server";
+import type { Route } from "./+types/route";
+
+export const loader = () => redirect("/admin");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await getAdmin(request);
+  if (admin) await recordAudit({ action: "sign-out", admin, request, clientAddress: context.clientAddress });
+  return redirect("/admin/login", { headers: { "Set-Cookie": await signOut(request) } });
+}

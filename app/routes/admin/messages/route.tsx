@@ -1,0 +1,201 @@
+import { useEffect, useRef } from "react";
+import { Link, redirect, useNavigation } from "react-router";
+import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
+import { Pager } from "~/components/admin/pager";
+import {
+  countOf,
+  inboxHref,
+  MAX_MESSAGE_SEARCH,
+  MESSAGES_CSV_PATH,
+  type MessageStatus,
+  pageCount,
+} from "~/lib/admin-lists";
+import { pageMeta } from "~/lib/seo";
+import { requireAdminPage } from "~/server/auth.server";
+import {
+  countMessagesBySender,
+  countUnreadMessages,
+  deleteMessage,
+  deleteMessagesFrom,
+  listContactMessages,
+  setMessageRead,
+} from "~/server/contact.server";
+import { getDb } from "~/server/db/index.server";
+import { jsonError, readFormBody } from "~/server/http.server";
+import { parseMessageScreenQuery, parseSender } from "~/server/list-query.server";
+import type { Route } from "./+types/route";
+import { MessageCard } from "./message-card";
+
+/** /admin/messages?status=&q=&page=: one page of the inbox, newest first, filtered (ADRs 026, 035). */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminPage(request);
+  const query = parseMessageScreenQuery(new URL(request.url));
+  if (!query.ok) throw jsonError(400, query.message);
+  const db = getDb();
+  const [{ messages, total }, unread] = await Promise.all([
+    listContactMessages(db, query.value),
+    countUnreadMessages(db),
+  ]);
+  const { page, q = "", status } = query.value;
+  // Past the end (the last messages were deleted, an old link): the last page.
+  const pages = pageCount(total);
+  if (page > pages) throw redirect(inboxHref({ page: pages, q, status }));
+  // "Delete all from this sender" says how many will go: one grouped count for the page's senders.
+  const bySender = await countMessagesBySender(
+    db,
+    messages.map((message) => message.email),
+  );
+  return {
+    messages: messages.map((message) => ({
+      ...message,
+      fromSender: bySender.get(message.email.toLowerCase()) ?? 1,
+    })),
+    total,
+    unread,
+    page,
+    pages,
+    q,
+    status,
+  };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminPage(request);
+  const form = await readFormBody(request);
+  const id = String(form.get("id") ?? "");
+  const intent = form.get("intent");
+  if (intent === "forget") {
+    const sender = parseSender(form.get("email"));
+    if (!sender.ok) throw jsonError(400, sender.message);
+    const deleted = await deleteMessagesFrom(getDb(), sender.value);
+    return { forgotten: { email: sender.value, deleted } };
+  }
+  if (intent === "delete") await deleteMessage(getDb(), id);
+  else if (intent === "read" || intent === "unread") await setMessageRead(getDb(), id, intent === "read");
+  return null;
+}
+
+export const meta = () => pageMeta({ title: "Messages | Blog Admin", noindex: true });
+
+const STATUS_LABELS: Record<MessageStatus, string> = { all: "All messages", unread: "Unread", read: "Read" };
+
+/** "3 unread messages match “ann”", "62 messages in all, 61 unread". */
+function describeView({
+  total,
+  unread,
+  q,
+  status,
+}: {
+  total: number;
+  unread: number;
+  q: string;
+  status: MessageStatus;
+}) {
+  if (!q && status === "all") return `${countOf(total, "message")} in all, ${unread.toLocaleString("en-US")} unread`;
+  const kind = status === "all" ? "message" : `${status} message`;
+  if (!q) return `${countOf(total, kind)}`;
+  return `${countOf(total, kind)} ${total === 1 ? "matches" : "match"} “${q}”`;
+}
+
+export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
+  const { messages, total, unread, page, pages, q, status } = loaderData;
+  const navigation = useNavigation();
+  const busyId = navigation.formData?.get("id");
+  const busySender = navigation.formData?.get("intent") === "forget" ? navigation.formData.get("email") : undefined;
+  // Another page or filter on its way (not the refresh after marking or deleting a message).
+  const loading =
+    navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/messages";
+  const forgottenRef = useRef<HTMLParagraphElement>(null);
+  const forgotten = actionData?.forgotten;
+
+  const filter = useListFilter(q, status, (view) => inboxHref({ q: view.q, status: view.choice }));
+
+  // The sender's messages are gone, and with them the button that had focus: the outcome takes it.
+  useEffect(() => {
+    if (forgotten) forgottenRef.current?.focus();
+  }, [forgotten]);
+
+  const filtered = Boolean(q) || status !== "all";
+  const exportHref = inboxHref({ q, status }, MESSAGES_CSV_PATH);
+
+  return (
+    <div className="mx-auto max-w-4xl">
+      <h1 className="text-3xl font-bold">Messages</h1>
+      {forgotten && (
+        <p
+          ref={forgottenRef}
+          tabIndex={-1}
+          role="status"
+          className="mt-4 rounded-md border border-green-300 bg-green-50 px-3 py-2 text-sm text-green-900"
+        >
+          {forgotten.deleted === 0
+            ? `There were no messages from ${forgotten.email} left to delete.`
+            : `Deleted ${countOf(forgotten.deleted, "message")} from ${forgotten.email}.`}
+        </p>
+      )}
+      <ListFilterForm
+        filter={filter}
+        name="Messages"
+        action="/admin/messages"
+        searchLabel="Search by name or e-mail"
+        maxLength={MAX_MESSAGE_SEARCH}
+        choiceName="status"
+        choiceLabel="Show"
+        choices={STATUS_LABELS}
+      >
+        <button
+          type="submit"
+          className="h-11 rounded-md border border-neutral-400 bg-white px-4 text-sm font-medium hover:bg-neutral-100"
+        >
+          Search
+        </button>
+        {total > 0 && (
+          <a
+            href={exportHref}
+            download
+            className="inline-flex h-11 items-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800"
+          >
+            Export CSV
+          </a>
+        )}
+      </ListFilterForm>
+      {/* Not a status role: the sender-deletion outcome above is the page's one status. */}
+      <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-6 text-neutral-700">
+        {loading
+          ? "Loading messages..."
+          : total === 0
+            ? filtered
+              ? "No messages match."
+              : "No messages yet."
+            : `${describeView({ total, unread, q, status })}${
+                pages > 1 ? `; page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""
+              }.`}
+      </p>
+      {total === 0 && filtered && !loading && (
+        <p className="mt-2">
+          <Link
+            to="/admin/messages"
+            onClick={(event) => {
+              // The box empties and the view changes in one step: left to the
+              // search's pause, the emptied box would ask again with the old status.
+              event.preventDefault();
+              filter.setText("");
+              filter.show({ q: "", choice: "all" });
+            }}
+            className="font-medium text-brand-800 underline underline-offset-2"
+          >
+            Show all messages
+          </Link>
+        </p>
+      )}
+      <ul aria-busy={loading} className={`mt-6 flex flex-col gap-4 ${loading ? "opacity-60" : ""}`}>
+        {messages.map((message) => (
+          <li key={message.id}>
+            <MessageCard message={message} busyId={busyId} busySender={busySender} />
+          </li>
+        ))}
+      </ul>
+      <Pager page={page} pages={pages} hrefFor={(n) => inboxHref({ page: n, q, status })} label="Pages of messages" />
+    </div>
+  );
+}

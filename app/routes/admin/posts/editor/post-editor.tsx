@@ -1,0 +1,110 @@
+/**
+ * The post editor (docs/product/interface.md#editor): the toolbar, the form's
+ * sections (post-fields.tsx), the preview panel, share links and revisions.
+ */
+import { useId, useState } from "react";
+import { useAdminShell } from "~/components/admin/admin-shell";
+import type { OpenEditor } from "../use-post-editing";
+import { AutosaveNotice } from "./autosave-notice";
+import { EditorToolbar, type EditorMode } from "./editor-toolbar";
+import { hintClass } from "./fields";
+import {
+  ContentField,
+  ImageFields,
+  PublishFields,
+  SeoFields,
+  type SectionProps,
+  SummaryFields,
+  TitleAndSlug,
+} from "./post-fields";
+import { PostPreview } from "./post-preview";
+import { RevisionsPanel } from "./revisions-panel";
+import { ShareLinks } from "./share-links";
+
+/**
+ * The post editor (docs/product/interface.md#editor): every post field, the Preview/Edit toggle, a close
+ * button, a side preview panel and Save ('Saving...' while pending). Saving
+ * and closing are the posts screen's (usePostEditing): it owns the draft and the alerts.
+ */
+export function PostEditor({ editing }: { editing: OpenEditor }) {
+  const { draft, initial, base: baseUpdatedAt } = editing.editor;
+  const { saving, uploading, saveError: error, change: onChange, close: onClose, restore: onRestore } = editing;
+  const onSave = () => void editing.save();
+  const onUploadingChange = editing.setUploading;
+  // The slug as last saved (existing posts), to warn before changing a public address.
+  const savedSlug = initial.id ? initial.slug : undefined;
+  // The signed-in administrator's e-mail: whose unsaved drafts this browser keeps (ADR 043).
+  const owner = useAdminShell().email;
+  const ids = useId();
+  const field = (name: string) => `${ids}-${name}`;
+  const [mode, setMode] = useState<EditorMode>("edit");
+  const set: SectionProps["set"] = (key, value) => onChange({ ...draft, [key]: value });
+  const sections = { draft, set, field };
+
+  return (
+    <section aria-labelledby={field("heading")}>
+      {/* Sticky, so Save stays at hand however far down the form is. */}
+      <EditorToolbar
+        heading={draft.id ? "Edit Post" : "New Post"}
+        headingId={field("heading")}
+        shortcutId={field("shortcut")}
+        mode={mode}
+        onModeChange={setMode}
+        saving={saving}
+        uploading={uploading}
+        onSave={onSave}
+        onClose={onClose}
+      />
+
+      {error && (
+        <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {error}
+        </p>
+      )}
+      {uploading && (
+        <p className="mt-4 text-sm text-neutral-700">Save is available when the image has finished uploading.</p>
+      )}
+      <AutosaveNotice draft={draft} baseUpdatedAt={baseUpdatedAt} owner={owner} onRestore={onRestore} />
+
+      <div className="mt-6 grid gap-8 lg:grid-cols-2">
+        <form
+          id={field("form")}
+          noValidate
+          hidden={mode === "preview"}
+          onSubmit={(event) => {
+            event.preventDefault();
+            onSave();
+          }}
+          className="flex flex-col gap-5"
+        >
+          <p className={hintClass}>Fields marked * are required.</p>
+          <TitleAndSlug {...sections} onChange={onChange} savedSlug={savedSlug} />
+          <SummaryFields {...sections} />
+          <ImageFields {...sections} onUploadingChange={onUploadingChange} />
+          <PublishFields {...sections} />
+          <ContentField {...sections} />
+          <SeoFields {...sections} />
+        </form>
+
+        <section
+          aria-label="Preview"
+          // It scrolls on its own beside the form, so it must be reachable by keyboard.
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scroll container, the case the rule's docs exempt (axe: scrollable-region-focusable)
+          tabIndex={0}
+          className={
+            mode === "preview"
+              ? "rounded-lg border border-neutral-200 bg-white p-6 shadow-sm lg:col-span-2"
+              : "hidden rounded-lg border border-neutral-200 bg-white p-6 shadow-sm lg:sticky lg:top-24 lg:block lg:max-h-[calc(100vh-7rem)] lg:self-start lg:overflow-y-auto"
+          }
+        >
+          <p className="mb-4 text-xs font-semibold uppercase tracking-wide text-neutral-700">
+            Preview: as visitors will see it
+          </p>
+          <PostPreview draft={draft} />
+        </section>
+      </div>
+      <ShareLinks postId={draft.id} />
+      {draft.id && <RevisionsPanel postId={draft.id} draft={draft} onRestore={onChange} />}
+    </section>
+  );
+}

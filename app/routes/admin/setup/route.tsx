@@ -1,0 +1,70 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { AdminCard, FormAlert } from "~/components/site/admin-shell";
+import { NewPasswordFields } from "~/components/admin/new-password-fields";
+import { TextField } from "~/components/ui/text-field";
+import { newPasswordProblem } from "~/lib/account";
+import { pageMeta } from "~/lib/seo";
+import { completeSetup, isSetupTokenValid } from "~/server/auth.server";
+import { getDb } from "~/server/db/index.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
+import type { Route } from "./+types/route";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const valid = await isSetupTokenValid(getDb(), token);
+  return data({ token: valid ? token : null }, { status: valid ? 200 : 403 });
+}
+
+/** A throttled or busy password check's Retry-After reaches the page's answer. */
+export function headers(args: Route.HeadersArgs) {
+  return formRetryAfter(args);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormBody(request);
+  const token = String(form.get("token") ?? "");
+  const email = String(form.get("email") ?? "");
+  const password = String(form.get("password") ?? "");
+  const problem = newPasswordProblem(password, String(form.get("confirm") ?? ""));
+  if (problem) return data({ error: problem, email }, { status: 400 });
+  const result = await completeSetup(getDb(), { token, email, password }, context.clientAddress);
+  if (!result.ok)
+    return data({ error: result.error, email }, { status: result.status, headers: retryAfterHeaders(result) });
+  return redirect("/admin", { headers: { "Set-Cookie": result.setCookie } });
+}
+
+export const meta = () => pageMeta({ title: "Create the administrator | Blog Admin", noindex: true });
+
+export default function AdminSetup({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  if (!loaderData.token) {
+    return (
+      <AdminCard title="Setup link not valid">
+        <p className="text-neutral-700">
+          This setup link is invalid, expired or has already been used. If an administrator exists,{" "}
+          <a href="/admin/login" className="text-brand-700 underline">
+            sign in
+          </a>
+          ; otherwise restart the server to print a new link.
+        </p>
+      </AdminCard>
+    );
+  }
+  return (
+    <AdminCard title="Create the administrator">
+      <Form method="post" className="flex flex-col gap-4">
+        <FormAlert message={actionData?.error} />
+        <input type="hidden" name="token" value={loaderData.token} />
+        <TextField label="E-mail" name="email" type="email" autoComplete="username" defaultValue={actionData?.email} />
+        <NewPasswordFields />
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
+        >
+          {busy ? "Creating..." : "Create administrator"}
+        </button>
+      </Form>
+    </AdminCard>
+  );
+}
