@@ -23,11 +23,26 @@ const started = Date.now();
 
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const children = new Set();
-/** Runs a command to its end; answers its exit code. Interrupting the run ends it too. */
+let stopping = false;
+/** Every process group the run started, kept after its leader exits: its other members may live on. */
+const groups = new Set();
+/**
+ * Runs a command to its end; answers its exit code. Each command is the
+ * leader of a process group of its own, so that an interrupted run ends it
+ * and everything it started (test servers, browsers) together.
+ */
 const run = (command, args, env = {}) =>
   new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    // An interrupted run starts nothing more.
+    if (stopping) return resolve(1);
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, ...env },
+      detached: true,
+    });
     children.add(child);
+    groups.add(child.pid);
     child.on("error", () => resolve(1));
     child.on("exit", (code) => {
       children.delete(child);
@@ -50,22 +65,39 @@ if (!fs.existsSync(chromium)) {
 }
 
 // A private PostgreSQL goes however the run ends: here on exit and on a
-// signal, and through its watcher process on kill -9.
+// signal (after the processes using it), and through its watcher process on
+// kill -9.
 let privatePostgres;
-const cleanUp = () => {
-  for (const child of children) child.kill("SIGTERM");
+const signalGroups = (signal) => {
+  for (const group of groups) {
+    try {
+      process.kill(-group, signal);
+    } catch {
+      // The group has already gone.
+    }
+  }
+};
+const destroyPostgres = () => {
   privatePostgres?.destroy();
   privatePostgres = undefined;
 };
-process.on("exit", cleanUp);
+process.on("exit", destroyPostgres);
 for (const [signal, code] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
   ["SIGHUP", 129],
 ]) {
-  process.on(signal, () => {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
     console.error(`\n${signal}: stopping the run`);
-    cleanUp();
+    // The running step and what it started get SIGTERM and up to 20 s to
+    // stop as they would in production; then whatever is left is killed.
+    signalGroups("SIGTERM");
+    const deadline = Date.now() + 20_000;
+    while (children.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    signalGroups("SIGKILL");
+    destroyPostgres();
     process.exit(code);
   });
 }
@@ -191,6 +223,9 @@ if (backends.length > 0) {
     }
   });
 }
+
+// Interrupted: the signal's handler ends the run; no summary of half a run.
+if (stopping) await new Promise(() => {});
 
 console.log("\nThe ten slowest tests:");
 for (const test of slowest.sort((a, b) => b.ms - a.ms).slice(0, 10)) {

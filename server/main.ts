@@ -89,6 +89,13 @@ async function main() {
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // Whatever still hangs after that (a database that went away mid-shutdown
+    // can hold the pool's end open), the process does not outlive its grace.
+    const hardStop = setTimeout(() => {
+      log.error("shutdown did not finish; exiting");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 5_000);
+    hardStop.unref();
     // net.Server's close, not http.Server's: that one also closes every idle
     // keep-alive connection at once, racing a proxy that is sending a request
     // on one. This one stops accepting (a proxy's new connection is refused,
