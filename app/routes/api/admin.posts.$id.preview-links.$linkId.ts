@@ -1,9 +1,9 @@
 import { PREVIEW_LINK_TEXT } from "~/lib/preview-links";
-import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { revokePreviewLink } from "~/server/preview-links.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { revokePreviewLink } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links.$linkId";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,10 +1,10 @@
 import { previewPath, type CreatedPreviewLink } from "~/lib/preview-links";
-import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
-import { getConfig } from "~/server/config.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { createPreviewLink, listPreviewLinks, PreviewLinksError } from "~/server/preview-links.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { createPreviewLink, listPreviewLinks, PreviewLinksError } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links";
 
 const NO_STORE = { "Cache-Control": "no-store" };

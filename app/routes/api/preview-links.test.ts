@@ -2,10 +2,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 import { MAX_LIVE_PREVIEW_LINKS, PREVIEW_LINK_DAYS } from "~/lib/preview-links";
-import { resolveDatabase } from "~/server/config.server";
+import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { cacheKeyOf } from "~/server/page-cache/key.server";
-import { hashSecretToken } from "~/server/secret-tokens.server";
+import { hashSecretToken } from "~/server/platform/secret-tokens.server";
 
 /**
  * Share links of drafts and scheduled posts (issue 18, ADR 044) over HTTP on

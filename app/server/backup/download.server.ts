@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
-import { getAdmin } from "../auth.server";
-import { BoundedWork } from "../bounded-work.server";
+import { getAdmin } from "../identity/index.server";
+import { BoundedWork } from "../platform/bounded-work.server";
 import { getConnection } from "../db/index.server";
-import { getLogger } from "../logger.server";
-import { getTotpKey } from "../two-factor-key.server";
+import { getLogger } from "../platform/logger.server";
+import { getTotpKey } from "../identity/index.server";
 import { writeBackup } from "./write.server";
 
 /** Where Settings' "Download backup" points. */

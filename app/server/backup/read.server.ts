@@ -5,14 +5,14 @@ import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection } from "../db/db.server";
-import { sniffImageFormat } from "../images.server";
-import { MarkdownRenderError, renderMarkdownSafely } from "../markdown.server";
-import type { TotpKey } from "../two-factor-key.server";
-import { isPlainSecret, openSecret, opensWith, sealSecret } from "../two-factor.server";
-import { fillCategorySlugs } from "../category-slugs.server";
-import { renameReservedSlugs } from "../reserved-slugs.server";
-import { rebuildImageReferences } from "../image-references.server";
-import { bumpContentVersion } from "../page-cache/version.server";
+import { sniffImageFormat } from "../images/index.server";
+import { MarkdownRenderError, renderMarkdownSafely } from "../posts/index.server";
+import type { TotpKey } from "../identity/index.server";
+import { isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
+import { fillCategorySlugs } from "../posts/index.server";
+import { renameReservedSlugs } from "../posts/index.server";
+import { rebuildImageReferences } from "../images/index.server";
+import { bumpContentVersion } from "../db/content-version.server";
 import {
   BACKED_UP_TABLES,
   BACKUP_FORMAT,

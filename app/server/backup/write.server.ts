@@ -4,7 +4,7 @@ import { Kysely, sql, SqliteDialect } from "kysely";
 import type { Pack } from "tar-stream";
 import type { Connection, Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
-import { isPlainSecret, openSecret, sealSecret } from "../two-factor.server";
+import { isPlainSecret, openSecret, sealSecret } from "../identity/index.server";
 import {
   BACKED_UP_TABLES,
   BackupError,
