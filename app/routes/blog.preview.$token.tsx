@@ -4,7 +4,7 @@ import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta, articleUrl } from "~/lib/article-seo";
 import { formatDate } from "~/lib/dates";
-import { PREVIEW_HEADERS, previewNotice } from "~/lib/preview-links";
+import { PREVIEW_HEADERS, previewNotice } from "~/lib/share-links";
 import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
 import { findPreviewArticle } from "~/server/posts/index.server";

@@ -64,10 +64,10 @@ export {
 export { renameReservedSlugs } from "./reserved-slugs.server";
 export { refundSearch, reserveSearch, SEARCH_RETRY_SECONDS, SearchBusyError, searchPosts } from "./search.server";
 export {
-  createPreviewLink,
+  createShareLink,
   findPreviewArticle,
-  listPreviewLinks,
-  PreviewLinksError,
-  revokePreviewLink,
+  listShareLinks,
+  ShareLinksError,
+  revokeShareLink,
 } from "./share-links.server";
 export { warnIfTitleSearchUnindexed } from "./title-search.server";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import {
-  isPreviewTokenShaped,
-  MAX_LIVE_PREVIEW_LINKS,
-  PREVIEW_LINK_DAYS,
-  PREVIEW_LINK_TEXT,
-  PREVIEW_TOKEN_BYTES,
-  type PreviewLinkItem,
-} from "~/lib/preview-links";
+  isShareTokenShaped,
+  MAX_LIVE_SHARE_LINKS,
+  SHARE_LINK_DAYS,
+  SHARE_LINK_TEXT,
+  SHARE_TOKEN_BYTES,
+  type ShareLinkItem,
+} from "~/lib/share-links";
 import type { Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
 import { isRecordId } from "../db/ids.server";
@@ -15,12 +15,12 @@ import { hashSecretToken, newSecretToken } from "../platform/secret-tokens.serve
 
 /**
  * Share links of a post (ADR 044): a secret URL that shows a draft or a
- * scheduled post as its article page will, for PREVIEW_LINK_DAYS, until it is
+ * scheduled post as its article page will, for SHARE_LINK_DAYS, until it is
  * revoked. Only the token's SHA-256 is stored. A link is live while it is
  * neither revoked nor expired; dead rows are pruned whenever a link is made.
  */
 
-export class PreviewLinksError extends Error {
+export class ShareLinksError extends Error {
   constructor(
     readonly status: 404 | 409,
     message: string,
@@ -33,38 +33,38 @@ const DAY_MS = 86_400_000;
 
 /**
  * Makes a link to post `postId` for `admin`; answers it with its token, shown
- * once. Refuses (409) a post that already has MAX_LIVE_PREVIEW_LINKS live
+ * once. Refuses (409) a post that already has MAX_LIVE_SHARE_LINKS live
  * links. The post's row is locked (PostgreSQL) or the write lock held
  * (SQLite's IMMEDIATE transactions) while counting, so two at once cannot
  * both make the eleventh.
  */
-export async function createPreviewLink(
+export async function createShareLink(
   db: Db,
   postId: string,
   admin: { id: string },
   now = new Date(),
 ): Promise<{ id: string; token: string; slug: string; createdAt: string; expiresAt: string }> {
-  if (!isRecordId(postId)) throw new PreviewLinksError(404, PREVIEW_LINK_TEXT.postNotFound);
+  if (!isRecordId(postId)) throw new ShareLinksError(404, SHARE_LINK_TEXT.postNotFound);
   const createdAt = now.toISOString();
   return db.transaction().execute(async (trx) => {
     const postQuery = trx.selectFrom("posts").select(["id", "slug"]).where("id", "=", postId);
     const post = await (isPostgres(trx) ? postQuery.forUpdate() : postQuery).executeTakeFirst();
-    if (!post) throw new PreviewLinksError(404, PREVIEW_LINK_TEXT.postNotFound);
+    if (!post) throw new ShareLinksError(404, SHARE_LINK_TEXT.postNotFound);
     await pruneDeadLinks(trx, createdAt);
     const live = await trx
       .selectFrom("preview_links")
       .select((eb) => eb.fn.countAll<string | number>().as("count"))
       .where("post_id", "=", postId)
       .executeTakeFirstOrThrow();
-    if (Number(live.count) >= MAX_LIVE_PREVIEW_LINKS) throw new PreviewLinksError(409, PREVIEW_LINK_TEXT.tooMany);
-    const token = newSecretToken(PREVIEW_TOKEN_BYTES);
+    if (Number(live.count) >= MAX_LIVE_SHARE_LINKS) throw new ShareLinksError(409, SHARE_LINK_TEXT.tooMany);
+    const token = newSecretToken(SHARE_TOKEN_BYTES);
     const row = {
       id: randomUUID(),
       post_id: postId,
       token_hash: hashSecretToken(token),
       created_by: admin.id,
       created_at: createdAt,
-      expires_at: new Date(now.getTime() + PREVIEW_LINK_DAYS * DAY_MS).toISOString(),
+      expires_at: new Date(now.getTime() + SHARE_LINK_DAYS * DAY_MS).toISOString(),
     };
     await trx.insertInto("preview_links").values(row).execute();
     return { id: row.id, token, slug: post.slug, createdAt, expiresAt: row.expires_at };
@@ -80,12 +80,8 @@ export async function pruneDeadLinks(db: Db, nowIso = new Date().toISOString()):
   return Number(result.numDeletedRows);
 }
 
-/** The post's live links, newest first (at most MAX_LIVE_PREVIEW_LINKS), or undefined for no such post. */
-export async function listPreviewLinks(
-  db: Db,
-  postId: string,
-  now = new Date(),
-): Promise<PreviewLinkItem[] | undefined> {
+/** The post's live links, newest first (at most MAX_LIVE_SHARE_LINKS), or undefined for no such post. */
+export async function listShareLinks(db: Db, postId: string, now = new Date()): Promise<ShareLinkItem[] | undefined> {
   if (!isRecordId(postId)) return undefined;
   const post = await db.selectFrom("posts").select("id").where("id", "=", postId).executeTakeFirst();
   if (!post) return undefined;
@@ -103,7 +99,7 @@ export async function listPreviewLinks(
     .where("preview_links.expires_at", ">", now.toISOString())
     .orderBy("preview_links.created_at", "desc")
     .orderBy("preview_links.id")
-    .limit(MAX_LIVE_PREVIEW_LINKS)
+    .limit(MAX_LIVE_SHARE_LINKS)
     .execute();
   return rows;
 }
@@ -113,7 +109,7 @@ export async function listPreviewLinks(
  * 404 in every process. Answers the post's slug (for the audit log), or
  * undefined when the post has no such live link.
  */
-export async function revokePreviewLink(
+export async function revokeShareLink(
   db: Db,
   postId: string,
   linkId: string,
@@ -148,7 +144,7 @@ export interface PreviewArticle {
  * nothing about links they do not hold).
  */
 export async function findPreviewArticle(db: Db, token: string, now = new Date()): Promise<PreviewArticle | undefined> {
-  if (!isPreviewTokenShaped(token)) return undefined;
+  if (!isShareTokenShaped(token)) return undefined;
   const nowIso = now.toISOString();
   const link = await db
     .selectFrom("preview_links")

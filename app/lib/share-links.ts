@@ -4,11 +4,11 @@
  */
 
 /** A link opens the post this long after it is made. */
-export const PREVIEW_LINK_DAYS = 7;
+export const SHARE_LINK_DAYS = 7;
 /** Live (neither expired nor revoked) links a post may have at once; the next is refused with 409. */
-export const MAX_LIVE_PREVIEW_LINKS = 10;
+export const MAX_LIVE_SHARE_LINKS = 10;
 /** Random bytes in a token: 43 base64url characters. */
-export const PREVIEW_TOKEN_BYTES = 32;
+export const SHARE_TOKEN_BYTES = 32;
 
 /** The link a reader opens; the token travels in the path and is never stored. */
 export const previewPath = (token: string) => `/blog/preview/${token}`;
@@ -25,12 +25,12 @@ export const PREVIEW_HEADERS = {
   "Referrer-Policy": "no-referrer",
 } as const;
 
-/** Exactly what `newSecretToken(PREVIEW_TOKEN_BYTES)` makes; checked for length before the pattern. */
+/** Exactly what `newSecretToken(SHARE_TOKEN_BYTES)` makes; checked for length before the pattern. */
 const TOKEN_SHAPE = /^[\w-]{43}$/;
-export const isPreviewTokenShaped = (token: string) => token.length === 43 && TOKEN_SHAPE.test(token);
+export const isShareTokenShaped = (token: string) => token.length === 43 && TOKEN_SHAPE.test(token);
 
 /** One live link as GET /api/admin/posts/{id}/preview-links lists it: never its token. */
-export interface PreviewLinkItem {
+export interface ShareLinkItem {
   id: string;
   createdAt: string;
   expiresAt: string;
@@ -39,7 +39,7 @@ export interface PreviewLinkItem {
 }
 
 /** POST's answer: the only time the link's URL (with its token) is shown. */
-export interface CreatedPreviewLink {
+export interface CreatedShareLink {
   id: string;
   url: string;
   createdAt: string;
@@ -62,8 +62,8 @@ export function previewNotice({
   return `Preview: ${when}. Please do not share this link further; it expires on ${expiresOn}.`;
 }
 
-export const PREVIEW_LINK_TEXT = {
-  tooMany: `This post already has ${MAX_LIVE_PREVIEW_LINKS} live share links. Revoke one before making another.`,
+export const SHARE_LINK_TEXT = {
+  tooMany: `This post already has ${MAX_LIVE_SHARE_LINKS} live share links. Revoke one before making another.`,
   postNotFound: "Post not found",
   linkNotFound: "Share link not found",
 } as const;
