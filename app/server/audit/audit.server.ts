@@ -17,7 +17,7 @@ export type { AuditAction } from "~/lib/audit";
  * the process log holds what the table missed.
  */
 
-export interface AuditRecord {
+interface AuditRecord {
   action: AuditAction;
   /** The signed-in administrator who acted. */
   admin?: { id: string; email: string };
@@ -107,7 +107,7 @@ export async function recordSignIn(
 }
 
 /** The administrator's last sign-in time, for the Administrators screen; best effort as the log. */
-export async function noteSignIn(adminId: string, db: Db = getDb()): Promise<void> {
+async function noteSignIn(adminId: string, db: Db = getDb()): Promise<void> {
   try {
     await db
       .updateTable("admin_users")
@@ -155,14 +155,14 @@ export async function listAuditEntries(
 }
 
 /** Deletes entries older than `days`; answers how many. Idempotent, so any number of processes may run it. */
-export async function pruneAuditLog(db: Db, days: number, now = Date.now()): Promise<number> {
+async function pruneAuditLog(db: Db, days: number, now = Date.now()): Promise<number> {
   const before = new Date(now - days * 86_400_000).toISOString();
   const result = await db.deleteFrom("audit_log").where("created_at", "<", before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /** How often each process prunes the log after its start. */
-export const AUDIT_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
+const AUDIT_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
 let pruning: ReturnType<typeof setInterval> | undefined;
 

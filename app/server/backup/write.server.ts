@@ -39,7 +39,7 @@ const YIELD_EVERY_MS = 10;
  * while the download streams (and a transaction held on it across awaits
  * would take every other query of the process into it).
  */
-export async function inBackupSnapshot<T>(connection: Connection, read: (db: Db) => Promise<T>): Promise<T> {
+async function inBackupSnapshot<T>(connection: Connection, read: (db: Db) => Promise<T>): Promise<T> {
   if (connection.kind === "postgres") {
     return connection.db.transaction().setIsolationLevel("repeatable read").setAccessMode("read only").execute(read);
   }

@@ -131,7 +131,7 @@ export class InviteError extends Error {
   }
 }
 
-export function checkNewAdmin(name: string, password: string): string {
+function checkNewAdmin(name: string, password: string): string {
   const trimmed = name.trim();
   if (!trimmed) throw new AdminsError(400, "Enter your name");
   if (trimmed.length > ADMIN_NAME_MAX_LENGTH || !isStorableText(trimmed)) {
@@ -208,7 +208,7 @@ export async function revokeInvite(db: Db, id: string): Promise<string | undefin
   return row?.email;
 }
 
-export const LAST_ADMIN_MESSAGE = "The last administrator cannot be removed: invite another one first";
+const LAST_ADMIN_MESSAGE = "The last administrator cannot be removed: invite another one first";
 
 /**
  * Removes an administrator, ends their sessions and withdraws the invitations

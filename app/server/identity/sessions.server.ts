@@ -16,11 +16,11 @@ export interface AdminUser {
 }
 
 /** A session ends 14 days after sign-in (absolute) ... */
-export const SESSION_DAYS = 14;
+const SESSION_DAYS = 14;
 /** ... or after 24 hours without a request, whichever comes first (ADR 021). */
-export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 /** A session's last-seen time is written at most this often, not on every request. */
-export const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000;
+const LAST_SEEN_REFRESH_MS = 5 * 60 * 1000;
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
@@ -30,7 +30,7 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
  * plain-http page can set or shadow it. The page cache (server/app.ts) keys
  * its bypass on this same name.
  */
-export function sessionCookieName(secure: boolean = getConfig().secureCookies): string {
+function sessionCookieName(secure: boolean = getConfig().secureCookies): string {
   return secure ? "__Host-session" : "session";
 }
 
@@ -48,7 +48,7 @@ function sessionCookie() {
 }
 
 /** Where a sign-in came from, kept with its session for the Account screen's list. */
-export interface SessionClient {
+interface SessionClient {
   userAgent?: string | null;
   address?: string | null;
 }
@@ -183,7 +183,7 @@ export async function currentSessionId(request: Request): Promise<string | undef
   return token ? sha256(token) : undefined;
 }
 
-export interface SessionSummary {
+interface SessionSummary {
   /** Not the row's id (the hash that finds a cookie's session): a hash of it, to name it in a URL. */
   id: string;
   createdAt: string;

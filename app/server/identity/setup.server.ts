@@ -56,13 +56,13 @@ export const SETUP_CLOSED = "Setup is closed: an administrator already exists. S
 class SetupTokenError extends Error {}
 
 /** Setup attempts per client address in a window, counted like sign-in's (ADR 046). */
-export const SETUP_THROTTLE = SIGN_IN_THROTTLE;
+const SETUP_THROTTLE = SIGN_IN_THROTTLE;
 
 let setupAddresses: Throttle | undefined;
 const setupThrottle = () =>
   (setupAddresses ??= createThrottle(getConnection(), { name: "setup-address", ...SETUP_THROTTLE }));
 
-export type SetupResult =
+type SetupResult =
   | { ok: true; user: AdminUser; setCookie: string }
   | { ok: false; status: 400 | 403; error: string }
   | { ok: false; status: 429; error: string; retryAfterSeconds: number }

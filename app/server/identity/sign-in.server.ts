@@ -21,7 +21,7 @@ import { checkSecondFactor } from "./two-factor.server";
  * counted on the same throttles, per account and per client address (ADR 021, ADR 046).
  */
 
-export const INVALID_CREDENTIALS = "Invalid email or password";
+const INVALID_CREDENTIALS = "Invalid email or password";
 
 /** Per account and per client address: this many checked attempts in a window (docs/product/contract.md#admin-accounts, ADR 021). */
 export const SIGN_IN_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
@@ -40,7 +40,7 @@ export async function clearSignInThrottle(rawEmail: string): Promise<void> {
   await signInThrottles().account.reset(accountKey(normaliseEmail(rawEmail)));
 }
 
-export type SignInResult =
+type SignInResult =
   | { ok: true; user: AdminUser; setCookie: string }
   | { ok: false; status: 401; error: string; twoFactorRequired?: true }
   | { ok: false; status: 429; error: string; retryAfterSeconds: number; twoFactorRequired?: true }
@@ -161,13 +161,13 @@ async function rehash(db: Db, userId: string, oldHash: string, password: string)
   }
 }
 
-export const WRONG_PASSWORD = "The password is not correct";
+const WRONG_PASSWORD = "The password is not correct";
 /** The API's 400 for a sensitive action sent without the current password (ADR 046). */
 export const PASSWORD_REQUIRED = "Send your current password as the JSON field password";
 /** The screens' answer to the same, beside the empty field. */
 export const PASSWORD_MISSING = "Enter your password.";
 
-export type PasswordCheck =
+type PasswordCheck =
   | { ok: true }
   | { ok: false; status: 403; error: string }
   | { ok: false; status: 429; error: string; retryAfterSeconds: number }

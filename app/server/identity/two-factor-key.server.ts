@@ -28,7 +28,7 @@ export interface TotpKey {
 }
 
 /** The file a SQLite site keeps its key in, or undefined for PostgreSQL. */
-export function keyFileFor(config: Pick<Config, "database">): string | undefined {
+function keyFileFor(config: Pick<Config, "database">): string | undefined {
   return config.database.kind === "sqlite" ? path.join(path.dirname(config.database.file), KEY_FILE_NAME) : undefined;
 }
 

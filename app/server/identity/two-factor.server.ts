@@ -25,11 +25,11 @@ import { getTotpKey, KEY_VARIABLE } from "./two-factor-key.server";
  *   stored as they were (`plain:`) are encrypted at start.
  * - Recovery codes carry 120 bits and are stored as salted SHA-256 (ADR 047).
  */
-export const TOTP_SETTINGS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
+const TOTP_SETTINGS = { algorithm: "SHA1", digits: 6, period: 30 } as const;
 /** Steps of clock drift accepted either side of now. */
-export const TOTP_DRIFT_STEPS = 1;
-export const RECOVERY_CODE_COUNT = 10;
-export const CODE_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
+const TOTP_DRIFT_STEPS = 1;
+const RECOVERY_CODE_COUNT = 10;
+const CODE_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
 export { CODE_MAX_LENGTH };
 
 export class TwoFactorError extends Error {
@@ -258,7 +258,7 @@ async function clearCodeThrottle(userId: string): Promise<void> {
 
 // ---------------------------------------------------------------- state
 
-export interface TwoFactorRow {
+interface TwoFactorRow {
   id: string;
   totp_secret: string | null;
   totp_last_step: number | null;
@@ -291,7 +291,7 @@ export async function twoFactorStatus(
   };
 }
 
-export interface SetupDetails {
+interface SetupDetails {
   secret: string;
   otpauthUrl: string;
 }
@@ -338,10 +338,10 @@ export function qrCodeSvg(url: string): Promise<string> {
   return QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
 }
 
-export type CodeCheck = { ok: true } | { ok: false; status: 400 | 401; error: string } | ThrottledCode;
-export type ThrottledCode = { ok: false; status: 429; error: string; retryAfterSeconds: number };
+type CodeCheck = { ok: true } | { ok: false; status: 400 | 401; error: string } | ThrottledCode;
+type ThrottledCode = { ok: false; status: 429; error: string; retryAfterSeconds: number };
 
-export const INVALID_CODE = "That code is not valid, or it was used already.";
+const INVALID_CODE = "That code is not valid, or it was used already.";
 
 function throttledCode(retryAfterMs: number): ThrottledCode {
   const retryAfterSeconds = Math.ceil(retryAfterMs / 1000);

@@ -178,7 +178,7 @@ export interface ImageListItem {
   posts: number;
 }
 
-export interface ImageListQuery extends PageQuery {
+interface ImageListQuery extends PageQuery {
   /** Only images no post uses. */
   unused: boolean;
 }
@@ -233,7 +233,7 @@ export async function listImages(
 
 const IMAGE_ID = /^[\da-f]{64}$/;
 
-export type ImageDeletion =
+type ImageDeletion =
   { status: "deleted" } | { status: "missing" } | { status: "used"; posts: number; titles: string[] };
 
 /**

@@ -11,7 +11,7 @@ import { isUniqueViolation, type Db } from "../db/db.server";
  * at once get less (pixelLimitFor, ADR 032).
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
-export const MAX_IMAGE_SIDE = 12_000;
+const MAX_IMAGE_SIDE = 12_000;
 /**
  * What a decoder may hold at once beyond what shrink-on-load avoids: one
  * upload's work stays within about 50 MB of a process's 200 (ADR 032).
@@ -26,7 +26,7 @@ export const MAX_HELD_BYTES = 32 * 1024 * 1024;
  */
 export const MAX_STORED_SIDE = 2048;
 
-export const UNSUPPORTED_IMAGE_MESSAGE = "The file is not a JPEG, PNG, WebP, GIF or AVIF image";
+const UNSUPPORTED_IMAGE_MESSAGE = "The file is not a JPEG, PNG, WebP, GIF or AVIF image";
 
 /** 415: not an image we accept, judged by its content. */
 export class UnsupportedImageError extends Error {
@@ -65,7 +65,7 @@ export function sniffImageFormat(bytes: Uint8Array): SourceFormat | undefined {
   return undefined;
 }
 
-export interface StoredImage {
+interface StoredImage {
   id: string;
   /** URL of the widest variant: what a post stores as headerImage. */
   url: string;
@@ -107,7 +107,7 @@ function loadSharp(): Promise<SharpFactory> {
  * holds its file, up to 10 MiB, until it is done. One upload waits while
  * another is processed; past that an upload is answered 503.
  */
-export const IMAGE_UPLOADS_ADMITTED = 2;
+const IMAGE_UPLOADS_ADMITTED = 2;
 export const imageWork = new BoundedWork(IMAGE_UPLOADS_ADMITTED, 1);
 export const IMAGES_BUSY_MESSAGE = "The server is busy processing other images: try again in a few seconds";
 export const IMAGES_BUSY_RETRY_SECONDS = 5;
@@ -196,7 +196,7 @@ async function encode(pipeline: Sharp, contentType: string): Promise<Encoded> {
  * plus WebP variants made from that copy. Callers run it (through storeImage)
  * inside an `imageWork` admission, so one image is decoded at a time.
  */
-export async function processImage(input: Buffer): Promise<{
+async function processImage(input: Buffer): Promise<{
   id: string;
   format: SourceFormat;
   master: Encoded;
@@ -328,7 +328,7 @@ export async function storeImage(db: Db, input: Buffer): Promise<StoredImage> {
   return describe(id, processed.master, variantRows);
 }
 
-export async function findImage(db: Db, id: string): Promise<StoredImage | undefined> {
+async function findImage(db: Db, id: string): Promise<StoredImage | undefined> {
   const image = await db.selectFrom("images").select(["id", "width", "height"]).where("id", "=", id).executeTakeFirst();
   if (!image) return undefined;
   const variants = await db

@@ -4,7 +4,7 @@ import busboy from "busboy";
 import { MAX_IMAGE_BYTES } from "~/lib/images";
 import { BODY_LIMITS, bodyTooLarge, jsonError } from "../platform/http.server";
 
-export const UPLOAD_FIELD = "image";
+const UPLOAD_FIELD = "image";
 
 /**
  * Reads the one file of a multipart upload (field `image`) into memory, at

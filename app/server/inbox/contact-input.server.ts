@@ -28,7 +28,7 @@ const bodySchema = z.object({
   elapsedMs: z.number().nullish(),
 });
 
-export type ContactParse =
+type ContactParse =
   { ok: true; value: ContactInput; honeypot: boolean; tooFast: boolean } | { ok: false; message: string };
 
 export function parseContactInput(body: unknown): ContactParse {

@@ -14,11 +14,11 @@ import { readSiteSettings } from "../settings/index.server";
 import { createThrottle, type Throttle } from "../platform/throttle.server";
 
 /** Per client address: this many accepted messages per hour (docs/product/contract.md#contact-messages). */
-export const CONTACT_THROTTLE = { points: 5, durationSeconds: 60 * 60 };
+const CONTACT_THROTTLE = { points: 5, durationSeconds: 60 * 60 };
 export const CONTACT_THROTTLED_MESSAGE = "Error: Too many messages from your address. Please try again later.";
 
 /** Waits after failed notice attempts 1, 2, ...; after the last one it gives up. */
-export const NOTICE_RETRY_DELAYS_MS = [5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
+const NOTICE_RETRY_DELAYS_MS = [5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
 /** While one process sends a notice, others leave it alone for this long. */
 const NOTICE_LEASE_MS = 2 * 60_000;
 /** Safety net: due notices are looked for this often (restarts, other processes). */
@@ -88,7 +88,7 @@ export async function storeContactMessage(
   return toMessage(row);
 }
 
-export interface MessageListPage {
+interface MessageListPage {
   messages: ContactMessage[];
   /** Messages on every page. */
   total: number;
@@ -149,7 +149,7 @@ export async function listContactMessages(
 }
 
 /** Rows per query of the CSV export: a page's rows are all it holds at a time. */
-export const EXPORT_PAGE_SIZE = 200;
+const EXPORT_PAGE_SIZE = 200;
 
 /**
  * Every message matching `filter`, newest first, read from the database a
@@ -254,7 +254,7 @@ export async function deleteMessage(db: Db, id: string): Promise<boolean> {
 const optionLabel = (options: ReadonlyArray<{ value: string; label: string }>, value: string) =>
   options.find((o) => o.value === value)?.label ?? value;
 
-export function noticeText(
+function noticeText(
   message: Pick<ContactMessage, "name" | "email" | "phone" | "preferredContact" | "service" | "message" | "createdAt">,
 ) {
   return [
@@ -322,7 +322,7 @@ async function deliverNotice(db: Db, mailer: Mailer, row: Row): Promise<void> {
 }
 
 /** Sends every notice that is due now. Never throws: the messages are stored either way. */
-export async function deliverDueNotices(db: Db, mailer: Mailer | null = getMailer()): Promise<void> {
+async function deliverDueNotices(db: Db, mailer: Mailer | null = getMailer()): Promise<void> {
   if (!mailer) return;
   const due = await db
     .selectFrom("contact_messages")

@@ -6,7 +6,7 @@ import { getConfig } from "../platform/config.server";
  * Outgoing e-mail through SMTP_URL (docs/product/contract.md#contact-messages). Nothing else in the app
  * talks SMTP; callers decide what to do when sending fails.
  */
-export interface OutgoingMail {
+interface OutgoingMail {
   from: { name: string; address: string };
   to: string;
   subject: string;

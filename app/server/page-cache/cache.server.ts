@@ -37,7 +37,7 @@ import Negotiator from "negotiator";
  * else (ADR 048; before, any cookie named like the session's made a render).
  */
 
-export interface PageCacheOptions {
+interface PageCacheOptions {
   /** The current content version. */
   readVersion: () => Promise<string>;
   /** When public content next changes by itself (ms since epoch), if ever. */

@@ -9,7 +9,7 @@
  * on admissions is also the bound on the files held. A caller that is not
  * admitted is refused at once (503) rather than queued without end.
  */
-export interface Admission {
+interface Admission {
   /** Runs the task when a slot is free (in the order of admission). */
   run<T>(task: () => Promise<T>): Promise<T>;
   /** Gives the place back; call it once, whether or not `run` was used or failed. */

@@ -90,7 +90,7 @@ const envSchema = z
     }
   });
 
-export const DEFAULT_COMPANY_NAME = "Ojai Technology Services";
+const DEFAULT_COMPANY_NAME = "Ojai Technology Services";
 
 export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
 

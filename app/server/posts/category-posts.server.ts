@@ -32,7 +32,7 @@ export interface Category {
 }
 
 /** A category page in the sitemap and when its list last changed. */
-export interface CategoryUrl {
+interface CategoryUrl {
   slug: string;
   lastModified: string;
 }

@@ -31,7 +31,7 @@ export function absoluteLinks(siteUrl: string, html: string): string {
 }
 
 /** What a feed is about: the whole blog by default, or one category (ADR 041). */
-export interface FeedChannel {
+interface FeedChannel {
   title: string;
   /** Site-relative: the list page the feed follows and the feed's own address. */
   path: string;
@@ -40,7 +40,7 @@ export interface FeedChannel {
 }
 
 /** The blog's own feed, /rss.xml. */
-export const blogChannel = (companyName: string): FeedChannel => ({
+const blogChannel = (companyName: string): FeedChannel => ({
   title: `${companyName} Blog`,
   path: "/blog",
   feedPath: "/rss.xml",

@@ -14,13 +14,13 @@ import { BoundedWork } from "../platform/bounded-work.server";
  * counted in the web process's 200 MB; in its own process they are not, the
  * renderer has its own cap, and the web process cannot be taken down by it.
  */
-export const MARKDOWN_DEADLINE_MS = 5_000;
+const MARKDOWN_DEADLINE_MS = 5_000;
 
 /** Saves and previews rendering or waiting for the renderer; past this a save is answered 503. */
-export const RENDER_QUEUE = 64;
+const RENDER_QUEUE = 64;
 
 /** The renderer process's V8 heap cap (its RSS stays around twice this at most). */
-export const RENDERER_HEAP_MB = 64;
+const RENDERER_HEAP_MB = 64;
 
 /** Content that cannot be rendered in time (400), or a queue of renders already full (503). */
 export class MarkdownRenderError extends Error {

@@ -84,7 +84,7 @@ export const postInputSchema = z.object({
 
 export type PostInput = z.output<typeof postInputSchema>;
 
-export type PostInputResult = { ok: true; value: PostInput } | { ok: false; message: string };
+type PostInputResult = { ok: true; value: PostInput } | { ok: false; message: string };
 
 export function parsePostInput(body: unknown): PostInputResult {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

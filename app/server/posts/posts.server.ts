@@ -44,7 +44,7 @@ export class EditConflictError extends Error {
 }
 
 /** Who saves, for the revision; the base: the post's updatedAt the editor opened (optional). */
-export interface SaveOptions {
+interface SaveOptions {
   by?: Saver;
   baseUpdatedAt?: string;
 }
@@ -74,7 +74,7 @@ export async function listAdminPosts(db: Db, { limit, offset, q, sort }: PostLis
   return { posts, total: Number(counted.count) };
 }
 
-export interface PostListPage {
+interface PostListPage {
   posts: PostListItem[];
   /** Posts matching the filter, on every page. */
   total: number;

@@ -80,7 +80,7 @@ export interface Neighbour {
   title: string;
 }
 
-export interface ArticleInList {
+interface ArticleInList {
   article: Article;
   /** The newer article ("Previous" of docs/product/interface.md#in-place-article: the list is newest first); null for the first. */
   previous: Neighbour | null;

@@ -27,7 +27,7 @@ import { addressKey, createThrottle, type Reservation, type Throttle } from "../
  * no markup and the highlighting is the same on both backends.
  */
 
-export interface SearchHit {
+interface SearchHit {
   slug: string;
   title: Segment[];
   snippet: Segment[];
@@ -35,7 +35,7 @@ export interface SearchHit {
   publishDate: string;
 }
 
-export interface SearchResults {
+interface SearchResults {
   hits: SearchHit[];
   /** Matches counted, at most MAX_COUNTED_RESULTS + 1 (then "500+"). */
   counted: number;
@@ -60,7 +60,7 @@ const SNIPPET_CHARS = 400;
  * 503 with Retry-After) rather than piling up without end. On SQLite the
  * worker thread runs one at a time; the second waits there.
  */
-export const SEARCH_CONCURRENCY = 2;
+const SEARCH_CONCURRENCY = 2;
 export const SEARCH_QUEUE = 32;
 /** What a refused search's page asks a client to wait, in seconds (Retry-After). */
 export const SEARCH_RETRY_SECONDS = 2;
@@ -147,7 +147,7 @@ interface Row {
 }
 
 /** FTS5: every word a quoted string (a `"` doubled, though words have none), the last a prefix query. */
-export function fts5Query({ terms, prefix }: Words): string {
+function fts5Query({ terms, prefix }: Words): string {
   return terms
     .map((term, i) => `"${term.replace(/"/g, '""')}"${prefix && i === terms.length - 1 ? "*" : ""}`)
     .join(" AND ");
@@ -159,7 +159,7 @@ export function fts5Query({ terms, prefix }: Words): string {
  * to rank by: ts_rank of an `&` query pairs every position of every word
  * with every other (21 s for ten common words over 5,000 posts, 130 ms with `|`).
  */
-export function tsQuery({ terms, prefix }: Words, operator: "&" | "|"): string {
+function tsQuery({ terms, prefix }: Words, operator: "&" | "|"): string {
   return terms
     .map((term, i) => `'${term.replace(/['\\]/g, "")}'${prefix && i === terms.length - 1 ? ":*" : ""}`)
     .join(` ${operator} `);
@@ -238,7 +238,7 @@ async function postgresPage(db: Db, query: Words, at: string, offset: number) {
  * A snippet as plain text: no markers, the markdown's link targets and
  * emphasis characters left out, whitespace collapsed, at most SNIPPET_CHARS.
  */
-export function plainSnippet(snippet: string): string {
+function plainSnippet(snippet: string): string {
   const text = snippet
     .slice(0, SNIPPET_CHARS * 4)
     .replace(MARKERS, "")

@@ -72,7 +72,7 @@ export async function createShareLink(
 }
 
 /** Removes every expired or revoked link (of any post): they open nothing and list nowhere. */
-export async function pruneDeadLinks(db: Db, nowIso = new Date().toISOString()): Promise<number> {
+async function pruneDeadLinks(db: Db, nowIso = new Date().toISOString()): Promise<number> {
   const result = await db
     .deleteFrom("preview_links")
     .where((eb) => eb.or([eb("expires_at", "<=", nowIso), eb("revoked_at", "is not", null)]))
@@ -131,7 +131,7 @@ export async function revokeShareLink(
 }
 
 /** What a share link shows: the article as its page would, whether it is public yet, and when the link ends. */
-export interface PreviewArticle {
+interface PreviewArticle {
   article: Article;
   /** Published and its publish date come: the article's own page shows it too. */
   isPublic: boolean;

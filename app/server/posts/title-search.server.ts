@@ -40,7 +40,7 @@ export const SORTED_MATCHES_MAX = 2_000;
 
 type PostsCondition = (eb: ExpressionBuilder<Database, "posts">) => RawBuilder<SqlBool>;
 
-export interface TitleFilter {
+interface TitleFilter {
   text: string;
   /** The condition on `posts` that keeps the matching posts. */
   matches: PostsCondition;

@@ -16,12 +16,12 @@ import { changingContent } from "../db/content-version.server";
  */
 
 /** The About page's location (docs/product/interface.md#about-page). */
-export const DEFAULT_LOCATION = "Ojai, California";
-export const DEFAULT_META_DESCRIPTION =
+const DEFAULT_LOCATION = "Ojai, California";
+const DEFAULT_META_DESCRIPTION =
   "Web design for media, cloud and business platforms for systems, and research projects from Ojai, California.";
 
 /** What the first start writes: the environment's values (docs/configuration.md), or the About page's location and nothing. */
-export function defaultSiteSettings(config: Config = getConfig()): SiteSettings {
+function defaultSiteSettings(config: Config = getConfig()): SiteSettings {
   return {
     companyName: config.company.name,
     contactEmail: config.company.email ?? null,
