@@ -5,15 +5,13 @@ import type { Connection, Db } from "../db/db.server";
 import { currentListShape, type PublicListShape } from "./public-list.server";
 import {
   ARTICLE_COLUMNS,
-  lastModified,
-  newestFirst,
-  publicPosts,
   SUMMARY_COLUMNS,
   toArticle,
   toSummary,
   type Article,
   type PostSummary,
-} from "./public-posts.server";
+} from "./post-shape.server";
+import { lastModified, newestFirst, publicPosts } from "./public-posts.server";
 
 /**
  * Reads of a category's public posts (ADR 041): the category page, its feed

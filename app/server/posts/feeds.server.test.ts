@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { serializeJsonLd } from "~/lib/article-seo";
-import type { Article } from "./public-posts.server";
+import type { Article } from "./post-shape.server";
 import { BLOG_PAGE_SIZE } from "~/lib/blog-pages";
 import {
   absoluteLinks,

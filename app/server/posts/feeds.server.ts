@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { articleUrl, absoluteUrl } from "~/lib/article-seo";
 import { BLOG_PAGE_SIZE, blogPageHref } from "~/lib/blog-pages";
 import { categoryHref } from "~/lib/categories";
-import type { Article, PostUrl } from "./public-posts.server";
+import type { Article, PostUrl } from "./post-shape.server";
 
 /** Items in the RSS feed: the newest posts, full text. */
 export const FEED_SIZE = 20;

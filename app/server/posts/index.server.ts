@@ -48,8 +48,8 @@ export {
   updatePost,
 } from "./posts.server";
 export { currentListShape } from "./public-list.server";
+export { type Article, type Neighbour, type Post, type PostSummary } from "./post-shape.server";
 export {
-  type Article,
   findPublicArticle,
   findPublicPost,
   lastPublicChange,
@@ -57,9 +57,6 @@ export {
   listPublicPosts,
   listPublicSummaries,
   listPublicUrls,
-  type Neighbour,
-  type Post,
-  type PostSummary,
 } from "./public-posts.server";
 export { renameReservedSlugs } from "./reserved-slugs.server";
 export { refundSearch, reserveSearch, SEARCH_RETRY_SECONDS, SearchBusyError, searchPosts } from "./search.server";

@@ -19,7 +19,7 @@ import {
   toPostListItem,
   type Post,
   type PostListItem,
-} from "./public-posts.server";
+} from "./post-shape.server";
 
 /**
  * The admin's reads (drafts and scheduled posts included) and every write of

@@ -5,7 +5,8 @@ import { postRow } from "../../../tests/support/post-row";
 import type { Connection, Db } from "../db/db.server";
 import { changingContent } from "../db/content-version.server";
 import { ANCHOR_SPACING, currentListShape, readListShape } from "./public-list.server";
-import { findPublicArticle, listPublicSummaries, type PostSummary } from "./public-posts.server";
+import { findPublicArticle, listPublicSummaries } from "./public-posts.server";
+import { type PostSummary } from "./post-shape.server";
 
 /**
  * The public list's shape (its length and anchors) against the list itself,

@@ -1,7 +1,20 @@
-import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder } from "kysely";
+import { type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import { isWellFormedSlug } from "~/lib/slug";
 import type { Connection, Db } from "../db/db.server";
-import type { Database, PostsTable } from "../db/schema.server";
+import type { Database } from "../db/schema.server";
+import {
+  ARTICLE_COLUMNS,
+  POST_COLUMNS,
+  SUMMARY_COLUMNS,
+  toArticle,
+  toPost,
+  toSummary,
+  type Article,
+  type Neighbour,
+  type Post,
+  type PostSummary,
+  type PostUrl,
+} from "./post-shape.server";
 import {
   anchorAtOrAfterDate,
   anchorAtOrBeforeIndex,
@@ -22,64 +35,6 @@ import {
  * The admin's reads (posts.server.ts) share the API's shape and the order.
  */
 
-type Row = Selectable<PostsTable>;
-
-/** A post as the HTTP contract shows it (docs/product/contract.md#posts), to the public and to the admin. */
-export interface Post {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt: string;
-  content: string;
-  category: string;
-  author: string;
-  publishDate: string;
-  readTime: string;
-  published: boolean;
-  headerImage: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Per-post SEO (docs/product/contract.md#post-seo-fields): null means the title, the excerpt, the title again. */
-  metaTitle: string | null;
-  metaDescription: string | null;
-  headerImageAlt: string | null;
-  /** Hidden from search engines: a robots noindex tag, left out of the sitemap and feeds. */
-  noindex: boolean;
-}
-
-/** A post in the admin's list: everything but the markdown (the editor reads the whole post by id). */
-export type PostListItem = Omit<Post, "content">;
-
-/** What a card in the blog's list or a slide of the landing page's carousel shows. */
-export interface PostSummary {
-  id: string;
-  slug: string;
-  title: string;
-  excerpt: string;
-  category: string;
-  author: string;
-  readTime: string;
-  publishDate: string;
-  headerImage: string | null;
-}
-
-/** An article page or a feed item: the summary, its body, its last change and its SEO fields. */
-export interface Article extends PostSummary {
-  /** Sanitised by the markdown pipeline when the post was saved. */
-  contentHtml: string;
-  updatedAt: string;
-  metaTitle: string | null;
-  metaDescription: string | null;
-  headerImageAlt: string | null;
-  noindex: boolean;
-}
-
-/** The article that Previous or Next leads to. */
-export interface Neighbour {
-  slug: string;
-  title: string;
-}
-
 interface ArticleInList {
   article: Article;
   /** The newer article ("Previous" of docs/product/interface.md#in-place-article: the list is newest first); null for the first. */
@@ -88,108 +43,6 @@ interface ArticleInList {
   next: Neighbour | null;
   /** 0-based index in the public list, newest first. */
   index: number;
-}
-
-/** A public post's address in the sitemap and when it last changed. */
-export interface PostUrl {
-  slug: string;
-  lastModified: string;
-}
-
-/** Every column of a post in a list: all but the markdown and the stored HTML. */
-export const POST_LIST_COLUMNS = [
-  "id",
-  "title",
-  "slug",
-  "excerpt",
-  "category",
-  "author",
-  "publish_date",
-  "read_time",
-  "published",
-  "header_image",
-  "created_at",
-  "updated_at",
-  "meta_title",
-  "meta_description",
-  "header_image_alt",
-  "noindex",
-] as const;
-
-/** Every column but the stored HTML. */
-export const POST_COLUMNS = [...POST_LIST_COLUMNS, "content"] as const;
-
-export const SUMMARY_COLUMNS = [
-  "id",
-  "slug",
-  "title",
-  "excerpt",
-  "category",
-  "author",
-  "read_time",
-  "publish_date",
-  "header_image",
-] as const;
-
-export const ARTICLE_COLUMNS = [
-  ...SUMMARY_COLUMNS,
-  "content_html",
-  "updated_at",
-  "meta_title",
-  "meta_description",
-  "header_image_alt",
-  "noindex",
-] as const;
-
-export function toPostListItem(row: Pick<Row, (typeof POST_LIST_COLUMNS)[number]>): PostListItem {
-  return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    excerpt: row.excerpt,
-    category: row.category,
-    author: row.author,
-    publishDate: row.publish_date,
-    readTime: row.read_time,
-    published: Boolean(row.published),
-    headerImage: row.header_image,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    metaTitle: row.meta_title,
-    metaDescription: row.meta_description,
-    headerImageAlt: row.header_image_alt,
-    noindex: Boolean(row.noindex),
-  };
-}
-
-export function toPost(row: Pick<Row, (typeof POST_COLUMNS)[number]>): Post {
-  return { ...toPostListItem(row), content: row.content };
-}
-
-export function toSummary(row: Pick<Row, (typeof SUMMARY_COLUMNS)[number]>): PostSummary {
-  return {
-    id: row.id,
-    slug: row.slug,
-    title: row.title,
-    excerpt: row.excerpt,
-    category: row.category,
-    author: row.author,
-    readTime: row.read_time,
-    publishDate: row.publish_date,
-    headerImage: row.header_image,
-  };
-}
-
-export function toArticle(row: Pick<Row, (typeof ARTICLE_COLUMNS)[number]>): Article {
-  return {
-    ...toSummary(row),
-    contentHtml: row.content_html,
-    updatedAt: row.updated_at,
-    metaTitle: row.meta_title,
-    metaDescription: row.meta_description,
-    headerImageAlt: row.header_image_alt,
-    noindex: Boolean(row.noindex),
-  };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 import type { Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
 import { isRecordId } from "../db/ids.server";
-import { ARTICLE_COLUMNS, toArticle, type Article } from "./public-posts.server";
+import { ARTICLE_COLUMNS, toArticle, type Article } from "./post-shape.server";
 import { hashSecretToken, newSecretToken } from "../platform/secret-tokens.server";
 
 /**
