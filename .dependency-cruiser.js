@@ -58,7 +58,7 @@ export default {
       name: "routes-use-domain-indexes",
       comment:
         "A route, the Express app (server/) or browser code calls a domain through its index, never its inner modules " +
-        "(ADR 052). The markdown worker thread loads only the pipeline it runs.",
+        "(ADR 052). The markdown renderer process loads only the pipeline it runs (ADR 039).",
       severity: "error",
       from: {
         path: "^(app/routes/|app/components/|app/[^/]+\\.tsx?$|server/)",
