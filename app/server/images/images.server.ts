@@ -24,7 +24,7 @@ export const MAX_HELD_BYTES = 32 * 1024 * 1024;
  * pixel), so a full-size copy of a 48-megapixel photo cannot be written in
  * a process's 200 MB.
  */
-export const MAX_STORED_SIDE = 2048;
+const MAX_STORED_SIDE = 2048;
 
 const UNSUPPORTED_IMAGE_MESSAGE = "The file is not a JPEG, PNG, WebP, GIF or AVIF image";
 

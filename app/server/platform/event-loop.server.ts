@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Logger } from "pino";
 
 /** No single piece of work may hold the event loop longer than this (issue 13). */
-export const EVENT_LOOP_BUDGET_MS = 100;
+const EVENT_LOOP_BUDGET_MS = 100;
 
 const TICK_MS = 10;
 

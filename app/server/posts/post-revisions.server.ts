@@ -19,7 +19,7 @@ import type { PostInput } from "./post-input.server";
 export { MAX_REVISIONS };
 
 /** The fields of a post besides title, excerpt and content, as a revision or a draft keeps them. */
-export interface RevisionFields {
+interface RevisionFields {
   slug: string;
   category: string;
   author: string | null;
