@@ -2,15 +2,10 @@
 // dependency-cruiser: one pass over the import graph of app/ and server/,
 // type-only imports told apart from the rest.
 //
-// A rule for the app/server restructure, once each domain is a folder with an
-// index: "routes call only a domain's index". It goes in `forbidden` below as
-//   {
-//     name: "routes-use-domain-indexes",
-//     comment: "A route calls a domain through its index, never its inner modules.",
-//     severity: "error",
-//     from: { path: "^app/routes/" },
-//     to: { path: "^app/server/[^/]+/", pathNot: "^app/server/[^/]+/index\\.server\\.ts$" },
-//   }
+// app/server is a folder per domain (ADR 052): each has an index.server.ts,
+// its interface, and a README saying what it owns and who may call it. db/ and
+// platform/ are layers below every domain, not domains: anyone may import
+// their modules one by one.
 
 /**
  * Code that runs in the browser, or may: it takes only types from server code.
@@ -21,7 +16,11 @@
  */
 const UI = ["^app/(components|islands|lib|content)/", "^app/routes/admin/"];
 /** What db/ may use besides itself: the process's configuration and logger, which no domain owns. */
-const PLATFORM = "^app/server/(config|logger)\\.server\\.ts$";
+const PLATFORM = "^app/server/platform/(config|logger)\\.server\\.ts$";
+/** The layers under the domains, imported module by module. */
+const LAYERS = "^app/server/(db|platform)/";
+/** A domain's interface. */
+const INDEX = "^app/server/[^/]+/index\\.server\\.ts$";
 /** Route modules (their loaders and actions run on the server) and server-only files beside them. */
 const ROUTE_MODULE = "/(route|layout)\\.tsx?$|\\.server\\.tsx?$";
 /** Tests reach across layers to set up and check what they test. */
@@ -54,6 +53,40 @@ export default {
       severity: "error",
       from: { path: "^app/server/db/", pathNot: TEST },
       to: { path: "^app/", pathNot: ["^app/server/db/", PLATFORM] },
+    },
+    {
+      name: "routes-use-domain-indexes",
+      comment:
+        "A route, the Express app (server/) or browser code calls a domain through its index, never its inner modules " +
+        "(ADR 052). The markdown renderer process loads only the pipeline it runs (ADR 039).",
+      severity: "error",
+      from: {
+        path: "^(app/routes/|app/components/|app/[^/]+\\.tsx?$|server/)",
+        pathNot: [TEST, "^server/markdown-worker\\.ts$"],
+      },
+      to: { path: "^app/server/[^/]+/", pathNot: [INDEX, LAYERS] },
+    },
+    {
+      name: "domains-use-each-others-indexes",
+      comment:
+        "A domain imports another domain only through its index (ADR 052); inside its own folder, anything goes.",
+      severity: "error",
+      from: { path: "^app/server/([^/]+)/", pathNot: TEST },
+      to: { path: "^app/server/[^/]+/", pathNot: ["^app/server/$1/", INDEX, LAYERS] },
+    },
+    {
+      name: "platform-imports-no-domain",
+      comment: "app/server/platform is below every domain: it imports only itself, db/ and packages (ADR 052).",
+      severity: "error",
+      from: { path: "^app/server/platform/", pathNot: TEST },
+      to: { path: "^app/server/", pathNot: LAYERS },
+    },
+    {
+      name: "no-loose-server-modules",
+      comment: "Every module of app/server lives in a domain's folder or a layer's (ADR 052).",
+      severity: "error",
+      from: {},
+      to: { path: "^app/server/[^/]+\\.tsx?$" },
     },
     {
       name: "migrations-stay-frozen",

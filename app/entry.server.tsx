@@ -2,8 +2,8 @@ import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRou
 import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
 import { redactSecretPath } from "./lib/secret-paths";
-import { getLogger } from "./server/logger.server";
-import { renderStatic, renderWhole } from "./server/render-whole.server";
+import { getLogger } from "./server/platform/logger.server";
+import { renderStatic, renderWhole } from "./server/platform/render-whole.server";
 
 export const streamTimeout = 5_000;
 

@@ -18,9 +18,9 @@ import { Island } from "./islands/island";
 import { islandsLoaderData, LOAD_ISLANDS_SCRIPT } from "./islands/load-islands";
 import { isIslandsPage, type PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
-import { getConfig } from "./server/config.server";
-import { islandAssets } from "./server/islands.server";
-import { siteSettingsFor } from "./server/settings.server";
+import { getConfig } from "./server/platform/config.server";
+import { islandAssets } from "./server/platform/islands.server";
+import { siteSettingsFor } from "./server/settings/index.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { siteUrl } = getConfig();

@@ -10,14 +10,14 @@ import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseU
 import { secretPageHeaders } from "./secret-page-headers";
 import { securityHeaders, setNonce } from "./security-headers";
 import "~/context";
-import { getConfig } from "~/server/config.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getConnection, getDb } from "~/server/db/index.server";
-import { getLogger } from "~/server/logger.server";
-import { BACKUP_PATH, sendBackup } from "~/server/backup/download.server";
-import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/messages-export.server";
-import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/cache.server";
-import { cacheKeyOf, isOpenEndedKey, pathOf } from "~/server/page-cache/key.server";
-import { contentVersionReader, nextScheduledChange } from "~/server/page-cache/version.server";
+import { getLogger } from "~/server/platform/logger.server";
+import { BACKUP_PATH, sendBackup } from "~/server/backup/index.server";
+import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/inbox/index.server";
+import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/index.server";
+import { cacheKeyOf, isOpenEndedKey, pathOf } from "~/server/page-cache/index.server";
+import { contentVersionReader, nextScheduledChange } from "~/server/db/content-version.server";
 
 /** Parses TRUST_PROXY the way Express's "trust proxy" setting expects it. */
 function trustProxySetting(value: string): boolean | number | string {

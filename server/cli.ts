@@ -5,17 +5,18 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import tar from "tar-stream";
-import { AccountError, clearSignInThrottle, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/auth.server";
-import { BackupError } from "~/server/backup/format.server";
-import { readBackupFile, restoreBackup } from "~/server/backup/read.server";
-import { writeBackup } from "~/server/backup/write.server";
-import { ConfigError, resolveDatabase } from "~/server/config.server";
-import { CopyError, copyDatabase } from "~/server/backup/copy-database.server";
+import { AccountError, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/identity/index.server";
+import { clearSignInThrottle } from "~/server/identity/index.server";
+import { BackupError } from "~/server/backup/index.server";
+import { readBackupFile, restoreBackup } from "~/server/backup/index.server";
+import { writeBackup } from "~/server/backup/index.server";
+import { ConfigError, resolveDatabase } from "~/server/platform/config.server";
+import { CopyError, copyDatabase } from "~/server/backup/index.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
-import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/markdown.server";
-import { getTotpKey, KEY_FILE_NAME } from "~/server/two-factor-key.server";
-import { resetTwoFactor } from "~/server/two-factor.server";
+import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
+import { getTotpKey, KEY_FILE_NAME } from "~/server/identity/index.server";
+import { resetTwoFactor } from "~/server/identity/index.server";
 
 const USAGE = `Usage:
   npm run admin -- set-password <email>   add an administrator, or reset the password of an existing one

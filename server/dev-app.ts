@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { prepareApp } from "~/server/startup.server";
+import { prepareApp } from "./startup";
 import { createApp } from "./app";
 
 /** Loaded by server/dev.ts through Vite, so that edits reload. */

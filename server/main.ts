@@ -5,14 +5,14 @@ import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 // Provided by React Router's Vite plugin at build time.
 import * as build from "virtual:react-router/server-build";
-import { ConfigError, getConfig } from "~/server/config.server";
-import { startContactNotices } from "~/server/contact.server";
+import { ConfigError, getConfig } from "~/server/platform/config.server";
+import { startContactNotices } from "~/server/inbox/index.server";
 import { closeConnection, getDb } from "~/server/db/index.server";
-import { watchEventLoop } from "~/server/event-loop.server";
-import { getLogger } from "~/server/logger.server";
-import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/markdown.server";
-import { prepareApp } from "~/server/startup.server";
-import { startAuditPruning } from "~/server/audit.server";
+import { watchEventLoop } from "~/server/platform/event-loop.server";
+import { getLogger } from "~/server/platform/logger.server";
+import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
+import { prepareApp } from "./startup";
+import { startAuditPruning } from "~/server/audit/index.server";
 import { createApp } from "./app";
 
 const SHUTDOWN_GRACE_MS = 10_000;

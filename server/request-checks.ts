@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import onHeaders from "on-headers";
-import { BODY_LIMITS } from "~/server/http.server";
+import { BODY_LIMITS } from "~/server/platform/http.server";
 
 // The checks that refuse a request before any route runs (ADR 023). Each can
 // only refuse a request with a body or a method other than GET and HEAD, which

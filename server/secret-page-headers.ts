@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import onHeaders from "on-headers";
-import { isPreviewPath, PREVIEW_HEADERS } from "~/lib/preview-links";
+import { isPreviewPath, PREVIEW_HEADERS } from "~/lib/share-links";
 import { hasSecretAddress } from "~/lib/secret-paths";
 
 /** What a page whose address holds a secret adds: the address is never sent on as a referrer. */

@@ -2,7 +2,7 @@
  * The audit log's actions (ADR 038), shared by the server, which records and
  * filters by them, and the Audit screen, which names them. A new action is
  * one entry here and one label below; recording it is one call of
- * `recordAudit` (app/server/audit.server.ts).
+ * `recordAudit` (app/server/audit/audit.server.ts).
  */
 export const AUDIT_ACTIONS = [
   "sign-in",

@@ -3,9 +3,9 @@ import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
 import { telHref } from "~/lib/site-settings";
-import { getConfig } from "~/server/config.server";
-import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { siteSettingsFor } from "~/server/settings.server";
+import { getConfig } from "~/server/platform/config.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/about";
 
 export const handle = islandsPage;

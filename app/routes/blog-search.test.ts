@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../tests/support/backend";
 import { ApiClient, cacheStored, startServer, type TestServer } from "../../tests/support/server";
 import { searchText } from "~/content/search";
-import { SEARCH_THROTTLE } from "~/server/search.server";
+import { SEARCH_THROTTLE } from "~/server/posts/search.server";
 import { headers as searchHeaders } from "./blog.search";
 
 /**

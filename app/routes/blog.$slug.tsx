@@ -4,11 +4,11 @@ import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
-import { getConfig } from "~/server/config.server";
-import { siteSettingsFor } from "~/server/settings.server";
+import { getConfig } from "~/server/platform/config.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
 import { getConnection } from "~/server/db/index.server";
-import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { findPublicArticle } from "~/server/public-posts.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
+import { findPublicArticle } from "~/server/posts/index.server";
 import type { Route } from "./+types/blog.$slug";
 
 /**

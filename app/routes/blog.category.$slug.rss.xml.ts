@@ -1,10 +1,10 @@
 import { categoryPage } from "~/content/categories";
 import { categoryFeedHref, categoryHref } from "~/lib/categories";
-import { currentCategory, listCategoryFeedArticles } from "~/server/category-posts.server";
-import { getConfig } from "~/server/config.server";
+import { currentCategory, listCategoryFeedArticles } from "~/server/posts/index.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getConnection } from "~/server/db/index.server";
-import { buildRss, cacheableText, FEED_SIZE } from "~/server/feeds.server";
-import { readSiteSettings } from "~/server/settings.server";
+import { buildRss, cacheableText, FEED_SIZE } from "~/server/posts/index.server";
+import { readSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.category.$slug.rss.xml";
 
 /**

@@ -8,11 +8,11 @@ import { BLOG_PAGE_SIZE, parseBlogPage } from "~/lib/blog-pages";
 import { categoryFeedHref, categoryHref, isCategorySlug } from "~/lib/categories";
 import { followLink } from "~/lib/page-transition";
 import { pageMeta } from "~/lib/seo";
-import { currentCategory, listCategorySummaries } from "~/server/category-posts.server";
-import { getConfig } from "~/server/config.server";
+import { currentCategory, listCategorySummaries } from "~/server/posts/index.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getConnection } from "~/server/db/index.server";
-import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { siteSettingsFor } from "~/server/settings.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.category.$slug";
 
 const notFound = () => new Response("Not found", { status: 404 });

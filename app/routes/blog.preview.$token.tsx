@@ -4,11 +4,11 @@ import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta, articleUrl } from "~/lib/article-seo";
 import { formatDate } from "~/lib/dates";
-import { PREVIEW_HEADERS, previewNotice } from "~/lib/preview-links";
-import { getConfig } from "~/server/config.server";
+import { PREVIEW_HEADERS, previewNotice } from "~/lib/share-links";
+import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
-import { findPreviewArticle } from "~/server/preview-links.server";
-import { siteSettingsFor } from "~/server/settings.server";
+import { findPreviewArticle } from "~/server/posts/index.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.preview.$token";
 
 /**

@@ -13,17 +13,17 @@ import {
   type Segment,
 } from "~/lib/search-query";
 import { pageMeta } from "~/lib/seo";
-import { getConfig } from "~/server/config.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getConnection } from "~/server/db/index.server";
-import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import {
   refundSearch,
   reserveSearch,
   SEARCH_RETRY_SECONDS,
   SearchBusyError,
   searchPosts,
-} from "~/server/search.server";
-import { siteSettingsFor } from "~/server/settings.server";
+} from "~/server/posts/index.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.search";
 
 /**

@@ -7,12 +7,12 @@ import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
 import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, parseBlogPage } from "~/lib/blog-pages";
 import { pageMeta } from "~/lib/seo";
-import { getConfig } from "~/server/config.server";
-import { siteSettingsFor } from "~/server/settings.server";
+import { getConfig } from "~/server/platform/config.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
 import { getConnection } from "~/server/db/index.server";
-import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { currentListShape } from "~/server/public-list.server";
-import { findPublicArticle, listPublicSummaries } from "~/server/public-posts.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
+import { currentListShape } from "~/server/posts/index.server";
+import { findPublicArticle, listPublicSummaries } from "~/server/posts/index.server";
 import type { Route } from "./+types/blog";
 
 const notFound = () => new Response("Not found", { status: 404 });

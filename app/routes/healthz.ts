@@ -1,4 +1,4 @@
 import { getDb } from "~/server/db/index.server";
-import { healthResponse } from "~/server/health.server";
+import { healthResponse } from "~/server/platform/health.server";
 
 export const loader = () => healthResponse(getDb());

@@ -6,11 +6,11 @@ import { landingPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
 import { JsonLd } from "~/components/site/json-ld";
 import { organizationJsonLd } from "~/lib/article-seo";
-import { getConfig } from "~/server/config.server";
-import { PUBLIC_CACHE_CONTROL } from "~/server/http.server";
+import { getConfig } from "~/server/platform/config.server";
+import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { getDb } from "~/server/db/index.server";
-import { listPublicSummaries } from "~/server/public-posts.server";
-import { siteSettingsFor } from "~/server/settings.server";
+import { listPublicSummaries } from "~/server/posts/index.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/home";
 
 export const handle = landingPage;

@@ -1,6 +1,6 @@
 import { IMAGE_VARIANT_CONTENT_TYPE, parseImageVariantPath } from "~/lib/images";
 import { getDb } from "~/server/db/index.server";
-import { findImageVariant, imageVariantExists } from "~/server/images.server";
+import { findImageVariant, imageVariantExists } from "~/server/images/index.server";
 import type { Route } from "./+types/images.$file";
 
 const notFound = () =>

@@ -1,5 +1,5 @@
-import { getConfig } from "~/server/config.server";
-import { buildRobots, cacheableText } from "~/server/feeds.server";
+import { getConfig } from "~/server/platform/config.server";
+import { buildRobots, cacheableText } from "~/server/posts/index.server";
 import type { Route } from "./+types/robots.txt";
 
 export function loader({ request }: Route.LoaderArgs) {

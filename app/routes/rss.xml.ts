@@ -1,8 +1,8 @@
-import { getConfig } from "~/server/config.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
-import { buildRss, cacheableText, FEED_SIZE } from "~/server/feeds.server";
-import { listFeedArticles } from "~/server/public-posts.server";
-import { readSiteSettings } from "~/server/settings.server";
+import { buildRss, cacheableText, FEED_SIZE } from "~/server/posts/index.server";
+import { listFeedArticles } from "~/server/posts/index.server";
+import { readSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/rss.xml";
 
 export async function loader({ request }: Route.LoaderArgs) {

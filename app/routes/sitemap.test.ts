@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOG_PAGE_SIZE } from "~/lib/blog-pages";
-import { SITEMAP_URLS_PER_FILE } from "~/server/feeds.server";
+import { SITEMAP_URLS_PER_FILE } from "~/server/posts/feeds.server";
 import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
 import { generatePosts } from "../../tests/support/generate-posts";
 import { startServer, type TestServer } from "../../tests/support/server";

@@ -1,9 +1,15 @@
-import { getConfig } from "~/server/config.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getConnection } from "~/server/db/index.server";
-import { buildSitemap, buildSitemapIndex, cacheableText, parseSitemapFile, sitemapLayout } from "~/server/feeds.server";
-import { countSitemapCategories, listCategoryUrls } from "~/server/category-posts.server";
-import { currentListShape } from "~/server/public-list.server";
-import { lastPublicChange, listPublicUrls } from "~/server/public-posts.server";
+import {
+  buildSitemap,
+  buildSitemapIndex,
+  cacheableText,
+  parseSitemapFile,
+  sitemapLayout,
+} from "~/server/posts/index.server";
+import { countSitemapCategories, listCategoryUrls } from "~/server/posts/index.server";
+import { currentListShape } from "~/server/posts/index.server";
+import { lastPublicChange, listPublicUrls } from "~/server/posts/index.server";
 import type { Route } from "./+types/sitemap.xml";
 
 const XML = "application/xml; charset=utf-8";

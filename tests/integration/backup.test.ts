@@ -13,7 +13,7 @@ import { BACKED_UP_TABLES, LEFT_OUT_TABLES, MANIFEST, REBUILT_TABLES } from "~/s
 import { restoreBackup } from "~/server/backup/read.server";
 import { POSTGRES_INDEX_TABLES, SKIPPED_TABLES, SQLITE_INDEX_TABLES } from "~/server/backup/copy-database.server";
 import { connect, type Connection } from "~/server/db/db.server";
-import { KEY_FILE_NAME } from "~/server/two-factor-key.server";
+import { KEY_FILE_NAME } from "~/server/identity/two-factor-key.server";
 import { TEST_BACKEND } from "../support/backend";
 import { freshPostgres, freshSqlite, type FreshDatabase } from "../support/database";
 import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";

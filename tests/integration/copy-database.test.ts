@@ -11,7 +11,7 @@ import {
   SKIPPED_TABLES,
   SQLITE_INDEX_TABLES,
 } from "~/server/backup/copy-database.server";
-import { listAdminPosts } from "~/server/posts.server";
+import { listAdminPosts } from "~/server/posts/posts.server";
 import { createPostgresDatabase, TEST_BACKEND } from "../support/backend";
 import { freshDatabase, freshSqlite } from "../support/database";
 import { generatedTitle, generatePosts } from "../support/generate-posts";

@@ -157,7 +157,7 @@ describe("what deploy/ ships", () => {
   it("the environment file example sets no PORT (it would override every instance's) and only variables the app reads", () => {
     const example = parseEnvironmentFile(fs.readFileSync(path.join(ROOT, "deploy/ojai-site.env.example"), "utf8"));
     expect(example).not.toHaveProperty("PORT");
-    const config = fs.readFileSync(path.join(ROOT, "app/server/config.server.ts"), "utf8");
+    const config = fs.readFileSync(path.join(ROOT, "app/server/platform/config.server.ts"), "utf8");
     for (const name of Object.keys(example)) expect(config, name).toContain(`${name}:`);
   });
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HASHING_BUSY } from "~/server/passwords.server";
-import { SETUP_CLOSED, SETUP_TOKEN_INVALID } from "~/server/auth.server";
+import { HASHING_BUSY } from "~/server/identity/passwords.server";
+import { SETUP_CLOSED, SETUP_TOKEN_INVALID } from "~/server/identity/setup.server";
 import { postAllAtOnce, type HeldPost } from "../support/parallel";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 

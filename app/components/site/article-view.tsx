@@ -1,6 +1,6 @@
 import { formatDate } from "~/lib/dates";
 import { ARTICLE_TITLE_ID, followLink } from "~/lib/page-transition";
-import type { Article, Neighbour } from "~/server/public-posts.server";
+import type { Article, Neighbour } from "~/server/posts/index.server";
 import { CategoryLink } from "./post-card";
 import { PostImage } from "./post-image";
 

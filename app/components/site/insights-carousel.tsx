@@ -3,7 +3,7 @@ import { insights } from "~/content/landing";
 import { Tip } from "~/components/ui/tip";
 import { formatDate } from "~/lib/dates";
 import { articleUrl, openSharePopup, shareNetworks } from "~/lib/share";
-import type { PostSummary } from "~/server/public-posts.server";
+import type { PostSummary } from "~/server/posts/index.server";
 import { PostImage } from "./post-image";
 
 /** Swipe threshold, slide transition and background fade (docs/product/interface.md#latest-insights-carousel). */

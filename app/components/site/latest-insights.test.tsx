@@ -2,7 +2,7 @@ import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { LatestInsights } from "./latest-insights";
-import type { PostSummary } from "~/server/public-posts.server";
+import type { PostSummary } from "~/server/posts/index.server";
 
 function render(posts: PostSummary[] | undefined) {
   const router = createMemoryRouter([

@@ -1,7 +1,7 @@
 import { insights } from "~/content/landing";
 import { Island } from "~/islands/island";
 import { InsightsFrame } from "./insights-carousel";
-import type { PostSummary } from "~/server/public-posts.server";
+import type { PostSummary } from "~/server/posts/index.server";
 
 /**
  * The "solutions" section: Latest Insights (docs/product/interface.md#latest-insights-carousel). "Loading latest

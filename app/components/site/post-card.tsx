@@ -2,7 +2,7 @@ import { categoryLinkText } from "~/content/categories";
 import { categoryHref, categorySlugOf } from "~/lib/categories";
 import { followLink, postCardId } from "~/lib/page-transition";
 import { formatDate } from "~/lib/dates";
-import type { PostSummary } from "~/server/public-posts.server";
+import type { PostSummary } from "~/server/posts/index.server";
 import { PostImage } from "./post-image";
 
 /**

@@ -9,8 +9,8 @@
 import { useRef } from "react";
 import { Outlet } from "react-router";
 import { AdminShell, type AdminOutletContext } from "~/components/admin/admin-shell";
-import { adminShellData } from "~/server/admin-shell.server";
-import { requireAdminPage } from "~/server/auth.server";
+import { adminShellData } from "~/server/inbox/index.server";
+import { requireAdminPage } from "~/server/identity/index.server";
 import type { Route } from "./+types/layout";
 
 /** Checks the session and loads the shell, for the admin screens. */

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { AdminsError, removeAdministrator } from "~/server/admins.server";
-import { recordAudit } from "~/server/audit.server";
-import { checkOwnPassword, PASSWORD_REQUIRED, requireAdminApi, signOut } from "~/server/auth.server";
+import { AdminsError, removeAdministrator } from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
+import { requireAdminApi, signOut } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.administrators.$id";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });

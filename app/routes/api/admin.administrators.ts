@@ -1,7 +1,7 @@
-import { listAdministrators, listPendingInvites } from "~/server/admins.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { listAdministrators, listPendingInvites } from "~/server/identity/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { methodNotAllowed } from "~/server/http.server";
+import { methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.administrators";
 
 /** GET /api/admin/administrators: every administrator and the pending invitations (ADR 038). */

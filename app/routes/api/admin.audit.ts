@@ -1,8 +1,8 @@
-import { listAuditEntries } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { listAuditEntries } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { parseAuditListQuery } from "~/server/list-query.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { parseAuditListQuery } from "~/server/audit/index.server";
 import type { Route } from "./+types/admin.audit";
 
 /** GET /api/admin/audit: newest first, paged like the other admin lists, `action` and `admin` filters (ADR 038). */

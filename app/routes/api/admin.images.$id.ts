@@ -1,8 +1,8 @@
-import { requireAdminApi } from "~/server/auth.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { deleteImage, describeUse } from "~/server/image-references.server";
-import { getLogger } from "~/server/logger.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { deleteImage, describeUse } from "~/server/images/index.server";
+import { getLogger } from "~/server/platform/logger.server";
 import type { Route } from "./+types/admin.images.$id";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Connection } from "~/server/db/db.server";
-import { rebuildImageReferences } from "~/server/image-references.server";
+import { rebuildImageReferences } from "~/server/images/image-references.server";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
-import type { ImageListItem } from "~/server/image-references.server";
+import type { ImageListItem } from "~/server/images/image-references.server";
 
 /**
  * Issue 16, images (ADR 036): which uploads each post uses (its header image

@@ -1,8 +1,8 @@
-import { requireAdminApi } from "~/server/auth.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { listImages } from "~/server/image-references.server";
-import { parseImageListQuery } from "~/server/list-query.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { listImages } from "~/server/images/index.server";
+import { parseImageListQuery } from "~/server/images/index.server";
 import type { Route } from "./+types/admin.images";
 
 /**

@@ -1,8 +1,8 @@
-import { revokeInvite } from "~/server/admins.server";
-import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { revokeInvite } from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.invites.$id";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { invitePath } from "~/lib/admins";
-import { AdminsError, createInvite } from "~/server/admins.server";
-import { recordAudit } from "~/server/audit.server";
-import { checkOwnPassword, requireAdminApi } from "~/server/auth.server";
-import { getConfig } from "~/server/config.server";
+import { AdminsError, createInvite } from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { checkOwnPassword } from "~/server/identity/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.invites";
 
 const body = z.object({

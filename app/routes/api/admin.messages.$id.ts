@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { requireAdminApi } from "~/server/auth.server";
-import { deleteMessage, setMessageRead } from "~/server/contact.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { deleteMessage, setMessageRead } from "~/server/inbox/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.messages.$id";
 
 const patchBody = z.object({ read: z.boolean() });

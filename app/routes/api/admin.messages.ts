@@ -1,8 +1,8 @@
-import { requireAdminApi } from "~/server/auth.server";
-import { deleteMessagesFrom, listContactMessages } from "~/server/contact.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { deleteMessagesFrom, listContactMessages } from "~/server/inbox/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { parseMessageListQuery, parseSenderQuery } from "~/server/list-query.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { parseMessageListQuery, parseSenderQuery } from "~/server/inbox/index.server";
 import type { Route } from "./+types/admin.messages";
 
 /** GET /api/admin/messages?limit=&offset=&status=&q=: one page of the inbox (ADRs 026, 035). */

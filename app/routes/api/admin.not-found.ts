@@ -1,5 +1,5 @@
-import { requireAdminApi } from "~/server/auth.server";
-import { jsonError } from "~/server/http.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { jsonError } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.not-found";
 
 // Every /api/admin/* path answers 401 without a session, known or not.

@@ -1,10 +1,10 @@
-import { requireAdminApi } from "~/server/auth.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
-import { EDIT_CONFLICT_MESSAGE, parseBaseUpdatedAt } from "~/server/post-conflict.server";
-import { postInputSchema } from "~/server/post-input.server";
-import { deleteAutosave, readAutosave, writeAutosave } from "~/server/post-revisions.server";
-import { findPostById } from "~/server/posts.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
+import { EDIT_CONFLICT_MESSAGE, parseBaseUpdatedAt } from "~/server/posts/index.server";
+import { postInputSchema } from "~/server/posts/index.server";
+import { deleteAutosave, readAutosave, writeAutosave } from "~/server/posts/index.server";
+import { findPostById } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.autosave";
 
 /**

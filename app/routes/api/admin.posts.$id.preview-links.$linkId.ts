@@ -1,9 +1,9 @@
-import { PREVIEW_LINK_TEXT } from "~/lib/preview-links";
-import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { SHARE_LINK_TEXT } from "~/lib/share-links";
+import { recordAudit } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { revokePreviewLink } from "~/server/preview-links.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { revokeShareLink } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links.$linkId";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -15,8 +15,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  const slug = await revokePreviewLink(getDb(), params.id, params.linkId);
-  if (slug === undefined) return jsonError(404, PREVIEW_LINK_TEXT.linkNotFound);
+  const slug = await revokeShareLink(getDb(), params.id, params.linkId);
+  if (slug === undefined) return jsonError(404, SHARE_LINK_TEXT.linkNotFound);
   await recordAudit({
     action: "preview-link-revoked",
     admin,

@@ -1,10 +1,10 @@
-import { previewPath, type CreatedPreviewLink } from "~/lib/preview-links";
-import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
-import { getConfig } from "~/server/config.server";
+import { previewPath, type CreatedShareLink } from "~/lib/share-links";
+import { recordAudit } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { createPreviewLink, listPreviewLinks, PreviewLinksError } from "~/server/preview-links.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { createShareLink, listShareLinks, ShareLinksError } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links";
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -12,7 +12,7 @@ const NO_STORE = { "Cache-Control": "no-store" };
 /** GET /api/admin/posts/{id}/preview-links: 200 `{links}`, the post's live share links (no tokens); 404 unknown post. */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdminApi(request);
-  const links = await listPreviewLinks(getDb(), params.id);
+  const links = await listShareLinks(getDb(), params.id);
   if (!links) return jsonError(404, "Post not found");
   return Response.json({ links }, { headers: NO_STORE });
 }
@@ -22,7 +22,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   try {
-    const { token, slug, ...link } = await createPreviewLink(getDb(), params.id, admin);
+    const { token, slug, ...link } = await createShareLink(getDb(), params.id, admin);
     await recordAudit({
       action: "preview-link-created",
       admin,
@@ -30,10 +30,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       request,
       clientAddress: context.clientAddress,
     });
-    const created: CreatedPreviewLink = { ...link, url: `${getConfig().siteUrl}${previewPath(token)}` };
+    const created: CreatedShareLink = { ...link, url: `${getConfig().siteUrl}${previewPath(token)}` };
     return Response.json(created, { status: 201, headers: NO_STORE });
   } catch (error) {
-    if (error instanceof PreviewLinksError) return jsonError(error.status, error.message);
+    if (error instanceof ShareLinksError) return jsonError(error.status, error.message);
     throw error;
   }
 }

@@ -1,7 +1,7 @@
-import { requireAdminApi } from "~/server/auth.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { findRevision } from "~/server/post-revisions.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { findRevision } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.revisions.$revisionId";
 
 /** One revision of the post, whole (ADR 043); 404 for another post's. */

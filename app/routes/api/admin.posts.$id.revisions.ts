@@ -1,8 +1,8 @@
-import { requireAdminApi } from "~/server/auth.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { listRevisions, MAX_REVISIONS } from "~/server/post-revisions.server";
-import { findPostById } from "~/server/posts.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { listRevisions, MAX_REVISIONS } from "~/server/posts/index.server";
+import { findPostById } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.revisions";
 
 /** The post's kept revisions, newest first (at most MAX_REVISIONS, ADR 043). */

@@ -1,12 +1,12 @@
-import { parsePostInput } from "~/server/post-input.server";
-import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { parsePostInput } from "~/server/posts/index.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
-import { ImageMissingError } from "~/server/image-references.server";
-import { MarkdownRenderError } from "~/server/markdown.server";
-import { deletePost, EditConflictError, findPostById, SlugTakenError, updatePost } from "~/server/posts.server";
-import { editConflictResponse, parseBaseUpdatedAt } from "~/server/post-conflict.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
+import { ImageMissingError } from "~/server/images/index.server";
+import { MarkdownRenderError } from "~/server/posts/index.server";
+import { deletePost, EditConflictError, findPostById, SlugTakenError, updatePost } from "~/server/posts/index.server";
+import { editConflictResponse, parseBaseUpdatedAt } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id";
 
 export async function loader({ request, params }: Route.LoaderArgs) {

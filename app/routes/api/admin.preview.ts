@@ -1,6 +1,6 @@
-import { requireAdminApi } from "~/server/auth.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
-import { MarkdownRenderError, renderMarkdownSafely } from "~/server/markdown.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
+import { MarkdownRenderError, renderMarkdownSafely } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.preview";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,9 +1,9 @@
 import { parseSettingsInput } from "~/lib/site-settings";
-import { recordAudit } from "~/server/audit.server";
-import { requireAdminApi } from "~/server/auth.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { methodNotAllowed, readJsonBody } from "~/server/http.server";
-import { readSiteSettings, saveSiteSettings } from "~/server/settings.server";
+import { methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
+import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/admin.settings";
 
 /** GET and PUT /api/admin/settings (docs/product/contract.md#settings, ADR 034). */

@@ -1,6 +1,6 @@
 import { deflateSync } from "node:zlib";
 import zlib from "node:zlib";
-import { resolveDatabase } from "~/server/config.server";
+import { resolveDatabase } from "~/server/platform/config.server";
 import { connect } from "~/server/db/db.server";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

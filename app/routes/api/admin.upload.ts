@@ -1,6 +1,6 @@
-import { requireAdminApi } from "~/server/auth.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
   ImageTooLargeError,
   IMAGES_BUSY_MESSAGE,
@@ -8,9 +8,9 @@ import {
   imageWork,
   storeImage,
   UnsupportedImageError,
-} from "~/server/images.server";
-import { getLogger } from "~/server/logger.server";
-import { readUploadedFile } from "~/server/uploads.server";
+} from "~/server/images/index.server";
+import { getLogger } from "~/server/platform/logger.server";
+import { readUploadedFile } from "~/server/images/index.server";
 import type { Route } from "./+types/admin.upload";
 
 export async function loader({ request }: Route.LoaderArgs) {

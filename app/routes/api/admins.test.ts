@@ -3,7 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_BACKEND } from "../../../tests/support/backend";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
-import { resolveDatabase } from "~/server/config.server";
+import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 
 /** More administrators and the audit log (ADR 038), over HTTP on the backend under test. */

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { checkOwnPassword, PASSWORD_REQUIRED, requireAdminApi } from "~/server/auth.server";
+import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
-import { disableTwoFactor } from "~/server/two-factor.server";
-import { recordAudit } from "~/server/audit.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
+import { disableTwoFactor } from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.2fa.disable";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { requireAdminApi, revokeOtherSessions } from "~/server/auth.server";
+import { requireAdminApi, revokeOtherSessions } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
-import { CODE_MAX_LENGTH, enableTwoFactor } from "~/server/two-factor.server";
-import { recordAudit } from "~/server/audit.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
+import { CODE_MAX_LENGTH, enableTwoFactor } from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.2fa.enable";
 
 const body = z.object({ code: z.string().max(CODE_MAX_LENGTH) });

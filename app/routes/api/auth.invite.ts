@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { ADMIN_NAME_MAX_LENGTH } from "~/lib/admins";
-import { acceptInvite, AdminsError, InviteError } from "~/server/admins.server";
-import { recordAudit } from "~/server/audit.server";
+import { acceptInvite, AdminsError, InviteError } from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
-import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
+import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.invite";
 
 const body = z.object({

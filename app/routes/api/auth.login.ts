@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
-import { recordSignIn } from "~/server/audit.server";
-import { signIn } from "~/server/auth.server";
-import { CODE_MAX_LENGTH } from "~/server/two-factor.server";
-import { jsonError, methodNotAllowed, readJsonBody, retryAfterHeaders } from "~/server/http.server";
+import { recordSignIn } from "~/server/audit/index.server";
+import { signIn } from "~/server/identity/index.server";
+import { CODE_MAX_LENGTH } from "~/server/identity/index.server";
+import { jsonError, methodNotAllowed, readJsonBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/auth.login";
 
 const credentials = z.object({

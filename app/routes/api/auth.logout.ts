@@ -1,6 +1,6 @@
-import { recordAudit } from "~/server/audit.server";
-import { getAdmin, signOut } from "~/server/auth.server";
-import { methodNotAllowed } from "~/server/http.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { getAdmin, signOut } from "~/server/identity/index.server";
+import { methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/auth.logout";
 
 export function loader() {

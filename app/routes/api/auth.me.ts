@@ -1,5 +1,5 @@
-import { getAdmin } from "~/server/auth.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
+import { getAdmin } from "~/server/identity/index.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/auth.me";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { AccountError, changeOwnPassword, checkOwnPassword, requireAdminApi } from "~/server/auth.server";
+import { AccountError, changeOwnPassword } from "~/server/identity/index.server";
+import { checkOwnPassword } from "~/server/identity/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/http.server";
-import { recordAudit } from "~/server/audit.server";
-import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
+import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.password";
 
 const body = z.object({

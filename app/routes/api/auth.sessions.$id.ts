@@ -1,7 +1,7 @@
-import { requireAdminApi, revokeOwnSession } from "~/server/auth.server";
+import { requireAdminApi, revokeOwnSession } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed } from "~/server/http.server";
-import { recordAudit } from "~/server/audit.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.sessions.$id";
 
 const LISTED_ID = /^[0-9a-f]{32}$/;

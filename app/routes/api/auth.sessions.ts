@@ -1,7 +1,7 @@
-import { listOwnSessions, requireAdminApi, revokeOtherSessions } from "~/server/auth.server";
+import { listOwnSessions, requireAdminApi, revokeOtherSessions } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { methodNotAllowed } from "~/server/http.server";
-import { recordAudit } from "~/server/audit.server";
+import { methodNotAllowed } from "~/server/platform/http.server";
+import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.sessions";
 
 /** GET /api/auth/sessions: this administrator's live sessions, `current` marking the one asking. */

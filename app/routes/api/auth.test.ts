@@ -3,9 +3,9 @@ import { randomBytes, scryptSync } from "node:crypto";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
-import { resolveDatabase } from "~/server/config.server";
+import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
-import { verifyPassword } from "~/server/passwords.server";
+import { verifyPassword } from "~/server/identity/passwords.server";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 

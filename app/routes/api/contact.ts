@@ -1,15 +1,15 @@
-import { parseContactInput } from "~/server/contact-input.server";
+import { parseContactInput } from "~/server/inbox/index.server";
 import {
   CONTACT_THROTTLED_MESSAGE,
   contactThrottle,
   scheduleNoticeSweep,
   storeContactMessage,
-} from "~/server/contact.server";
+} from "~/server/inbox/index.server";
 import { getDb } from "~/server/db/index.server";
-import { BODY_LIMITS, jsonError, methodNotAllowed, readJsonBody } from "~/server/http.server";
-import { getLogger } from "~/server/logger.server";
-import { getMailer } from "~/server/mail.server";
-import { addressKey } from "~/server/throttle.server";
+import { BODY_LIMITS, jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
+import { getLogger } from "~/server/platform/logger.server";
+import { getMailer } from "~/server/inbox/index.server";
+import { addressKey } from "~/server/platform/throttle.server";
 import type { Route } from "./+types/contact";
 
 export const TOO_FAST_MESSAGE = "Error: That was quick! Please check your message and press Send Message again.";

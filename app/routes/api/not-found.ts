@@ -1,4 +1,4 @@
-import { jsonError } from "~/server/http.server";
+import { jsonError } from "~/server/platform/http.server";
 
 const notFound = () => jsonError(404, "Not found");
 

@@ -2,9 +2,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
-import { resolveDatabase } from "~/server/config.server";
+import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
-import { MAX_REVISIONS } from "~/server/post-revisions.server";
+import { MAX_REVISIONS } from "~/server/posts/post-revisions.server";
 
 /**
  * Revisions, autosaved drafts and edit conflicts (issue 18, ADR 043), over

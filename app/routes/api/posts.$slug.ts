@@ -1,6 +1,6 @@
 import { getDb } from "~/server/db/index.server";
-import { jsonError, methodNotAllowed, PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { findPublicPost } from "~/server/public-posts.server";
+import { jsonError, methodNotAllowed, PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
+import { findPublicPost } from "~/server/posts/index.server";
 import type { Route } from "./+types/posts.$slug";
 
 export async function loader({ params }: Route.LoaderArgs) {

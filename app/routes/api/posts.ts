@@ -1,7 +1,8 @@
 import { getConnection } from "~/server/db/index.server";
-import { methodNotAllowed, parsePageParams, PUBLIC_CACHE_CONTROL } from "~/server/http.server";
-import { currentListShape } from "~/server/public-list.server";
-import { listPublicPosts } from "~/server/public-posts.server";
+import { methodNotAllowed, PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
+import { parsePageParams } from "~/server/platform/paging.server";
+import { currentListShape } from "~/server/posts/index.server";
+import { listPublicPosts } from "~/server/posts/index.server";
 import type { Route } from "./+types/posts";
 
 export async function loader({ request }: Route.LoaderArgs) {

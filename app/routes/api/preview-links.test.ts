@@ -1,11 +1,11 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
-import { MAX_LIVE_PREVIEW_LINKS, PREVIEW_LINK_DAYS } from "~/lib/preview-links";
-import { resolveDatabase } from "~/server/config.server";
+import { MAX_LIVE_SHARE_LINKS, SHARE_LINK_DAYS } from "~/lib/share-links";
+import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { cacheKeyOf } from "~/server/page-cache/key.server";
-import { hashSecretToken } from "~/server/secret-tokens.server";
+import { hashSecretToken } from "~/server/platform/secret-tokens.server";
 
 /**
  * Share links of drafts and scheduled posts (issue 18, ADR 044) over HTTP on
@@ -70,7 +70,7 @@ describe("making, listing and revoking links", () => {
     expect(Object.keys(created.json).sort()).toEqual(["createdAt", "expiresAt", "id", "url"]);
     expect(created.json.url).toMatch(/^https?:\/\/[^/]+\/blog\/preview\/[\w-]{43}$/);
     const lifetime = Date.parse(created.json.expiresAt) - Date.parse(created.json.createdAt);
-    expect(lifetime).toBe(PREVIEW_LINK_DAYS * 86_400_000);
+    expect(lifetime).toBe(SHARE_LINK_DAYS * 86_400_000);
     expect(Date.parse(created.json.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
     const token = tokenOf(created.json.url);
@@ -140,14 +140,14 @@ describe("making, listing and revoking links", () => {
     }
   });
 
-  it(`a post has at most ${MAX_LIVE_PREVIEW_LINKS} live links: the next is refused with 409 until one goes`, async () => {
+  it(`a post has at most ${MAX_LIVE_SHARE_LINKS} live links: the next is refused with 409 until one goes`, async () => {
     const post = await createPost();
     const links = [];
-    for (let i = 0; i < MAX_LIVE_PREVIEW_LINKS; i++) links.push(await createLink(post.id));
+    for (let i = 0; i < MAX_LIVE_SHARE_LINKS; i++) links.push(await createLink(post.id));
     const refused = await admin.post(linksOf(post.id));
     expect(refused.status).toBe(409);
     expect(refused.json.error).toMatch(/already has 10 live share links/);
-    expect((await admin.get(linksOf(post.id))).json.links).toHaveLength(MAX_LIVE_PREVIEW_LINKS);
+    expect((await admin.get(linksOf(post.id))).json.links).toHaveLength(MAX_LIVE_SHARE_LINKS);
     // Another post is not affected.
     await createLink((await createPost()).id);
     // Revoked and expired links do not count.
@@ -174,7 +174,7 @@ describe("making, listing and revoking links", () => {
     const answers = await Promise.all(Array.from({ length: 13 }, () => admin.post(linksOf(post.id))));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([...Array(10).fill(201), ...Array(3).fill(409)]);
-    expect((await admin.get(linksOf(post.id))).json.links).toHaveLength(MAX_LIVE_PREVIEW_LINKS);
+    expect((await admin.get(linksOf(post.id))).json.links).toHaveLength(MAX_LIVE_SHARE_LINKS);
   });
 
   it("creating and revoking are in the audit log, under the post's slug", async () => {

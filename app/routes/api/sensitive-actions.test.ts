@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
-import { resolveDatabase } from "~/server/config.server";
+import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 
 /**

@@ -7,8 +7,8 @@ import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
-import { resolveDatabase } from "~/server/config.server";
-import { KEY_FILE_NAME } from "~/server/two-factor-key.server";
+import { resolveDatabase } from "~/server/platform/config.server";
+import { KEY_FILE_NAME } from "~/server/identity/two-factor-key.server";
 import { connect, type Connection } from "~/server/db/db.server";
 
 /**

@@ -6,8 +6,8 @@
  * domain code, which db/ does not import (ADR 050).
  */
 import type { Connection } from "../db/db.server";
-import { fillCategorySlugs } from "../category-slugs.server";
-import { renameReservedSlugs } from "../reserved-slugs.server";
+import { fillCategorySlugs } from "../posts/index.server";
+import { renameReservedSlugs } from "../posts/index.server";
 
 /**
  * The tables a site's data lives in, in an order that satisfies foreign keys

@@ -1,23 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
-import { getAdmin } from "../auth.server";
-import { BoundedWork } from "../bounded-work.server";
+import { getAdmin } from "../identity/index.server";
+import { BoundedWork } from "../platform/bounded-work.server";
 import { getConnection } from "../db/index.server";
-import { getLogger } from "../logger.server";
-import { getTotpKey } from "../two-factor-key.server";
+import { getLogger } from "../platform/logger.server";
+import { getTotpKey } from "../identity/index.server";
 import { writeBackup } from "./write.server";
 
 /** Where Settings' "Download backup" points. */
 export const BACKUP_PATH = "/api/admin/backup";
 
 /** One backup download at a time per process: each holds a database snapshot and up to an image in memory. */
-export const backupWork = new BoundedWork(1, 1);
-export const BACKUP_BUSY_MESSAGE =
-  "A backup is already being downloaded from this server: try again when it has finished";
+const backupWork = new BoundedWork(1, 1);
+const BACKUP_BUSY_MESSAGE = "A backup is already being downloaded from this server: try again when it has finished";
 
 /** site-backup-2026-11-25T0930Z.tar */
-export function backupFileName(now = new Date()): string {
+function backupFileName(now = new Date()): string {
   return `site-backup-${now.toISOString().slice(0, 16).replace(/:/g, "")}Z.tar`;
 }
 

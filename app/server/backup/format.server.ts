@@ -30,8 +30,8 @@ export const CHECKSUMS = `${ROOT}/SHA256SUMS`;
  */
 export const ROW_TABLES = ["admin_users", "site_settings", "posts", "contact_messages", "audit_log"] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
-export const IMAGE_TABLES = ["images", "image_variants"] as const;
-export type BackedUpTable = RowTable | (typeof IMAGE_TABLES)[number];
+const IMAGE_TABLES = ["images", "image_variants"] as const;
+type BackedUpTable = RowTable | (typeof IMAGE_TABLES)[number];
 export const BACKED_UP_TABLES: readonly BackedUpTable[] = [...IMAGE_TABLES, ...ROW_TABLES];
 
 /**
@@ -76,7 +76,7 @@ export const ENTRY_LIMITS = {
 /** An image's id: the SHA-256 (hex) of the uploaded bytes. */
 export const IMAGE_ID = /^[\da-f]{64}$/;
 /** File name extensions by an image row's content type. */
-export const IMAGE_EXTENSIONS: Record<string, string> = {
+const IMAGE_EXTENSIONS: Record<string, string> = {
   "image/jpeg": "jpg",
   "image/png": "png",
   "image/webp": "webp",

@@ -5,14 +5,14 @@ import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection } from "../db/db.server";
-import { sniffImageFormat } from "../images.server";
-import { MarkdownRenderError, renderMarkdownSafely } from "../markdown.server";
-import type { TotpKey } from "../two-factor-key.server";
-import { isPlainSecret, openSecret, opensWith, sealSecret } from "../two-factor.server";
-import { fillCategorySlugs } from "../category-slugs.server";
-import { renameReservedSlugs } from "../reserved-slugs.server";
-import { rebuildImageReferences } from "../image-references.server";
-import { bumpContentVersion } from "../page-cache/version.server";
+import { sniffImageFormat } from "../images/index.server";
+import { MarkdownRenderError, renderMarkdownSafely } from "../posts/index.server";
+import type { TotpKey } from "../identity/index.server";
+import { isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
+import { fillCategorySlugs } from "../posts/index.server";
+import { renameReservedSlugs } from "../posts/index.server";
+import { rebuildImageReferences } from "../images/index.server";
+import { bumpContentVersion } from "../db/content-version.server";
 import {
   BACKED_UP_TABLES,
   BACKUP_FORMAT,
@@ -38,14 +38,14 @@ import {
 type Row = Record<string, string | number | null>;
 
 /** What a restore does with each part of a backup, in the order the file holds them. */
-export interface BackupVisitor {
+interface BackupVisitor {
   manifest?(manifest: Manifest): Promise<void> | void;
   image?(image: Row, bytes: Buffer): Promise<void>;
   variant?(variant: Row, bytes: Buffer): Promise<void>;
   rows?(table: RowTable, rows: Row[]): Promise<void>;
 }
 
-export interface BackupSummary {
+interface BackupSummary {
   manifest: Manifest;
   counts: Counts;
 }
@@ -86,7 +86,7 @@ export async function readBackupFile(file: string, visit: BackupVisitor = {}): P
   return readBackup(fs.createReadStream(file), visit);
 }
 
-export async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<BackupSummary> {
+async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<BackupSummary> {
   const extract = tar.extract();
   input.on("error", (error) => extract.destroy(error));
   input.pipe(extract);
@@ -397,14 +397,14 @@ const REPLACED_TABLES = [
 /** Rows per INSERT: well inside both backends' limits on bound values. */
 const INSERT_ROWS = 100;
 
-export interface RestoreOptions {
+interface RestoreOptions {
   /** Empty a target that holds a site first (signing everybody out); without it such a target is refused. */
   replace?: boolean;
   /** The target site's two-factor key (getTotpKey()); undefined: it has none (PostgreSQL without the variable). */
   totpKey: TotpKey | undefined;
 }
 
-export interface RestoreSummary extends BackupSummary {
+interface RestoreSummary extends BackupSummary {
   /** What the restore changed from the file, one line each, for the operator (2FA turned off, posts rendered again). */
   notices: string[];
 }

@@ -4,7 +4,7 @@ import { Kysely, sql, SqliteDialect } from "kysely";
 import type { Pack } from "tar-stream";
 import type { Connection, Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
-import { isPlainSecret, openSecret, sealSecret } from "../two-factor.server";
+import { isPlainSecret, openSecret, sealSecret } from "../identity/index.server";
 import {
   BACKED_UP_TABLES,
   BackupError,
@@ -39,7 +39,7 @@ const YIELD_EVERY_MS = 10;
  * while the download streams (and a transaction held on it across awaits
  * would take every other query of the process into it).
  */
-export async function inBackupSnapshot<T>(connection: Connection, read: (db: Db) => Promise<T>): Promise<T> {
+async function inBackupSnapshot<T>(connection: Connection, read: (db: Db) => Promise<T>): Promise<T> {
   if (connection.kind === "postgres") {
     return connection.db.transaction().setIsolationLevel("repeatable read").setAccessMode("read only").execute(read);
   }

@@ -17,8 +17,8 @@ import {
 } from "kysely";
 import { LRUCache } from "lru-cache";
 import pg from "pg";
-import type { DatabaseTarget } from "../config.server";
-import { getLogger } from "../logger.server";
+import type { DatabaseTarget } from "../platform/config.server";
+import { getLogger } from "../platform/logger.server";
 import { migrations } from "./migrations.server";
 import type { Database } from "./schema.server";
 

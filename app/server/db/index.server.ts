@@ -1,4 +1,4 @@
-import { getConfig } from "../config.server";
+import { getConfig } from "../platform/config.server";
 import { connect, type Connection, type Db } from "./db.server";
 import { closeSqliteReaderOf } from "./sqlite-reader.server";
 

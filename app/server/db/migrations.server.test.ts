@@ -4,7 +4,7 @@ import { Migrator, sql, type Kysely } from "kysely";
 import { format, resolveConfig } from "prettier";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_BACKEND } from "../../../tests/support/backend";
-import { resolveDatabase } from "../config.server";
+import { resolveDatabase } from "../platform/config.server";
 import { connect, migrateToLatest, type Connection } from "./db.server";
 import { migrations } from "./migrations.server";
 

@@ -27,7 +27,7 @@ export interface PostsTable {
   category_slug: Generated<string>;
 }
 
-export interface AdminUsersTable {
+interface AdminUsersTable {
   id: string;
   email: string;
   password_hash: string;
@@ -47,7 +47,7 @@ export interface AdminUsersTable {
   recovery_codes: string | null;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id: string;
   user_id: string;
   created_at: string;
@@ -60,19 +60,19 @@ export interface SessionsTable {
   ip_address: string | null;
 }
 
-export interface SetupTokensTable {
+interface SetupTokensTable {
   token_hash: string;
   created_at: string;
   expires_at: string;
 }
 
-export interface RateLimitsTable {
+interface RateLimitsTable {
   key: string;
   points: Generated<number>;
   expire: number | null;
 }
 
-export interface ImagesTable {
+interface ImagesTable {
   /** SHA-256 (hex) of the uploaded bytes. */
   id: string;
   source_format: string;
@@ -84,7 +84,7 @@ export interface ImagesTable {
   created_at: string;
 }
 
-export interface ImageVariantsTable {
+interface ImageVariantsTable {
   image_id: string;
   width: number;
   height: number;
@@ -94,7 +94,7 @@ export interface ImageVariantsTable {
   bytes: Uint8Array;
 }
 
-export interface ContentVersionTable {
+interface ContentVersionTable {
   id: number;
   /** bigint: a string from PostgreSQL, a number from SQLite. */
   version: number | string;
@@ -121,7 +121,7 @@ export interface ContactMessagesTable {
  * FTS5 trigram index of the titles (posts_title_search), both under the
  * post's rowid, written by triggers on posts and only read by the app.
  */
-export interface PostsTitleSearchKeysTable {
+interface PostsTitleSearchKeysTable {
   post_rowid: number;
   id: string;
   publish_date: string;
@@ -149,13 +149,13 @@ export interface SiteSettingsTable {
  * image, written with every write of the post. A post's row going deletes
  * its rows; an image with rows cannot be deleted (no ON DELETE).
  */
-export interface ImageReferencesTable {
+interface ImageReferencesTable {
   post_id: string;
   image_id: string;
 }
 
 /** One-time invitations to become an administrator (migration 014, ADR 038). */
-export interface AdminInvitesTable {
+interface AdminInvitesTable {
   id: string;
   /** SHA-256 (hex) of the token in the link; the token itself is never stored. */
   token_hash: string;
@@ -169,7 +169,7 @@ export interface AdminInvitesTable {
 }
 
 /** Who did what, when and from where (migration 014, ADR 038). */
-export interface AuditLogTable {
+interface AuditLogTable {
   id: string;
   created_at: string;
   action: string;
@@ -183,7 +183,7 @@ export interface AuditLogTable {
 }
 
 /** Secret share links of a post (migration 019, ADR 044). */
-export interface PreviewLinksTable {
+interface PreviewLinksTable {
   id: string;
   post_id: string;
   /** SHA-256 (hex) of the token in the link; the token itself is never stored. */
@@ -199,7 +199,7 @@ export interface PreviewLinksTable {
  * A saved version of a post (migration 018, ADR 043): written with every save,
  * the newest 50 per post kept. `fields` is JSON of the other fields (RevisionFields).
  */
-export interface PostRevisionsTable {
+interface PostRevisionsTable {
   id: string;
   post_id: string;
   /** 1, 2, 3... per post, in the order of the saves. */

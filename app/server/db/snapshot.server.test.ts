@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherConnection, freshDatabase, type FreshDatabase } from "../../../tests/support/database";
-import { bumpContentVersion } from "../page-cache/version.server";
+import { bumpContentVersion } from "./content-version.server";
 import type { Connection, Db } from "./db.server";
 import { inSnapshot } from "./snapshot.server";
 

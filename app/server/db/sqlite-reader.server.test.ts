@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshSqlite } from "../../../tests/support/database";
-import { measureEventLoopHold } from "../event-loop.server";
+import { measureEventLoopHold } from "../platform/event-loop.server";
 import { ReaderDeadlineError, SqliteReader } from "./sqlite-reader.server";
 
 /**

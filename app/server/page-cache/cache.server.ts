@@ -23,7 +23,7 @@ import Negotiator from "negotiator";
  *   for a GET that `answerHits` saw miss, and stores it as the answer ends.
  *
  * Correct with several processes: every entry remembers the content version
- * it was rendered at (version.server.ts: one cheap read per request, bumped by
+ * it was rendered at (app/server/db/content-version.server.ts: one cheap read per request, bumped by
  * every write of public content in any process) and the next scheduled
  * publication, and is used only while both still hold.
  *
@@ -37,7 +37,7 @@ import Negotiator from "negotiator";
  * else (ADR 048; before, any cookie named like the session's made a render).
  */
 
-export interface PageCacheOptions {
+interface PageCacheOptions {
   /** The current content version. */
   readVersion: () => Promise<string>;
   /** When public content next changes by itself (ms since epoch), if ever. */

@@ -3,8 +3,8 @@ import { categoryFeedHref, categoryHref, isCategorySlug } from "~/lib/categories
 import { parseImageVariantPath } from "~/lib/images";
 import { normaliseQuery, MAX_QUERY_CHARS, parseSearchPage, searchHref } from "~/lib/search-query";
 import { isWellFormedSlug } from "~/lib/slug";
-import { parseSitemapFile } from "~/server/feeds.server";
-import { parsePageParams } from "~/server/http.server";
+import { parseSitemapFile } from "~/server/posts/index.server";
+import { parsePageParams } from "~/server/platform/paging.server";
 
 /**
  * The page cache's key for a request URL (ADR 022), or undefined when the

@@ -13,10 +13,10 @@ import {
   requireAdminPage,
   revokeOtherSessions,
   revokeOwnSession,
-} from "~/server/auth.server";
+} from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
-import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
+import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import {
   beginSetup,
   disableTwoFactor,
@@ -25,8 +25,8 @@ import {
   qrCodeSvg,
   TwoFactorError,
   twoFactorStatus,
-} from "~/server/two-factor.server";
-import { recordAudit } from "~/server/audit.server";
+} from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/account: two-factor sign-in, the password and this account's sessions (ADR 037). */

@@ -14,12 +14,12 @@ import {
   listPendingInvites,
   removeAdministrator,
   revokeInvite,
-} from "~/server/admins.server";
-import { recordAudit } from "~/server/audit.server";
-import { checkOwnPassword, PASSWORD_MISSING, requireAdminPage, signOut } from "~/server/auth.server";
-import { getConfig } from "~/server/config.server";
+} from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { checkOwnPassword, PASSWORD_MISSING, requireAdminPage, signOut } from "~/server/identity/index.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
-import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
 
 /** /admin/administrators: who can sign in, invitations, removal (ADR 038). */

@@ -4,12 +4,12 @@ import { countOf, pageCount } from "~/lib/admin-lists";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, isAuditAction, userAgentSummary } from "~/lib/audit";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
-import { listAdministrators } from "~/server/admins.server";
-import { listAuditEntries } from "~/server/audit.server";
-import { requireAdminPage } from "~/server/auth.server";
+import { listAdministrators } from "~/server/identity/index.server";
+import { listAuditEntries } from "~/server/audit/index.server";
+import { requireAdminPage } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError } from "~/server/http.server";
-import { parseAuditScreenQuery } from "~/server/list-query.server";
+import { jsonError } from "~/server/platform/http.server";
+import { parseAuditScreenQuery } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 
 function auditHref({ page = 1, action = "", admin = "" }: { page?: number; action?: string; admin?: string }) {

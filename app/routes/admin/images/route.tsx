@@ -4,11 +4,11 @@ import { adminListHref, countOf, pageCount } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import { formatBytes, imageSrcSet } from "~/lib/images";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/auth.server";
+import { requireAdminPage } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, readFormBody } from "~/server/http.server";
-import { deleteImage, describeUse, listImages } from "~/server/image-references.server";
-import { parseImageScreenQuery } from "~/server/list-query.server";
+import { jsonError, readFormBody } from "~/server/platform/http.server";
+import { deleteImage, describeUse, listImages } from "~/server/images/index.server";
+import { parseImageScreenQuery } from "~/server/images/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/images?page=: the uploads no post uses, newest first (ADR 036). */

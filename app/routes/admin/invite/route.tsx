@@ -5,11 +5,17 @@ import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";
 import { ADMIN_NAME_MAX_LENGTH, type InviteState } from "~/lib/admins";
 import { pageMeta } from "~/lib/seo";
-import { acceptInvite, AdminsError, INVITE_STATE_MESSAGES, InviteError, inviteState } from "~/server/admins.server";
-import { recordAudit } from "~/server/audit.server";
+import {
+  acceptInvite,
+  AdminsError,
+  INVITE_STATE_MESSAGES,
+  InviteError,
+  inviteState,
+} from "~/server/identity/index.server";
+import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
-import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
-import { busyRefusal, HashingBusyError } from "~/server/passwords.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
+import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
 
 const TITLES: Record<Exclude<InviteState, "valid">, string> = {

@@ -5,10 +5,10 @@ import { TextField } from "~/components/ui/text-field";
 import { CODE_MAX_LENGTH, CODE_REQUIRED, MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { pageMeta } from "~/lib/seo";
-import { recordSignIn } from "~/server/audit.server";
-import { countAdmins, getAdmin, signIn } from "~/server/auth.server";
+import { recordSignIn } from "~/server/audit/index.server";
+import { countAdmins, getAdmin, signIn } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { recordAudit } from "~/server/audit.server";
-import { getAdmin, signOut } from "~/server/auth.server";
+import { recordAudit } from "~/server/audit/index.server";
+import { getAdmin, signOut } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
 
 export const loader = () => redirect("/admin");

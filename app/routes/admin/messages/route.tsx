@@ -11,7 +11,7 @@ import {
   pageCount,
 } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/auth.server";
+import { requireAdminPage } from "~/server/identity/index.server";
 import {
   countMessagesBySender,
   countUnreadMessages,
@@ -19,10 +19,10 @@ import {
   deleteMessagesFrom,
   listContactMessages,
   setMessageRead,
-} from "~/server/contact.server";
+} from "~/server/inbox/index.server";
 import { getDb } from "~/server/db/index.server";
-import { jsonError, readFormBody } from "~/server/http.server";
-import { parseMessageScreenQuery, parseSender } from "~/server/list-query.server";
+import { jsonError, readFormBody } from "~/server/platform/http.server";
+import { parseMessageScreenQuery, parseSender } from "~/server/inbox/index.server";
 import type { Route } from "./+types/route";
 import { MessageCard } from "./message-card";
 

@@ -3,7 +3,7 @@
  * follow docs/product/contract.md#admin-alerts; each failure also carries the server's own explanation
  * (`detail`) so the editor can say in plain words what went wrong.
  */
-import type { Post } from "~/server/public-posts.server";
+import type { Post } from "~/server/posts/index.server";
 import type { PostDraft } from "./post-draft";
 
 export class ApiFailure extends Error {

@@ -1,5 +1,5 @@
 import { DEFAULT_READ_TIME, REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
-import type { Post } from "~/server/public-posts.server";
+import type { Post } from "~/server/posts/index.server";
 
 /** The texts the admin screen shows with window.alert / window.confirm (docs/product/contract.md#admin-alerts). */
 export const NO_POST_MESSAGE = "No post data to save";

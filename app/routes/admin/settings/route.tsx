@@ -8,12 +8,12 @@ import {
   type SettingsIssue,
   type SiteSettings,
 } from "~/lib/site-settings";
-import { requireAdminPage } from "~/server/auth.server";
-import { getConfig } from "~/server/config.server";
+import { requireAdminPage } from "~/server/identity/index.server";
+import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
-import { readFormBody } from "~/server/http.server";
-import { readSiteSettings, saveSiteSettings } from "~/server/settings.server";
-import { recordAudit } from "~/server/audit.server";
+import { readFormBody } from "~/server/platform/http.server";
+import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.server";
+import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */

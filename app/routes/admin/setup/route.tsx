@@ -4,9 +4,9 @@ import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";
 import { pageMeta } from "~/lib/seo";
-import { completeSetup, isSetupTokenValid } from "~/server/auth.server";
+import { completeSetup, isSetupTokenValid } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
-import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/http.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@
  * The editor's calls for revisions and autosaved drafts (ADR 043):
  * /api/admin/posts/:id/revisions[/:revisionId] and /api/admin/posts/:id/autosave.
  */
-import type { Autosave, Revision, RevisionSummary } from "~/server/post-revisions.server";
+import type { Autosave, Revision, RevisionSummary } from "~/server/posts/index.server";
 import { ApiFailure, conflictUpdatedAt, EditConflict, explain } from "../admin-api";
 import type { PostDraft } from "../post-draft";
 

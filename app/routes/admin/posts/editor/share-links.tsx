@@ -1,10 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import {
-  MAX_LIVE_PREVIEW_LINKS,
-  PREVIEW_LINK_DAYS,
-  type CreatedPreviewLink,
-  type PreviewLinkItem,
-} from "~/lib/preview-links";
+import { MAX_LIVE_SHARE_LINKS, SHARE_LINK_DAYS, type CreatedShareLink, type ShareLinkItem } from "~/lib/share-links";
 
 /**
  * The editor's "Share a draft" section (ADR 044): make a secret link that
@@ -31,7 +26,7 @@ async function errorOf(response: Response): Promise<string> {
 
 const linksUrl = (postId: string) => `/api/admin/posts/${encodeURIComponent(postId)}/preview-links`;
 
-async function fetchLinks(postId: string, signal?: AbortSignal): Promise<PreviewLinkItem[]> {
+async function fetchLinks(postId: string, signal?: AbortSignal): Promise<ShareLinkItem[]> {
   const response = await fetch(linksUrl(postId), {
     credentials: "include",
     headers: { Accept: "application/json" },
@@ -39,7 +34,7 @@ async function fetchLinks(postId: string, signal?: AbortSignal): Promise<Preview
     signal,
   });
   if (!response.ok) throw new Error(await errorOf(response));
-  return ((await response.json()) as { links: PreviewLinkItem[] }).links;
+  return ((await response.json()) as { links: ShareLinkItem[] }).links;
 }
 
 /** "Dec 1, 2026, 3:04 PM" in the administrator's own time zone. */
@@ -67,10 +62,10 @@ export function ShareLinks({ postId }: { postId?: string }) {
 
 /** The post's live share links, loaded when it opens and again on `reload`. */
 function useLiveLinkList(postId: string) {
-  const [links, setLinks] = useState<PreviewLinkItem[] | undefined>();
+  const [links, setLinks] = useState<ShareLinkItem[] | undefined>();
   const [loadError, setLoadError] = useState<string>();
 
-  const showLinks = useCallback((list: PreviewLinkItem[]) => {
+  const showLinks = useCallback((list: ShareLinkItem[]) => {
     setLinks(list);
     setLoadError(undefined);
   }, []);
@@ -93,7 +88,7 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
   const { links, loadError, reload } = useLiveLinkList(postId);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<CreatedPreviewLink>();
+  const [created, setCreated] = useState<CreatedShareLink>();
   const [status, setStatus] = useState("");
   const urlInput = useRef<HTMLInputElement>(null);
 
@@ -104,7 +99,7 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
     try {
       const response = await fetch(linksUrl(postId), { method: "POST", credentials: "include" });
       if (!response.ok) throw new Error(await errorOf(response));
-      const link = (await response.json()) as CreatedPreviewLink;
+      const link = (await response.json()) as CreatedShareLink;
       setCreated(link);
       setStatus("Share link created. Copy it now: it is shown only once.");
       await reload();
@@ -126,7 +121,7 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
     }
   }
 
-  async function revoke(link: PreviewLinkItem) {
+  async function revoke(link: ShareLinkItem) {
     setBusy(true);
     setError(undefined);
     setStatus("");
@@ -147,12 +142,12 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
     }
   }
 
-  const full = links !== undefined && links.length >= MAX_LIVE_PREVIEW_LINKS;
+  const full = links !== undefined && links.length >= MAX_LIVE_SHARE_LINKS;
   return (
     <>
       <p id={`${ids}-hint`} className="text-sm text-neutral-700">
         Anyone with a share link can read this post as last saved, even before it is public. Search engines are asked to
-        skip it. A link works for {PREVIEW_LINK_DAYS} days or until you revoke it; at most {MAX_LIVE_PREVIEW_LINKS} at a
+        skip it. A link works for {SHARE_LINK_DAYS} days or until you revoke it; at most {MAX_LIVE_SHARE_LINKS} at a
         time.
       </p>
       <div>
@@ -229,7 +224,7 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
       )}
       {full && (
         <p className="text-sm text-neutral-700">
-          This post has {MAX_LIVE_PREVIEW_LINKS} live links: revoke one to make another.
+          This post has {MAX_LIVE_SHARE_LINKS} live links: revoke one to make another.
         </p>
       )}
     </>

@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import { AUDIT_LIMITS, type AuditAction, type AuditEntry } from "~/lib/audit";
+import type { Db } from "../db/db.server";
+import { getDb } from "../db/index.server";
+import { getLogger } from "../platform/logger.server";
+
+export type { AuditAction } from "~/lib/audit";
+
+/**
+ * The audit log (ADR 038): who did what, when and from where.
+ *
+ * Recording is best effort: `recordAudit` never throws. The action it
+ * describes has already happened (the post is saved, the session made), so
+ * a failed write must not turn it into an error answer, and a failed
+ * sign-in answers the same whether or not its entry could be written. An
+ * entry that cannot be written is logged whole at error level instead, so
+ * the process log holds what the table missed.
+ */
+
+interface AuditRecord {
+  action: AuditAction;
+  /** The signed-in administrator who acted. */
+  admin?: { id: string; email: string };
+  /** A failed sign-in: the e-mail it tried (no administrator is known). */
+  attemptedEmail?: string;
+  /** What was acted on: a post's slug, an administrator's e-mail. */
+  target?: string | null;
+  /** The request, for its user agent. */
+  request?: Request;
+  /** The client's address as the app derives it (TRUST_PROXY, server/app.ts). */
+  clientAddress?: string;
+}
+
+/** Cut to `max` code units, without control characters, NUL or half a surrogate pair. */
+export function bounded(value: string | null | undefined, max: number): string | null {
+  if (value === null || value === undefined) return null;
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  const clean = value.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
+  return clean ? clean.slice(0, max).toWellFormed() : null;
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A UUID version 7: the time in milliseconds, then a counter, then random
+ * bits. Ids of one process sort in the order they were made, even within one
+ * millisecond, so the log's order (time, then id) is the order of events.
+ */
+export function timeOrderedId(now = Date.now()): { id: string; ms: number } {
+  if (now > lastMs) {
+    lastMs = now;
+    sequence = 0;
+  } else if (++sequence > 0xfff) {
+    lastMs += 1;
+    sequence = 0;
+  }
+  const random = randomBytes(8).toString("hex");
+  const time = lastMs.toString(16).padStart(12, "0");
+  const variant = ((parseInt(random[0]!, 16) & 0x3) | 0x8).toString(16);
+  const id = `${time.slice(0, 8)}-${time.slice(8)}-7${sequence.toString(16).padStart(3, "0")}-${variant}${random.slice(1, 4)}-${random.slice(4, 16)}`;
+  return { id, ms: lastMs };
+}
+
+export async function recordAudit(record: AuditRecord, db: Db = getDb()): Promise<void> {
+  const { id, ms } = timeOrderedId();
+  const row = {
+    id,
+    created_at: new Date(ms).toISOString(),
+    action: record.action,
+    actor_id: record.admin?.id ?? null,
+    actor_email: bounded(record.admin?.email ?? record.attemptedEmail, AUDIT_LIMITS.email),
+    target: bounded(record.target, AUDIT_LIMITS.target),
+    client_address: bounded(record.clientAddress, AUDIT_LIMITS.clientAddress),
+    user_agent: bounded(record.request?.headers.get("User-Agent"), AUDIT_LIMITS.userAgent),
+  };
+  try {
+    await db.insertInto("audit_log").values(row).execute();
+  } catch (error) {
+    getLogger().error({ err: error, audit: row }, "could not write an audit log entry");
+  }
+}
+
+/**
+ * Records a sign-in's outcome: a success (and the administrator's last
+ * sign-in time), or a checked failure. Throttled attempts (429) were refused
+ * before any check and are not recorded: a flood of them would flood the log.
+ */
+export async function recordSignIn(
+  result:
+    { ok: true; user: { id: string; email: string } } | { ok: false; status: number; twoFactorRequired?: boolean },
+  attemptedEmail: string,
+  request: Request,
+  clientAddress: string,
+  { codeGiven = false }: { codeGiven?: boolean } = {},
+  db: Db = getDb(),
+): Promise<void> {
+  if (result.ok) {
+    await recordAudit({ action: "sign-in", admin: result.user, request, clientAddress }, db);
+    await noteSignIn(result.user.id, db);
+  } else if (result.status === 401 && result.twoFactorRequired) {
+    // The password was right. Asked for the code: nothing happened yet. A code refused: worth a line (ADR 037).
+    if (codeGiven) await recordAudit({ action: "sign-in-code-failed", attemptedEmail, request, clientAddress }, db);
+  } else if (result.status === 401) {
+    await recordAudit({ action: "sign-in-failed", attemptedEmail, request, clientAddress }, db);
+  }
+}
+
+/** The administrator's last sign-in time, for the Administrators screen; best effort as the log. */
+async function noteSignIn(adminId: string, db: Db = getDb()): Promise<void> {
+  try {
+    await db
+      .updateTable("admin_users")
+      .set({ last_sign_in_at: new Date().toISOString() })
+      .where("id", "=", adminId)
+      .execute();
+  } catch (error) {
+    getLogger().warn({ err: error, adminId }, "could not note the last sign-in");
+  }
+}
+
+export interface AuditQuery {
+  limit: number;
+  offset: number;
+  action?: AuditAction;
+  /** An administrator's id. */
+  admin?: string;
+}
+
+/** One page of the log, newest first, and the number of entries matching. */
+export async function listAuditEntries(
+  db: Db,
+  { limit, offset, action, admin }: AuditQuery,
+): Promise<{ entries: AuditEntry[]; total: number }> {
+  let base = db.selectFrom("audit_log");
+  if (action) base = base.where("action", "=", action);
+  if (admin) base = base.where("actor_id", "=", admin);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).offset(offset).execute(),
+    base.select((eb) => eb.fn.countAll<string | number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(count.n),
+    entries: rows.map((row) => ({
+      id: row.id,
+      at: row.created_at,
+      action: row.action,
+      adminId: row.actor_id,
+      email: row.actor_email,
+      target: row.target,
+      clientAddress: row.client_address,
+      userAgent: row.user_agent,
+    })),
+  };
+}
+
+/** Deletes entries older than `days`; answers how many. Idempotent, so any number of processes may run it. */
+async function pruneAuditLog(db: Db, days: number, now = Date.now()): Promise<number> {
+  const before = new Date(now - days * 86_400_000).toISOString();
+  const result = await db.deleteFrom("audit_log").where("created_at", "<", before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** How often each process prunes the log after its start. */
+const AUDIT_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
+
+let pruning: ReturnType<typeof setInterval> | undefined;
+
+/** Prunes now and then every AUDIT_PRUNE_INTERVAL_MS; a failure is logged and tried again next time. */
+export function startAuditPruning(db: () => Db, days: number): Promise<void> {
+  const prune = async () => {
+    try {
+      const removed = await pruneAuditLog(db(), days);
+      if (removed > 0) getLogger().info({ removed, days }, "old audit log entries pruned");
+    } catch (error) {
+      getLogger().warn({ err: error }, "could not prune the audit log");
+    }
+  };
+  pruning ??= setInterval(() => void prune(), AUDIT_PRUNE_INTERVAL_MS).unref();
+  return prune();
+}

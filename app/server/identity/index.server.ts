@@ -1,0 +1,45 @@
+/** The identity domain's interface: what routes, server/ and other domains may use (README.md here). */
+export { AccountError, changeOwnPassword, countAdmins, MIN_PASSWORD_LENGTH, upsertAdmin } from "./accounts.server";
+export {
+  acceptInvite,
+  AdminsError,
+  createInvite,
+  INVITE_STATE_MESSAGES,
+  InviteError,
+  inviteState,
+  listAdministrators,
+  listPendingInvites,
+  removeAdministrator,
+  revokeInvite,
+} from "./admins.server";
+export { busyRefusal, HashingBusyError } from "./passwords.server";
+export {
+  deleteExpiredSessions,
+  getAdmin,
+  listOwnSessions,
+  requireAdminApi,
+  requireAdminPage,
+  revokeOtherSessions,
+  revokeOwnSession,
+  signOut,
+} from "./sessions.server";
+export { completeSetup, createSetupToken, isSetupTokenValid } from "./setup.server";
+export { checkOwnPassword, clearSignInThrottle, PASSWORD_MISSING, PASSWORD_REQUIRED, signIn } from "./sign-in.server";
+export { getTotpKey, KEY_FILE_NAME, type TotpKey } from "./two-factor-key.server";
+export {
+  beginSetup,
+  CODE_MAX_LENGTH,
+  disableTwoFactor,
+  enableTwoFactor,
+  encryptPlainSecrets,
+  isPlainSecret,
+  openSecret,
+  opensWith,
+  pendingSetup,
+  qrCodeSvg,
+  resetTwoFactor,
+  sealSecret,
+  TwoFactorError,
+  twoFactorStatus,
+  unreadableSecrets,
+} from "./two-factor.server";

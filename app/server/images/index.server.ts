@@ -1,0 +1,23 @@
+/** The images domain's interface: what routes, server/ and other domains may use (README.md here). */
+export {
+  deleteImage,
+  deletePostRow,
+  describeUse,
+  ImageMissingError,
+  listImages,
+  rebuildImageReferences,
+  referencePostImages,
+} from "./image-references.server";
+export {
+  findImageVariant,
+  IMAGES_BUSY_MESSAGE,
+  IMAGES_BUSY_RETRY_SECONDS,
+  ImageTooLargeError,
+  imageVariantExists,
+  imageWork,
+  sniffImageFormat,
+  storeImage,
+  UnsupportedImageError,
+} from "./images.server";
+export { parseImageListQuery, parseImageScreenQuery } from "./list-query.server";
+export { readUploadedFile } from "./uploads.server";

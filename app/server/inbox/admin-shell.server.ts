@@ -1,0 +1,13 @@
+import { countUnreadMessages } from "./contact.server";
+import { getDb } from "../db/index.server";
+
+/**
+ * What AdminShell shows on every admin screen: the signed-in account and the
+ * number of unread messages beside "Messages" (ADR 035). The admin layout's
+ * loader returns it (ADR 051) and runs again on every navigation and after
+ * every action, so the count follows marking read and deleting without a
+ * request of its own.
+ */
+export async function adminShellData(admin: { email: string }): Promise<{ email: string; unreadMessages: number }> {
+  return { email: admin.email, unreadMessages: await countUnreadMessages(getDb()) };
+}

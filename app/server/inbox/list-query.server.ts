@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { MAX_MESSAGE_SEARCH, MESSAGE_STATUSES, type MessageStatus } from "~/lib/admin-lists";
+import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { isStorableText } from "../platform/http.server";
+import {
+  limit,
+  offset,
+  page,
+  parseQuery,
+  screenPage,
+  type PageQuery,
+  type QueryResult,
+} from "../platform/paging.server";
+
+/**
+ * The inbox's query strings (docs/product/contract.md#paged-lists, ADR 035): the
+ * platform's paging plus a read state `status` and a name or e-mail search `q`;
+ * the CSV export takes the filter without paging, "delete all from a sender" an e-mail.
+ */
+
+/** Name or e-mail contains this, ignoring case (the inbox's search); bounded like the posts' title filter. */
+const messageSearch = z
+  .string()
+  .max(MAX_MESSAGE_SEARCH, { error: `q is too long (${MAX_MESSAGE_SEARCH} characters at most)`, abort: true })
+  .refine(isStorableText, {
+    error: "q contains a character that cannot be searched for (a NUL character or an unpaired surrogate)",
+  })
+  .transform((value) => value.trim() || undefined);
+
+const messageStatus = z
+  .enum(MESSAGE_STATUSES, { error: `status must be one of ${MESSAGE_STATUSES.join(", ")}` })
+  .default("all");
+
+const messageFilter = { status: messageStatus, q: messageSearch.optional() };
+const messageListQuery = z.object({ limit, offset, ...messageFilter });
+const messageScreenQuery = z.object({ page, ...messageFilter });
+const messageExportQuery = z.object(messageFilter);
+
+/** The inbox's filter (ADR 035): read state and a name or e-mail search. */
+export interface MessageFilter {
+  status: MessageStatus;
+  /** Name or e-mail contains this, ignoring case; `%` and `_` are plain characters. */
+  q?: string;
+}
+
+export type MessageListQuery = PageQuery & MessageFilter;
+
+/** GET /api/admin/messages: `limit` (1-100, default 50), `offset`, `status`, `q`. */
+export function parseMessageListQuery(url: URL): QueryResult<MessageListQuery> {
+  return parseQuery(messageListQuery, url);
+}
+
+/** /admin/messages: `page` (1-based, ADMIN_PAGE_SIZE messages each), `status`, `q`. */
+export function parseMessageScreenQuery(url: URL): QueryResult<MessageListQuery & { page: number }> {
+  const parsed = parseQuery(messageScreenQuery, url);
+  if (!parsed.ok) return parsed;
+  const { page, ...filter } = parsed.value;
+  return { ok: true, value: { ...filter, ...screenPage(page) } };
+}
+
+/** GET /api/admin/messages.csv: `status`, `q` (every matching message, no paging). */
+export function parseMessageExportQuery(url: URL): QueryResult<MessageFilter> {
+  return parseQuery(messageExportQuery, url);
+}
+
+const senderEmail = z
+  .string({ error: "email is required: the sender's e-mail address" })
+  .max(EMAIL_MAX_LENGTH, { error: `email is too long (${EMAIL_MAX_LENGTH} characters at most)`, abort: true })
+  .refine(isStorableText, {
+    error: "email contains a character that cannot be stored (a NUL character or an unpaired surrogate)",
+    abort: true,
+  })
+  .transform((value) => value.trim())
+  .refine((value) => value.length > 0, { error: "email is required: the sender's e-mail address" });
+const senderQuery = z.object({ email: senderEmail });
+
+/** DELETE /api/admin/messages?email=: the sender whose messages all go (ADR 035). */
+export function parseSenderQuery(url: URL): QueryResult<{ email: string }> {
+  return parseQuery(senderQuery, url);
+}
+
+/** The same rule for the inbox screen's "delete all from this sender" form field. */
+export function parseSender(value: unknown): QueryResult<string> {
+  const parsed = senderEmail.safeParse(value ?? undefined);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: parsed.error.issues[0]!.message };
+}

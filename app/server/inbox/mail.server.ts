@@ -1,0 +1,60 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import type { SiteSettings } from "~/lib/site-settings";
+import { getConfig } from "../platform/config.server";
+
+/**
+ * Outgoing e-mail through SMTP_URL (docs/product/contract.md#contact-messages). Nothing else in the app
+ * talks SMTP; callers decide what to do when sending fails.
+ */
+interface OutgoingMail {
+  from: { name: string; address: string };
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+let mailer: Mailer | null | undefined;
+
+/** The configured mailer, or null when SMTP_URL is not set. */
+export function getMailer(): Mailer | null {
+  if (mailer !== undefined) return mailer;
+  const { smtp } = getConfig();
+  if (!smtp) return (mailer = null);
+  const transport: Transporter = nodemailer.createTransport({
+    url: smtp.url,
+    // A dead or slow mail server must not hold a delivery attempt for long.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
+  mailer = {
+    async send(mail) {
+      await transport.sendMail({
+        from: mail.from,
+        to: mail.to,
+        replyTo: mail.replyTo,
+        subject: mail.subject,
+        text: mail.text,
+      });
+    },
+  };
+  return mailer;
+}
+
+/**
+ * Where contact notices go and whom they come from (ADR 034): the
+ * settings' notice address, else the contact e-mail; sent from the contact
+ * e-mail, else from the notice address itself. Undefined when neither is set.
+ */
+export function noticeAddresses(
+  settings: Pick<SiteSettings, "companyName" | "contactEmail" | "notifyEmail">,
+): { to: string; from: OutgoingMail["from"] } | undefined {
+  const to = settings.notifyEmail ?? settings.contactEmail;
+  if (!to) return undefined;
+  return { to, from: { name: settings.companyName, address: settings.contactEmail ?? to } };
+}

@@ -1,0 +1,189 @@
+import path from "node:path";
+import { z } from "zod";
+import { isValidPhone, SETTINGS_LIMITS } from "~/lib/site-settings";
+
+/**
+ * Environment configuration (docs/configuration.md). Parsed once at start; a bad value
+ * stops the start with one line naming the variable.
+ */
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], {
+    error: "must be true or false",
+  })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const absoluteHttpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+  .transform((value) => new URL(value).origin);
+
+/** A whole number in [min, max]; every refusal says "must be {what}". */
+const wholeNumber = (min: number, max: number, what: string) => {
+  const error = `must be ${what}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+/** Exactly 32 bytes written as standard base64 (44 characters, one "=" at the end). */
+export function isBase64Key(value: string): boolean {
+  return /^[\d+/a-z]{43}=$/i.test(value) && Buffer.from(value, "base64").length === 32;
+}
+
+const envSchema = z
+  .object({
+    PORT: wholeNumber(0, 65535, "a whole number from 0 to 65535").default(3000),
+    HOST: z.string().trim().min(1, { error: "must not be empty" }).default("0.0.0.0"),
+    DATABASE_URL: optionalString.refine(
+      (value) =>
+        value === undefined ||
+        /^postgres(?:ql)?:\/\//.test(value) ||
+        value.startsWith("file:") ||
+        !value.includes("://"),
+      { error: "must be postgres://..., file:PATH or a file path" },
+    ),
+    SITE_URL: optionalString.pipe(absoluteHttpUrl.optional()),
+    ADMIN_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
+    ADMIN_PASSWORD: optionalString.pipe(z.string().min(10, { error: "must be at least 10 characters" }).optional()),
+    SEED_SAMPLE_POSTS: booleanFlag.default(true),
+    SMTP_URL: optionalString.pipe(
+      z.url({ protocol: /^smtps?$/, error: "must be smtp://... or smtps://..." }).optional(),
+    ),
+    CONTACT_NOTIFY_TO: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+    TRUST_PROXY: z.string().trim().default("loopback"),
+    PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
+    AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
+    COMPANY_NAME: optionalString.pipe(
+      z
+        .string()
+        .max(SETTINGS_LIMITS.companyName, { error: `must be at most ${SETTINGS_LIMITS.companyName} characters` })
+        .optional(),
+    ),
+    CONTACT_EMAIL: optionalString.pipe(z.email({ error: "must be an e-mail address" }).optional()),
+    CONTACT_PHONE: optionalString.pipe(
+      z.string().refine(isValidPhone, { error: "must be a phone number (digits, spaces, + ( ) - or dots)" }).optional(),
+    ),
+    TOTP_ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .refine(isBase64Key, { error: "must be 32 bytes in base64 (make one with: openssl rand -base64 32)" })
+        .transform((value) => Buffer.from(value, "base64"))
+        .optional(),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"],
+        message: "must be set together with " + (env.ADMIN_EMAIL ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"),
+      });
+    }
+  });
+
+const DEFAULT_COMPANY_NAME = "Ojai Technology Services";
+
+export type DatabaseTarget = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  siteUrl: string;
+  secureCookies: boolean;
+  admin: { email: string; password: string } | undefined;
+  seedSamplePosts: boolean;
+  smtp: { url: string; notifyTo: string | undefined } | undefined;
+  logLevel: string;
+  trustProxy: string;
+  /**
+   * TOTP_ENCRYPTION_KEY: the AES-256-GCM key two-factor secrets are stored
+   * with (ADR 037, 047); unset, a SQLite site makes its own key file beside
+   * the database (two-factor-key.server.ts) and a PostgreSQL site has none.
+   */
+  totpEncryptionKey: Buffer | undefined;
+  /** The page cache's size in bytes (its bodies and their compressed copies); 0 turns it off. */
+  pageCacheBytes: number;
+  /** Audit log entries older than this many days are pruned (ADR 038). */
+  auditRetentionDays: number;
+  /**
+   * The first start's site settings (ADR 034): saved in the database then,
+   * and changed in Admin > Settings afterwards. Unset values stay unset: no
+   * placeholders.
+   */
+  company: {
+    name: string;
+    /** Whether COMPANY_NAME was set (else `name` is the built-in default). */
+    nameFromEnvironment: boolean;
+    email: string | undefined;
+    phone: string | undefined;
+    /** CONTACT_NOTIFY_TO: where contact notices go. */
+    notifyTo: string | undefined;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
+export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const variable = String(issue.path[0] ?? "environment");
+    // Never the value: it may be a password, or a URL with one in it, and
+    // this line goes to logs. Our messages say what is expected instead.
+    const raw = env[variable]?.trim();
+    const echoes = raw !== undefined && raw.length >= 3 && issue.message.includes(raw);
+    throw new ConfigError(`Invalid configuration: ${variable} ${echoes ? "is not valid" : oneLine(issue.message)}`);
+  }
+  const e = result.data;
+  const siteUrl = e.SITE_URL ?? `http://localhost:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: resolveDatabase(e.DATABASE_URL, cwd),
+    siteUrl,
+    secureCookies: siteUrl.startsWith("https:"),
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
+    seedSamplePosts: e.SEED_SAMPLE_POSTS,
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, notifyTo: e.CONTACT_NOTIFY_TO } : undefined,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
+    company: {
+      name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,
+      nameFromEnvironment: e.COMPANY_NAME !== undefined,
+      email: e.CONTACT_EMAIL,
+      phone: e.CONTACT_PHONE,
+      notifyTo: e.CONTACT_NOTIFY_TO,
+    },
+  };
+}
+
+export function resolveDatabase(url: string | undefined, cwd: string): DatabaseTarget {
+  if (url && /^postgres(?:ql)?:\/\//.test(url)) return { kind: "postgres", url };
+  const file = url ? url.replace(/^file:/, "") : path.join("data", "site.db");
+  return { kind: "sqlite", file: path.resolve(cwd, file) };
+}
+
+let current: Config | undefined;
+
+/** The configuration of this process; parsed on first use. */
+export function getConfig(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}

@@ -1,0 +1,102 @@
+import { Tinypool } from "tinypool";
+import { BoundedWork } from "../platform/bounded-work.server";
+
+/**
+ * Markdown is rendered at save and for the admin preview (ADR 004), and some
+ * input makes the parser slow: 200 KB of ordinary text takes about a second,
+ * 200 KB of nested brackets well over a minute. So it runs in one child
+ * process (tinypool's child_process runtime), never on the event loop that
+ * answers every visitor, with a deadline after which the process is killed
+ * and the editor is told.
+ *
+ * A process rather than a worker thread (ADR 039): a thread's isolate, the
+ * pipeline's modules and the garbage of a burst of saves (about 40 MB) were
+ * counted in the web process's 200 MB; in its own process they are not, the
+ * renderer has its own cap, and the web process cannot be taken down by it.
+ */
+const MARKDOWN_DEADLINE_MS = 5_000;
+
+/** Saves and previews rendering or waiting for the renderer; past this a save is answered 503. */
+const RENDER_QUEUE = 64;
+
+/** The renderer process's V8 heap cap (its RSS stays around twice this at most). */
+const RENDERER_HEAP_MB = 64;
+
+/** Content that cannot be rendered in time (400), or a queue of renders already full (503). */
+export class MarkdownRenderError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 503 = 400,
+  ) {
+    super(message);
+  }
+}
+
+let workerFile: string | undefined;
+let pool: Tinypool | undefined;
+
+/**
+ * One render at a time reaches the renderer, so its deadline counts that
+ * render alone: a post that waited behind others (a burst of saves, a
+ * loaded machine) is not refused for the others' time.
+ */
+const renders = new BoundedWork(RENDER_QUEUE, 1);
+
+/**
+ * Turns the renderer process on: `file` is build/server/markdown-worker.js, which the
+ * built entry points name (server/main.ts, server/cli.ts). Without it (the
+ * development server, in-process tests) the same pipeline runs in-thread.
+ */
+export function enableMarkdownWorker(file: string): void {
+  workerFile = file;
+}
+
+/** Markdown to sanitised HTML, off the event loop; MarkdownRenderError when it cannot be rendered in time. */
+export async function renderMarkdownSafely(markdown: string): Promise<string> {
+  if (!workerFile) {
+    try {
+      // Loaded only here: where the worker runs it (production), the pipeline's
+      // modules stay out of the main thread's heap.
+      const { renderMarkdown } = await import("./markdown-pipeline.server");
+      return renderMarkdown(markdown);
+    } catch {
+      throw new MarkdownRenderError("content could not be rendered: simplify its markdown");
+    }
+  }
+  pool ??= new Tinypool({
+    filename: workerFile,
+    runtime: "child_process",
+    // One process, started when needed and stopped soon after: saves are
+    // rare. Its heap is capped (a post that needs more is refused, as one
+    // that takes too long is) and it gets no environment of the site's:
+    // no database address, no passwords.
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 5_000,
+    execArgv: [`--max-old-space-size=${RENDERER_HEAP_MB}`, "--max-semi-space-size=2"],
+    env: { MALLOC_ARENA_MAX: "2", NODE_ENV: "production" },
+  });
+  const renderer = pool;
+  const admission = renders.tryAdmit();
+  if (!admission) throw new MarkdownRenderError("The server is busy rendering other posts: try again in a moment", 503);
+  try {
+    return await admission.run(
+      async () => (await renderer.run(markdown, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string,
+    );
+  } catch (error) {
+    if (error instanceof Error && error.name === "AbortError") {
+      throw new MarkdownRenderError(
+        `content takes too long to render (over ${MARKDOWN_DEADLINE_MS / 1000} s): simplify its markdown or split the post`,
+      );
+    }
+    throw new MarkdownRenderError("content could not be rendered: simplify its markdown or split the post");
+  } finally {
+    admission.release();
+  }
+}
+
+/** Stops the renderer process (shutdown). */
+export async function closeMarkdownWorker(): Promise<void> {
+  await pool?.destroy();
+  pool = undefined;
+}

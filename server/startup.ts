@@ -1,0 +1,88 @@
+import { samplePosts } from "~/content/sample-posts";
+import { getConfig } from "~/server/platform/config.server";
+import { migrateToLatest, type Db } from "~/server/db/db.server";
+import { getDb } from "~/server/db/index.server";
+import { countAdmins, upsertAdmin } from "~/server/identity/index.server";
+import { createSetupToken } from "~/server/identity/index.server";
+import { deleteExpiredSessions } from "~/server/identity/index.server";
+import { getLogger } from "~/server/platform/logger.server";
+import { countPosts, createPost, SlugTakenError } from "~/server/posts/index.server";
+import { ensureSiteSettings } from "~/server/settings/index.server";
+import { warnIfTitleSearchUnindexed } from "~/server/posts/index.server";
+import { getTotpKey } from "~/server/identity/index.server";
+import { encryptPlainSecrets, unreadableSecrets } from "~/server/identity/index.server";
+
+/** Everything the app needs before it takes requests. Safe to run in several processes at once. */
+export async function prepareApp(): Promise<void> {
+  const config = getConfig();
+  const log = getLogger();
+  const db = getDb();
+
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
+  await warnIfTitleSearchUnindexed(db);
+  await ensureSiteSettings(db, config);
+
+  if (config.seedSamplePosts) await seedSamplePosts(db);
+  await deleteExpiredSessions(db);
+  await prepareTwoFactorSecrets(db);
+
+  if ((await countAdmins(db)) === 0) {
+    if (config.admin) {
+      await upsertAdmin(db, config.admin.email, config.admin.password);
+      log.info({ email: config.admin.email.toLowerCase() }, "administrator created from ADMIN_EMAIL");
+    } else {
+      const token = await createSetupToken(db);
+      const link = `${config.siteUrl}/admin/setup?token=${token}`;
+      log.warn({ setupLink: link }, `No administrator exists yet. Create one at ${link}`);
+    }
+  }
+}
+
+/**
+ * Two-factor secrets at rest (ADR 047): those an older version stored as
+ * they were are encrypted now (idempotent, safe in several processes at
+ * once); secrets this site's key cannot open are reported, since their
+ * administrators cannot sign in until the right key is set or `reset-2fa`.
+ */
+async function prepareTwoFactorSecrets(db: Db): Promise<void> {
+  const log = getLogger();
+  const key = getTotpKey()?.key;
+  const encrypted = await encryptPlainSecrets(db, key);
+  if (encrypted > 0) log.info({ secrets: encrypted }, "two-factor secrets stored unencrypted were encrypted");
+  const unreadable = await unreadableSecrets(db, key);
+  if (unreadable.length > 0) {
+    log.error(
+      { administrators: unreadable },
+      "two-factor secrets cannot be decrypted with this site's key: these administrators cannot sign in until TOTP_ENCRYPTION_KEY is the key they were stored with, or `npm run admin -- reset-2fa EMAIL`",
+    );
+  }
+}
+
+export async function seedSamplePosts(db: Db): Promise<number> {
+  if ((await countPosts(db)) > 0) return 0;
+  const now = Date.now();
+  for (const sample of samplePosts) {
+    await createPost(db, {
+      title: sample.title,
+      slug: sample.slug,
+      excerpt: sample.excerpt,
+      content: sample.content,
+      category: sample.category,
+      author: undefined,
+      readTime: sample.readTime,
+      metaTitle: null,
+      metaDescription: null,
+      headerImageAlt: null,
+      noindex: false,
+      published: true,
+      publishDate: new Date(now - sample.daysAgo * 86_400_000).toISOString(),
+      headerImage: null,
+    }).catch((error: unknown) => {
+      // Another process seeding at the same moment already added it.
+      if (!(error instanceof SlugTakenError)) throw error;
+    });
+  }
+  getLogger().info({ count: samplePosts.length }, "sample posts added to the empty database");
+  return samplePosts.length;
+}
