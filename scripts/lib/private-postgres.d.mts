@@ -22,3 +22,4 @@ export function postgresForTests(options?: {
   fallback?: string;
   reapAfter?: number;
 }): Promise<{ url: string; cluster?: PrivatePostgres }>;
+export function answers(url: string): Promise<boolean>;

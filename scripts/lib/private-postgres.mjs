@@ -193,7 +193,8 @@ export async function startPrivatePostgres({ reapAfter } = {}) {
 /** The server tests use when TEST_POSTGRES_URL is not set. */
 export const DEFAULT_TEST_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
 
-async function answers(url) {
+/** Whether a PostgreSQL answers a query at `url` within 5 s. */
+export async function answers(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();

@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { postgresForTests, startPrivatePostgres } from "../../scripts/lib/private-postgres.mjs";
+import { answers, postgresForTests, startPrivatePostgres } from "../../scripts/lib/private-postgres.mjs";
 
 /**
  * The PostgreSQL `npm test` starts when none answers (ADR 049,
@@ -13,19 +12,6 @@ import { postgresForTests, startPrivatePostgres } from "../../scripts/lib/privat
 
 /** A port no PostgreSQL listens on. */
 const NOWHERE = "postgres://postgres@127.0.0.1:1/test";
-
-async function answers(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
