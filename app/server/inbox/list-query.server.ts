@@ -8,6 +8,7 @@ import {
   page,
   parseQuery,
   screenPage,
+  searchText,
   type PageQuery,
   type QueryResult,
 } from "../platform/paging.server";
@@ -19,13 +20,7 @@ import {
  */
 
 /** Name or e-mail contains this, ignoring case (the inbox's search); bounded like the posts' title filter. */
-const messageSearch = z
-  .string()
-  .max(MAX_MESSAGE_SEARCH, { error: `q is too long (${MAX_MESSAGE_SEARCH} characters at most)`, abort: true })
-  .refine(isStorableText, {
-    error: "q contains a character that cannot be searched for (a NUL character or an unpaired surrogate)",
-  })
-  .transform((value) => value.trim() || undefined);
+const messageSearch = searchText(MAX_MESSAGE_SEARCH).transform((value) => value.trim() || undefined);
 
 const messageStatus = z
   .enum(MESSAGE_STATUSES, { error: `status must be one of ${MESSAGE_STATUSES.join(", ")}` })

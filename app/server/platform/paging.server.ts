@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ADMIN_PAGE_SIZE, MAX_ADMIN_PAGE, MAX_OFFSET, MAX_PAGE_SIZE } from "~/lib/admin-lists";
-import { jsonError } from "./http.server";
+import { isStorableText, jsonError } from "./http.server";
 
 /**
  * The one parser of page parameters (docs/product/contract.md#paged-lists, ADR 026):
@@ -20,6 +20,20 @@ function wholeNumber(name: string, min: number, max: number) {
     .regex(DIGITS, { error })
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error });
+}
+
+/**
+ * A list's search text `q`: its length bounded before any pattern runs, and
+ * only characters a database can be sent (no NUL, no unpaired surrogate, the
+ * same rule as for bodies in http.server.ts).
+ */
+export function searchText(max: number) {
+  return z
+    .string()
+    .max(max, { error: `q is too long (${max} characters at most)`, abort: true })
+    .refine(isStorableText, {
+      error: "q contains a character that cannot be searched for (a NUL character or an unpaired surrogate)",
+    });
 }
 
 /** The admin lists' `limit` (1-100, default 50) and `offset`. */

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { DEFAULT_POST_SORT, MAX_TITLE_FILTER, POST_SORTS, type PostSort } from "~/lib/admin-lists";
-import { isStorableText } from "../platform/http.server";
 import {
   limit,
   offset,
   page,
   parseQuery,
   screenPage,
+  searchText,
   type PageQuery,
   type QueryResult,
 } from "../platform/paging.server";
@@ -18,14 +18,7 @@ import {
  */
 
 /** Case-insensitive "title contains"; empty means no filter. */
-const titleFilter = z
-  .string()
-  .max(MAX_TITLE_FILTER, { error: `q is too long (${MAX_TITLE_FILTER} characters at most)`, abort: true })
-  // NUL cannot be sent to PostgreSQL (the same rule as for bodies, http.server.ts).
-  .refine(isStorableText, {
-    error: "q contains a character that cannot be searched for (a NUL character or an unpaired surrogate)",
-  })
-  .transform((value) => value || undefined);
+const titleFilter = searchText(MAX_TITLE_FILTER).transform((value) => value || undefined);
 
 const sort = z.enum(POST_SORTS, { error: `sort must be one of ${POST_SORTS.join(", ")}` }).default(DEFAULT_POST_SORT);
 
