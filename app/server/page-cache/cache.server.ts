@@ -131,6 +131,65 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""));
 }
 
+/**
+ * Keeps a copy of what the app writes to `res`, and calls `onEnd` as the
+ * answer ends with a reader of the whole body (joined only if it is wanted),
+ * or undefined once it passed `limit` bytes (such an answer is never stored).
+ */
+function recordAnswer(res: Response, limit: number, onEnd: (body: (() => Buffer) | undefined) => void) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooLarge = false;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function" || tooLarge) return;
+    const buffer = Buffer.isBuffer(chunk)
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : undefined;
+    if (!buffer) return;
+    size += buffer.length;
+    if (size > limit) tooLarge = true;
+    else chunks.push(Buffer.from(buffer));
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as Response["write"];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    const ended = end(chunk, ...rest);
+    onEnd(tooLarge ? undefined : () => Buffer.concat(chunks));
+    return ended;
+  }) as Response["end"];
+}
+
+/** An answer any visitor may be given: a public 200 that sets no cookie. */
+function shareable(res: Response): boolean {
+  const cacheControl = String(res.getHeader("cache-control") ?? "");
+  return res.statusCode === 200 && /\bpublic\b/.test(cacheControl) && !res.getHeader("set-cookie");
+}
+
+/** What a hit replays of an answer: its stored headers, its ETag and whether it varies on Accept-Encoding. */
+function replayable(res: Response, version: string, body: Buffer) {
+  const headers: Array<[string, string]> = [];
+  for (const name of REPLAYED_HEADERS) {
+    const value = res.getHeader(name);
+    if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
+  }
+  // The route's own ETag when it set one (its clients already hold it).
+  const etag =
+    (res.getHeader("etag") as string | undefined) ??
+    `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
+  // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
+  const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
+  return { headers, etag, varies };
+}
+
 export function pageCache({
   readVersion,
   nextScheduledChange,
@@ -283,56 +342,12 @@ export function pageCache({
       (expiresAt) => (scheduled = { expiresAt }),
       () => (scheduled = undefined),
     );
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    const keep = (chunk: unknown, encoding?: unknown) => {
-      if (chunk === undefined || chunk === null || typeof chunk === "function" || tooLarge) return;
-      const buffer = Buffer.isBuffer(chunk)
-        ? chunk
-        : chunk instanceof Uint8Array
-          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-          : typeof chunk === "string"
-            ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-            : undefined;
-      if (!buffer) return;
-      size += buffer.length;
-      if (size > maxBytes / 16) tooLarge = true;
-      else chunks.push(Buffer.from(buffer));
-    };
-    res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      keep(chunk, rest[0]);
-      return write(chunk, ...rest);
-    }) as Response["write"];
-    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      keep(chunk, rest[0]);
-      const ended = end(chunk, ...rest);
-      // Stored as the answer ends, before its last bytes can reach the client:
-      // whoever asks next, the same client included, finds the entry.
-      store();
-      return ended;
-    }) as Response["end"];
-
-    const store = () => {
-      const cacheControl = String(res.getHeader("cache-control") ?? "");
-      if (tooLarge || res.statusCode !== 200 || !/\bpublic\b/.test(cacheControl) || res.getHeader("set-cookie")) {
-        finish();
-        return;
-      }
-      const body = Buffer.concat(chunks);
-      const headers: Array<[string, string]> = [];
-      for (const name of REPLAYED_HEADERS) {
-        const value = res.getHeader(name);
-        if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(", ") : String(value)]);
-      }
-      // The route's own ETag when it set one (its clients already hold it).
-      const etag =
-        (res.getHeader("etag") as string | undefined) ??
-        `W/"${createHash("sha1").update(version).update("\0").update(body).digest("base64url")}"`;
-      // compression() sets Vary: Accept-Encoding exactly on the answers it may compress.
-      const varies = /\baccept-encoding\b/i.test(String(res.getHeader("vary") ?? ""));
+    // Stored as the answer ends, before its last bytes can reach the client:
+    // whoever asks next, the same client included, finds the entry.
+    recordAnswer(res, maxBytes / 16, (readBody) => {
+      if (readBody === undefined || !shareable(res)) return finish();
+      const body = readBody();
+      const { headers, etag, varies } = replayable(res, version, body);
       const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
         if (!read) return finish();
         entries.set(key, {
@@ -351,7 +366,7 @@ export function pageCache({
       };
       if (scheduled === "pending") void scheduledRead.then(keepEntry);
       else keepEntry(scheduled);
-    };
+    });
     next();
   }
 
