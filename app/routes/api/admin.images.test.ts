@@ -357,3 +357,27 @@ describe("access", () => {
     expect((await admin.get(`/api/admin/images/${"ef".repeat(32)}`)).status).toBe(405);
   });
 });
+
+describe("images in a post's body (docs/product/contract.md#images-in-a-posts-body)", () => {
+  it("the article shows an upload with srcset, width and height from its stored size, its title as a figcaption; the preview is the same HTML", async () => {
+    const wide = await newImage(700);
+    const small = await newImage(400);
+    const content = `Intro.\n\n![A wide one](${wide.url} "Seen from <the> hill")\n\n![A small one](${small.url})`;
+    const post = await createPost({ content });
+    const page = await fetch(`${server.url}/blog/${post.slug}`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    const srcset = wide.variants.map((v: { url: string; width: number }) => `${v.url} ${v.width}w`).join(", ");
+    expect(html).toContain(
+      `<figure><img src="${wide.url}" alt="A wide one" srcset="${srcset}" sizes="(min-width: 768px) 768px, 100vw" width="700" height="300" decoding="async"><figcaption>Seen from &#x3C;the> hill</figcaption></figure>`,
+    );
+    expect(html).toMatch(
+      new RegExp(
+        `<img src="${small.url}" alt="A small one" srcset="[^"]+" sizes="[^"]+" width="400" height="300" loading="lazy" decoding="async">`,
+      ),
+    );
+    const preview = await admin.post("/api/admin/preview", { content });
+    expect(preview.status).toBe(200);
+    expect(html).toContain((preview.json as { html: string }).html);
+  });
+});

@@ -1,6 +1,7 @@
 import { requireAdminApi } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
-import { MarkdownRenderError, renderMarkdownSafely } from "~/server/posts/index.server";
+import { getDb } from "~/server/db/index.server";
+import { MarkdownRenderError, renderPostBody } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.preview";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -20,7 +21,7 @@ export async function action({ request }: Route.ActionArgs) {
   const content = (body as { content?: unknown } | null)?.content;
   if (typeof content !== "string") return jsonError(400, "content must be text");
   try {
-    const html = await renderMarkdownSafely(content);
+    const html = await renderPostBody(getDb(), content);
     return Response.json({ html }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);

@@ -4,9 +4,9 @@ import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
 import { httpsUrl } from "~/lib/site-settings";
-import type { Connection } from "../db/db.server";
+import type { Connection, Db } from "../db/db.server";
 import { sniffImageFormat } from "../images/index.server";
-import { MarkdownRenderError, renderMarkdownSafely } from "../posts/index.server";
+import { MarkdownRenderError, renderPostBody } from "../posts/index.server";
 import type { TotpKey } from "../identity/index.server";
 import { isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
 import { fillCategorySlugs } from "../posts/index.server";
@@ -479,7 +479,7 @@ export async function restoreBackup(
         async rows(table, rows) {
           let loaded = rows;
           if (table === "posts") {
-            loaded = await withHtmlRendered(rows);
+            loaded = await withHtmlRendered(trx, rows);
             postsRendered += loaded.filter((row, i) => row.content_html !== rows[i]!.content_html).length;
           }
           if (table === "admin_users") loaded = rows.map((row) => withTwoFactorChecked(row, totpKey, notices));
@@ -514,14 +514,14 @@ export async function restoreBackup(
 }
 
 /** Each post's HTML rendered again from its markdown, one at a time, in the renderer process saves use (ADR 039). */
-async function withHtmlRendered(rows: Row[]): Promise<Row[]> {
+async function withHtmlRendered(db: Db, rows: Row[]): Promise<Row[]> {
   const rendered: Row[] = [];
   for (const row of rows) {
     if (typeof row.content !== "string") {
       throw new BackupError(`The backup's post ${shown(String(row.slug))} has no markdown text`);
     }
     try {
-      rendered.push({ ...row, content_html: await renderMarkdownSafely(row.content) });
+      rendered.push({ ...row, content_html: await renderPostBody(db, row.content) });
     } catch (error) {
       if (!(error instanceof MarkdownRenderError)) throw error;
       throw new BackupError(`The backup's post ${shown(String(row.slug))} cannot be rendered: ${error.message}`);

@@ -16,6 +16,7 @@ export {
   imageVariantExists,
   imageWork,
   sniffImageFormat,
+  storedImageSizes,
   storeImage,
   UnsupportedImageError,
 } from "./images.server";

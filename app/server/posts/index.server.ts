@@ -18,12 +18,8 @@ export {
   sitemapLayout,
 } from "./feeds.server";
 export { parsePostListQuery, parsePostScreenQuery } from "./list-query.server";
-export {
-  closeMarkdownWorker,
-  enableMarkdownWorker,
-  MarkdownRenderError,
-  renderMarkdownSafely,
-} from "./markdown.server";
+export { closeMarkdownWorker, enableMarkdownWorker, MarkdownRenderError } from "./markdown.server";
+export { renderPostBody } from "./post-body.server";
 export { EDIT_CONFLICT_MESSAGE, editConflictResponse, parseBaseUpdatedAt } from "./post-conflict.server";
 export { parsePostInput, postInputSchema } from "./post-input.server";
 export {

@@ -198,3 +198,61 @@ describe("sanitisation: the XSS corpus comes out harmless", () => {
     expect(html).toContain("&#x3C;script>alert(1)&#x3C;/script>");
   });
 });
+
+describe("images in the body", () => {
+  const id = "a".repeat(64);
+  const other = "b".repeat(64);
+  const sizes = { [id]: { width: 1600, height: 900 }, [other]: { width: 640, height: 640 } };
+
+  it("gives an upload srcset of its stored widths, sizes, width and height from its stored size", () => {
+    const html = renderMarkdown(`![A harbour](/images/${id}-1600.webp)`, sizes);
+    const widths = [320, 640, 960, 1280, 1600].map((w) => `/images/${id}-${w}.webp ${w}w`).join(", ");
+    expect(html).toBe(
+      `<p><img src="/images/${id}-1600.webp" alt="A harbour" srcset="${widths}" sizes="(min-width: 768px) 768px, 100vw" width="1600" height="900" decoding="async"></p>`,
+    );
+  });
+
+  it("sizes a smaller variant by the stored ratio, and lazy-loads every upload but the first", () => {
+    const html = renderMarkdown(`![one](/images/${other}-640.webp)\n\n![two](/images/${id}-640.webp)`, sizes);
+    expect(html).toContain(`src="/images/${other}-640.webp" alt="one" srcset="/images/${other}-320.webp 320w`);
+    expect(html).toMatch(/alt="one"[^>]*width="640" height="640" decoding="async">/);
+    expect(html).toMatch(/alt="two"[^>]*width="640" height="360" loading="lazy" decoding="async">/);
+  });
+
+  it("leaves out width and height when the upload's size is unknown, and keeps its srcset", () => {
+    const html = renderMarkdown(`![x](/images/${"c".repeat(64)}-960.webp)`, sizes);
+    expect(html).toContain("srcset=");
+    expect(html).not.toContain("width=");
+  });
+
+  it("turns a title into the figcaption of a figure in place of its paragraph", () => {
+    const html = renderMarkdown(`![A harbour](/images/${id}-1600.webp "Ojai at dawn")`, sizes);
+    expect(html).toMatch(
+      /^<figure><img src="[^"]+" alt="A harbour" srcset="[^"]+"[^>]*><figcaption>Ojai at dawn<\/figcaption><\/figure>$/,
+    );
+    expect(html).not.toContain("title=");
+  });
+
+  it("splits a paragraph around a captioned image: text before and after stay paragraphs", () => {
+    const html = renderMarkdown(`Before ![x](https://example.org/a.png "Cap") after`);
+    expect(html).toBe(
+      '<p>Before </p><figure><img src="https://example.org/a.png" alt="x"><figcaption>Cap</figcaption></figure><p> after</p>',
+    );
+  });
+
+  it("escapes a caption: markup in a title is text", () => {
+    const html = renderMarkdown(`![x](/images/${id}-1600.webp "<script>alert(1)</script> & <b>")`, sizes);
+    expect(html).toContain("<figcaption>&#x3C;script>alert(1)&#x3C;/script> &#x26; &#x3C;b></figcaption>");
+    expect(html).not.toContain("<script");
+  });
+
+  it("leaves outside images as the sanitiser left them, and images in links unwrapped", () => {
+    expect(renderMarkdown("![x](https://example.org/a.png)")).toBe(
+      '<p><img src="https://example.org/a.png" alt="x"></p>',
+    );
+    const linked = renderMarkdown(`[![x](/images/${id}-1600.webp "Cap")](/blog/a)`, sizes);
+    expect(linked).not.toContain("<figure>");
+    expect(linked).toContain('title="Cap"');
+    expect(renderMarkdown('![x](javascript:alert(1) "Cap")')).not.toContain("javascript");
+  });
+});

@@ -1,4 +1,5 @@
 import type { Element, Root } from "hast";
+import { presentBodyImages, type ImageSizes } from "./body-images.server";
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
@@ -20,7 +21,9 @@ import { visit } from "unist-util-visit";
  *   to http(s), mailto and tel (or relative), images only from http(s) or
  *   this site; the ids markdown makes (footnotes) carry the `user-content-`
  *   prefix so an article cannot clobber the page's own DOM;
- * - nothing runs after sanitising that could reintroduce markup.
+ * - nothing runs after sanitising that could reintroduce markup: the one
+ *   step after it (body-images.server.ts) adds computed attributes and
+ *   turns an image's title into a caption's text.
  *
  * Server-only (`*.server.ts`): React Router's build refuses it in any browser
  * bundle; it runs in the markdown worker (markdown.server.ts).
@@ -100,17 +103,22 @@ function safeExternalLinks() {
   };
 }
 
-const processor = unified()
+const toTree = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype)
   .use(demoteH1)
   .use(safeExternalLinks)
   .use(rehypeSanitize, schema)
-  .use(rehypeStringify)
   .freeze();
+const toHtml = unified().use(rehypeStringify).freeze();
 
-/** Markdown (GFM) to sanitised HTML. Never throws on odd input. */
-export function renderMarkdown(markdown: string): string {
-  return String(processor.processSync(markdown));
+/**
+ * Markdown (GFM) to sanitised HTML. Never throws on odd input. `images`: the
+ * stored size of each upload the markdown names, for its width and height.
+ */
+export function renderMarkdown(markdown: string, images: ImageSizes = {}): string {
+  const tree = toTree.runSync(toTree.parse(markdown));
+  presentBodyImages(tree, images);
+  return toHtml.stringify(tree);
 }

@@ -1,5 +1,6 @@
 import { Tinypool } from "tinypool";
 import { BoundedWork } from "../platform/bounded-work.server";
+import type { ImageSizes } from "./body-images.server";
 
 /**
  * Markdown is rendered at save and for the admin preview (ADR 004), and some
@@ -51,14 +52,18 @@ export function enableMarkdownWorker(file: string): void {
   workerFile = file;
 }
 
-/** Markdown to sanitised HTML, off the event loop; MarkdownRenderError when it cannot be rendered in time. */
-export async function renderMarkdownSafely(markdown: string): Promise<string> {
+/**
+ * Markdown to sanitised HTML, off the event loop; MarkdownRenderError when it
+ * cannot be rendered in time. `images`: the stored size of each upload it
+ * names (renderPostBody reads them).
+ */
+export async function renderMarkdownSafely(markdown: string, images: ImageSizes = {}): Promise<string> {
   if (!workerFile) {
     try {
       // Loaded only here: where the worker runs it (production), the pipeline's
       // modules stay out of the main thread's heap.
       const { renderMarkdown } = await import("./markdown-pipeline.server");
-      return renderMarkdown(markdown);
+      return renderMarkdown(markdown, images);
     } catch {
       throw new MarkdownRenderError("content could not be rendered: simplify its markdown");
     }
@@ -81,7 +86,7 @@ export async function renderMarkdownSafely(markdown: string): Promise<string> {
   if (!admission) throw new MarkdownRenderError("The server is busy rendering other posts: try again in a moment", 503);
   try {
     return await admission.run(
-      async () => (await renderer.run(markdown, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string,
+      async () => (await renderer.run({ markdown, images }, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string,
     );
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") {

@@ -7,7 +7,7 @@ import { readSiteSettings } from "../settings/index.server";
 import { changingContent } from "../db/content-version.server";
 import { isUniqueViolation, type Db } from "../db/db.server";
 import { isRecordId } from "../db/ids.server";
-import { renderMarkdownSafely } from "./markdown.server";
+import { renderPostBody } from "./post-body.server";
 import type { PostListQuery } from "./list-query.server";
 import { fewMatches, titleFilter } from "./title-search.server";
 import { deletePostRow, referencePostImages } from "../images/index.server";
@@ -131,7 +131,7 @@ async function columnsFrom(db: Db, input: PostInput, now: string) {
     slug: input.slug,
     excerpt: input.excerpt,
     content: input.content,
-    content_html: await renderMarkdownSafely(input.content),
+    content_html: await renderPostBody(db, input.content),
     category: input.category,
     category_slug: categorySlugOf(input.category),
     author: input.author ?? (await readSiteSettings(db)).companyName,
