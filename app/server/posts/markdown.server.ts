@@ -86,7 +86,8 @@ export async function renderMarkdownSafely(markdown: string, images: ImageSizes 
   if (!admission) throw new MarkdownRenderError("The server is busy rendering other posts: try again in a moment", 503);
   try {
     return await admission.run(
-      async () => (await renderer.run({ markdown, images }, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string,
+      async () =>
+        (await renderer.run({ markdown, images }, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string,
     );
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") {
