@@ -176,3 +176,103 @@ test("with no unused images the screen says so", async ({ page, baseURL }, testI
   await expectNoAxeViolations(page);
   await screenshot(page, testInfo, "images-empty");
 });
+
+/** Fires a paste or a drop of an image file at the content field, as a browser does for a real one. */
+async function sendImageTo(page: Page, how: "paste" | "drop", name: string, bytes: Buffer) {
+  await page.getByLabel("Content (Markdown)").evaluate(
+    (field, { how, name, data }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], name, { type: "image/jpeg" }));
+      const init = { bubbles: true, cancelable: true };
+      field.dispatchEvent(
+        how === "paste"
+          ? new ClipboardEvent("paste", { ...init, clipboardData: transfer })
+          : new DragEvent("drop", { ...init, dataTransfer: transfer }),
+      );
+    },
+    { how, name, data: [...bytes] },
+  );
+}
+
+async function describeImage(page: Page, answer: { alt?: string; caption?: string; decorative?: boolean }) {
+  const dialog = page.getByRole("dialog", { name: "Describe the image" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("status")).toContainText(/is uploaded|Uploading/);
+  if (answer.alt) await dialog.getByLabel("Alt text").fill(answer.alt);
+  if (answer.decorative) await dialog.getByLabel(/Decorative/).check();
+  if (answer.caption) await dialog.getByLabel("Caption (optional)").fill(answer.caption);
+  await dialog.getByRole("button", { name: "Insert image" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test("images go into the body by picking, pasting and dropping, with alt text and a caption, as the preview and the article show", async ({
+  page,
+}, testInfo) => {
+  const title = unique("Pictures in the text", testInfo.project.name);
+  await page.goto("/admin");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Create New Post" }).click();
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Excerpt").fill("An excerpt.");
+  await page.getByLabel("Published").check();
+  const content = page.getByLabel("Content (Markdown)");
+  await content.fill("Before the pictures.");
+
+  // Picked: the alt text is asked for before it goes in.
+  await page.getByLabel("Image file to insert").setInputFiles({
+    name: "picked.jpg",
+    mimeType: "image/jpeg",
+    buffer: await uniquePhoto(testInfo),
+  });
+  const dialog = page.getByRole("dialog", { name: "Describe the image" });
+  await expect(dialog.getByRole("status")).toContainText("picked.jpg is uploaded");
+  await expectNoAxeViolations(page);
+  await dialog.getByRole("button", { name: "Insert image" }).click();
+  await expect(dialog.getByText("Describe the image, or mark it as decorative.")).toBeVisible();
+  await expect(dialog.getByLabel("Alt text")).toBeFocused();
+  await screenshot(page, testInfo, "describe-image-dialog", { fullPage: false });
+  await expectNoAxeViolations(page);
+  await describeImage(page, { alt: "A yellow circle", caption: 'The "sun", roughly' });
+  await expect(content).toHaveValue(
+    /^Before the pictures\.\n\n!\[A yellow circle\]\(\/images\/[0-9a-f]{64}-1200\.webp "The \\"sun\\", roughly"\)$/,
+  );
+
+  // Pasted at the end of the text, decorative; dropped, described.
+  await content.press("End");
+  await content.pressSequentially("\n\n");
+  await sendImageTo(page, "paste", "pasted.jpg", await uniquePhoto(testInfo));
+  await describeImage(page, { decorative: true });
+  await content.press("End");
+  await content.pressSequentially("\n\nAfter them.\n\n");
+  await sendImageTo(page, "drop", "dropped.jpg", await uniquePhoto(testInfo));
+  await describeImage(page, { alt: "Another circle" });
+  await expect(content).toHaveValue(
+    /\n\n!\[\]\(\/images\/[0-9a-f]{64}-1200\.webp\)\n\nAfter them\.\n\n!\[Another circle\]/,
+  );
+
+  // The read time from the text, in one click.
+  await page.getByRole("button", { name: "Use “1 min read”, from the text" }).click();
+  await expect(page.getByLabel("Read Time")).toHaveValue("1 min read");
+
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  const preview = page.getByRole("region", { name: "Preview" });
+  await expect(preview.locator("figure figcaption")).toHaveText('The "sun", roughly');
+  await expect(preview.locator('figure img[alt="A yellow circle"]')).toHaveAttribute("width", "1200");
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status")).toContainText("was saved");
+
+  await page.goto("/blog");
+  await page.getByRole("link", { name: title }).first().click();
+  const article = page.locator("article");
+  const figure = article.locator("figure");
+  await expect(figure.locator("figcaption")).toHaveText('The "sun", roughly');
+  const first = figure.locator("img");
+  await expect(first).toHaveAttribute("alt", "A yellow circle");
+  await expect(first).toHaveAttribute("height", "800");
+  await expect(first).toHaveAttribute("srcset", /320w.*1200w/);
+  await expect(article.locator('img[alt=""][loading="lazy"]')).toHaveCount(1);
+  await expect(article.locator('img[alt="Another circle"]')).toHaveAttribute("width", "1200");
+  await screenshot(page, testInfo, "article-with-body-images");
+  await expectNoAxeViolations(page);
+});

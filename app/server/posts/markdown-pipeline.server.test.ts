@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { imageMarkdown } from "~/lib/markdown-image";
 import { renderMarkdown } from "./markdown-pipeline.server";
 
 describe("renderMarkdown", () => {
@@ -254,5 +255,20 @@ describe("images in the body", () => {
     expect(linked).not.toContain("<figure>");
     expect(linked).toContain('title="Cap"');
     expect(renderMarkdown('![x](javascript:alert(1) "Cap")')).not.toContain("javascript");
+  });
+});
+
+describe("the editor's image markdown (imageMarkdown)", () => {
+  const id = "d".repeat(64);
+  it("renders back to the alt text and caption the writer typed, brackets, quotes and backslashes included", () => {
+    const markdown = imageMarkdown(`/images/${id}-640.webp`, 'A [bracketed] \\ "alt"', 'He said "hi" \\ then\nleft');
+    const html = renderMarkdown(markdown, { [id]: { width: 640, height: 480 } });
+    expect(html).toContain('alt="A [bracketed] \\ &#x22;alt&#x22;"');
+    expect(html).toContain('<figcaption>He said "hi" \\ then left</figcaption>');
+  });
+
+  it("leaves the title out when there is no caption, and a decorative image's alt empty", () => {
+    expect(imageMarkdown("/images/x.webp", "", "")).toBe("![](/images/x.webp)");
+    expect(renderMarkdown(imageMarkdown("/images/x.webp", ""))).toBe('<p><img src="/images/x.webp" alt=""></p>');
   });
 });

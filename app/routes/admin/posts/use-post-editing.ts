@@ -148,6 +148,11 @@ export function usePostEditing({
     restoreDiscarded,
     /** The editor's change of the draft. */
     change: (draft: PostDraft) => setEditor((current) => current && { ...current, draft }),
+    /** A change of the body made from its latest text (an image placed when its upload ends). */
+    changeContent: (update: (content: string) => string) =>
+      setEditor(
+        (current) => current && { ...current, draft: { ...current.draft, content: update(current.draft.content) } },
+      ),
     /** An autosaved or older version put back in the form, with the version it was made from. */
     restore: (draft: PostDraft, base?: string) =>
       setEditor((current) => current && { ...current, draft, base: base ?? current.base }),

@@ -8,15 +8,8 @@ import type { OpenEditor } from "../use-post-editing";
 import { AutosaveNotice } from "./autosave-notice";
 import { EditorToolbar, type EditorMode } from "./editor-toolbar";
 import { hintClass } from "./fields";
-import {
-  ContentField,
-  ImageFields,
-  PublishFields,
-  SeoFields,
-  type SectionProps,
-  SummaryFields,
-  TitleAndSlug,
-} from "./post-fields";
+import { ContentField } from "./content-field";
+import { ImageFields, PublishFields, SeoFields, type SectionProps, SummaryFields, TitleAndSlug } from "./post-fields";
 import { PostPreview } from "./post-preview";
 import { RevisionsPanel } from "./revisions-panel";
 import { ShareLinks } from "./share-links";
@@ -82,7 +75,7 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
           <SummaryFields {...sections} />
           <ImageFields {...sections} onUploadingChange={onUploadingChange} />
           <PublishFields {...sections} />
-          <ContentField {...sections} />
+          <ContentField {...sections} updateContent={editing.changeContent} onUploadingChange={onUploadingChange} />
           <SeoFields {...sections} />
         </form>
 

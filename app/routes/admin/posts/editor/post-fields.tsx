@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { MAX_IMAGE_ALT, MAX_META_DESCRIPTION, MAX_META_TITLE } from "~/lib/post-rules";
+import { readingMinutes, readTimeText } from "~/lib/reading-time";
 import { slugify } from "~/lib/slug";
 import { fromLocalInputValue, type PostDraft, toLocalInputValue } from "../post-draft";
 import { CharacterCount, hintClass, inputClass, labelClass, Required } from "./fields";
@@ -146,6 +147,7 @@ export function SummaryFields({ draft, set, field }: SectionProps) {
             value={draft.readTime}
             onChange={(e) => set("readTime", e.target.value)}
           />
+          <ReadTimeFill draft={draft} set={set} />
         </div>
       </div>
     </>
@@ -235,27 +237,18 @@ export function PublishFields({ draft, set, field }: SectionProps) {
   );
 }
 
-/** The markdown body. */
-export function ContentField({ draft, set, field }: SectionProps) {
+/** A one-click fill of the read time from the body's words (the field stays free text). */
+function ReadTimeFill({ draft, set }: Pick<SectionProps, "draft" | "set">) {
+  const suggested = readTimeText(readingMinutes(draft.content));
+  if (draft.content.trim() === "" || suggested === draft.readTime.trim()) return null;
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={field("content")} className={labelClass}>
-        Content (Markdown)
-        <Required />
-      </label>
-      <textarea
-        id={field("content")}
-        rows={15}
-        className={`${inputClass} font-mono text-sm leading-relaxed`}
-        value={draft.content}
-        aria-required="true"
-        aria-describedby={field("content-hint")}
-        onChange={(e) => set("content", e.target.value)}
-      />
-      <p id={field("content-hint")} className={hintClass}>
-        Markdown: ## for a heading, **bold**, *italic*, [link](https://...), - for a list, | for tables.
-      </p>
-    </div>
+    <button
+      type="button"
+      onClick={() => set("readTime", suggested)}
+      className="self-start rounded text-sm font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900"
+    >
+      Use &ldquo;{suggested}&rdquo;, from the text
+    </button>
   );
 }
 
