@@ -18,6 +18,8 @@ export default [
     route("admin/images", "routes/admin/images/route.tsx"),
     route("admin/administrators", "routes/admin/administrators/route.tsx"),
     route("admin/audit", "routes/admin/audit/route.tsx"),
+    route("admin/redirects", "routes/admin/redirects/route.tsx"),
+    route("admin/not-found", "routes/admin/not-found/route.tsx"),
     route("admin/account", "routes/admin/account/route.tsx"),
   ]),
   route("admin/login", "routes/admin/login/route.tsx"),

@@ -10,7 +10,7 @@ export const REDIRECT_LIMITS = { from: 500, to: 1000 } as const;
 /** How many redirects the site keeps at most (manual and automatic together). */
 export const MAX_REDIRECTS = 10_000;
 /** A CSV import: at most this many bytes and lines (a header line included). */
-export const CSV_IMPORT_LIMITS = { bytes: 1024 * 1024, lines: 5_000 } as const;
+export const CSV_IMPORT_LIMITS = { bytes: 1_000_000, lines: 5_000 } as const;
 /** The answers a redirect may give: permanent (the default) or temporary. */
 export const REDIRECT_STATUSES = [301, 302] as const;
 export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];

@@ -139,9 +139,9 @@ beforeAll(async () => {
     ).status,
   ).toBe(200);
   // A redirect (ADR 054): backed up, and checked on restore.
-  expect((await admin.post("/api/admin/redirects", { from: "/old-address", to: "https://example.org/new" })).status).toBe(
-    201,
-  );
+  expect(
+    (await admin.post("/api/admin/redirects", { from: "/old-address", to: "https://example.org/new" })).status,
+  ).toBe(201);
   // Two-factor sign-in on (ADR 037): the secret, the last used step and the
   // recovery codes' hashes are columns of admin_users and travel with it.
   const { secret } = (await admin.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password })).json as {

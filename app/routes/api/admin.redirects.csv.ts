@@ -30,7 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isStorableText(text)) return jsonError(400, "The file holds a character that cannot be stored (a NUL?)");
   const result = await importRedirectsCsv(getDb(), text);
   if (!result.ok) {
-    return Response.json({ error: "Nothing was imported: fix these lines", problems: result.problems }, { status: 400 });
+    return Response.json(
+      { error: "Nothing was imported: fix these lines", problems: result.problems },
+      { status: 400 },
+    );
   }
   await recordAudit({
     action: "redirects-imported",

@@ -129,7 +129,9 @@ describe("the redirects API", () => {
     expect((await get("/old-page")).status).toBe(404);
     // Audit-logged.
     const audit = await admin.get("/api/admin/audit?action=redirect-created");
-    expect(audit.json.map((entry: { target: string }) => entry.target)).toContain("/elsewhere -> https://example.org/x");
+    expect(audit.json.map((entry: { target: string }) => entry.target)).toContain(
+      "/elsewhere -> https://example.org/x",
+    );
   });
 
   it.each([
@@ -174,7 +176,11 @@ describe("the redirects API", () => {
 
   it("edits a redirect with the same checks", async () => {
     const created = await admin.post("/api/admin/redirects", { from: "/edit-me", to: "/about" });
-    const edited = await admin.put(`/api/admin/redirects/${created.json.id}`, { from: "/edit-me", to: "/blog", status: 302 });
+    const edited = await admin.put(`/api/admin/redirects/${created.json.id}`, {
+      from: "/edit-me",
+      to: "/blog",
+      status: 302,
+    });
     expect(edited.status).toBe(200);
     expect(await locationOf("/edit-me", 302)).toBe("/blog");
     const bad = await admin.put(`/api/admin/redirects/${created.json.id}`, { from: "/edit-me", to: "data:x" });
@@ -223,7 +229,9 @@ describe("CSV import and export", () => {
   });
 
   it("refuses a file with a bad line, naming each, and imports nothing", async () => {
-    const result = await importCsv("/csv-ok,/about\nno-slash,/about\n/csv-js,javascript:alert(1)\n/csv-ok,/blog\n/a,/b,303\n");
+    const result = await importCsv(
+      "/csv-ok,/about\nno-slash,/about\n/csv-js,javascript:alert(1)\n/csv-ok,/blog\n/a,/b,303\n",
+    );
     expect(result.status).toBe(400);
     expect(result.json.problems.map((p: { line: number }) => p.line)).toEqual([2, 3, 4, 5]);
     expect((await get("/csv-ok")).status).toBe(404);

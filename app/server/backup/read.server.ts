@@ -350,9 +350,10 @@ function checkSettingsRow(row: Row, name: string): void {
  */
 function checkRedirectRow(row: Row, name: string): void {
   const { from_path: from, to_target: to, to_path: toPath, status, automatic } = row;
-  const fromOk = typeof from === "string" && checkFromPath(from).ok && checkFromPath(from).value === from;
+  const checkedFrom = typeof from === "string" ? checkFromPath(from) : undefined;
+  const fromOk = checkedFrom?.ok === true && checkedFrom.value === from;
   const target = typeof to === "string" ? checkTarget(to) : undefined;
-  const toOk = target?.ok === true && target.value === to && (toPath ?? undefined) === localPathOf(to as string);
+  const toOk = target?.ok === true && target.value === to && (toPath ?? undefined) === localPathOf(to);
   if (!fromOk || !toOk || (status !== 301 && status !== 302) || (automatic !== 0 && automatic !== 1)) {
     throw new BackupError(
       `The backup's ${shown(name)} has a redirect the site would never save: this backup was altered and is refused`,

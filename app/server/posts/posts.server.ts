@@ -235,7 +235,11 @@ export async function updatePost(
 export async function deletePost(db: Db, id: string, options: { deleteImages?: boolean } = {}): Promise<boolean> {
   if (!isRecordId(id)) return false;
   return changingContent(db, async (trx) => {
-    const before = await trx.selectFrom("posts").select(["slug", "category_slug"]).where("id", "=", id).executeTakeFirst();
+    const before = await trx
+      .selectFrom("posts")
+      .select(["slug", "category_slug"])
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!before || (await deletePostRow(trx, id, options)) === undefined) return false;
     await postDeleted(trx, { slug: before.slug, categorySlug: before.category_slug });
     return true;

@@ -42,7 +42,8 @@ export function parseCsv(text: string): Array<{ line: number; fields: string[] }
   let length = 0;
   const endRecord = () => {
     fields.push(field);
-    if (length > MAX_LINE) records.push({ line: start, message: `the line is too long (${MAX_LINE} characters at most)` });
+    if (length > MAX_LINE)
+      records.push({ line: start, message: `the line is too long (${MAX_LINE} characters at most)` });
     else if (!(fields.length === 1 && fields[0]!.trim() === "")) records.push({ line: start, fields });
     fields = [];
     field = "";
@@ -98,7 +99,10 @@ function checkLines(text: string): { lines: Checked[]; problems: CsvProblem[] } 
   const seen = new Map<string, number>();
   const records = parseCsv(text);
   if (records.length > CSV_IMPORT_LIMITS.lines) {
-    problems.push({ line: 1, message: `the file has more than ${CSV_IMPORT_LIMITS.lines.toLocaleString("en-US")} lines` });
+    problems.push({
+      line: 1,
+      message: `the file has more than ${CSV_IMPORT_LIMITS.lines.toLocaleString("en-US")} lines`,
+    });
     return { lines, problems };
   }
   for (const [index, record] of records.entries()) {
@@ -177,7 +181,11 @@ export async function importRedirectsCsv(db: Db, text: string): Promise<ImportRe
 
 /** Every redirect as CSV, a header line first, in `from` order; bounded by the table's size. */
 export async function exportRedirectsCsv(db: Db): Promise<string> {
-  const rows = await db.selectFrom("redirects").select(["from_path", "to_target", "status"]).orderBy("from_path").execute();
+  const rows = await db
+    .selectFrom("redirects")
+    .select(["from_path", "to_target", "status"])
+    .orderBy("from_path")
+    .execute();
   return stringify(
     rows.map((row) => [row.from_path, row.to_target, row.status]),
     { header: true, columns: [...CSV_COLUMNS], record_delimiter: "\r\n" },

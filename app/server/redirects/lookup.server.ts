@@ -51,7 +51,7 @@ export function redirectLookup({ readVersion, load, logger }: RedirectLookupOpti
         if (loading?.done === done) loading = undefined;
       });
     }
-    return loading!.done;
+    return loading.done;
   }
 
   function send(req: IncomingMessage, res: ServerResponse, target: Target, query: string) {

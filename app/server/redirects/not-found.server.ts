@@ -185,7 +185,7 @@ export function startNotFoundLog(
       .catch((error: unknown) => logger.error({ err: error }, "the not-found log could not be written"));
     return writing;
   };
-  const timer = setInterval(write, NOT_FOUND_FLUSH_MS);
+  const timer = setInterval(() => void write(), NOT_FOUND_FLUSH_MS);
   timer.unref();
   return () => {
     clearInterval(timer);
