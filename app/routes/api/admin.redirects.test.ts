@@ -303,3 +303,43 @@ describe("unknown paths and the not-found log", () => {
     expect((await admin.get("/api/admin/not-found?offset=-1")).status).toBe(400);
   });
 });
+
+describe("across processes, at once, and under attack", () => {
+  it("a rename saved in one process is answered by another on its next request", async () => {
+    const other = await startServer({ DATABASE_URL: server.databaseUrl });
+    try {
+      const post = await createPost({ title: "Across", slug: "across-a" });
+      expect((await fetch(`${other.url}/blog/across-a`, { redirect: "manual" })).status).toBe(200);
+      await updatePost(post.id, { slug: "across-b" });
+      const moved = await fetch(`${other.url}/blog/across-a`, { redirect: "manual" });
+      expect(moved.status).toBe(301);
+      expect(moved.headers.get("location")).toBe("/blog/across-b");
+      const deleted = await admin.post("/api/admin/redirects", { from: "/across-manual", to: "/about" });
+      expect((await fetch(`${other.url}/across-manual`, { redirect: "manual" })).status).toBe(301);
+      expect((await admin.delete(`/api/admin/redirects/${deleted.json.id}`)).status).toBe(204);
+      expect((await fetch(`${other.url}/across-manual`, { redirect: "manual" })).status).toBe(404);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("ten saves of one from at once store one redirect: one 201, the rest 409", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        admin.post("/api/admin/redirects", { from: "/raced", to: `/blog?page=${i + 2}` }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, ...Array<number>(9).fill(409)]);
+    expect((await redirects("/raced")).length).toBe(1);
+  });
+
+  it("refuses a huge body (413), a NUL (400) and a non-JSON body (400), storing nothing", async () => {
+    expect((await admin.post("/api/admin/redirects", { from: `/${"a".repeat(2_000_000)}`, to: "/about" })).status).toBe(
+      413,
+    );
+    expect((await admin.post("/api/admin/redirects", { from: "/nul\u0000", to: "/about" })).status).toBe(400);
+    expect((await admin.post("/api/admin/redirects", "{not json")).status).toBe(400);
+    expect((await admin.post("/api/admin/redirects", { from: "/a".repeat(400), to: "/about" })).status).toBe(400);
+    expect(await redirects("/nul")).toEqual([]);
+  });
+});
