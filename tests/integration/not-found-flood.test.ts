@@ -94,7 +94,7 @@ describe("a flood of unique 404 paths", () => {
       for (const entry of page.json as Array<{ path: string }>) {
         expect(entry.path.length).toBeLessThanOrEqual(NOT_FOUND_LIMITS.path);
       }
-    expect(peakRssKb()).toBeLessThan(BUDGET_KB);
+      expect(peakRssKb()).toBeLessThan(BUDGET_KB);
     },
   );
 });
