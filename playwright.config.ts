@@ -29,6 +29,7 @@ const DATABASE_SPECS = [
   "administrators.spec.ts",
   "images.spec.ts",
   "inbox.spec.ts",
+  "redirects.spec.ts",
   "revisions.spec.ts",
   "search.spec.ts",
   "settings.spec.ts",

@@ -18,6 +18,8 @@ export default [
     route("admin/images", "routes/admin/images/route.tsx"),
     route("admin/administrators", "routes/admin/administrators/route.tsx"),
     route("admin/audit", "routes/admin/audit/route.tsx"),
+    route("admin/redirects", "routes/admin/redirects/route.tsx"),
+    route("admin/not-found", "routes/admin/not-found/route.tsx"),
     route("admin/account", "routes/admin/account/route.tsx"),
   ]),
   route("admin/login", "routes/admin/login/route.tsx"),
@@ -64,7 +66,12 @@ export default [
   route("api/admin/invites", "routes/api/admin.invites.ts"),
   route("api/admin/invites/:id", "routes/api/admin.invites.$id.ts"),
   route("api/admin/audit", "routes/api/admin.audit.ts"),
-  route("api/admin/*", "routes/api/admin.not-found.ts"),
+  route("api/admin/redirects", "routes/api/admin.redirects.ts"),
+  route("api/admin/redirects.csv", "routes/api/admin.redirects.csv.ts"),
+  route("api/admin/redirects/:id", "routes/api/admin.redirects.$id.ts"),
+  route("api/admin/not-found", "routes/api/admin.not-found.ts"),
+  // Unknown admin API paths: 401 without a session, else 404 (not the not-found log above).
+  route("api/admin/*", "routes/api/admin.unknown.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   // Any other path shows the landing page (docs/product/interface.md#routes).

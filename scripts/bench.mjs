@@ -28,6 +28,10 @@
 //   admin  the signed-in admin's paged post list (GET /api/admin/posts): the
 //          first page, a page in the middle, a title filter, and the /admin
 //          page that renders the first page
+//   redirects  a stored redirect's 301 (answered before the page cache from
+//          the in-memory map, ADR 054) and an unknown path's 404 (the landing
+//          page from the cache), to set beside the hits: a redirect costs no
+//          more than a hit
 //
 // It samples each server's resident memory every 100 ms (peak RSS; the
 // markdown renderer, a child process of the server, is counted apart), and
@@ -38,7 +42,7 @@
 //
 // Options: --duration S (default 20)  --warmup S (default 5)
 //          --sets 20,10000            --connections N (default 10)
-//          --modes hits,miss,crawl,mixed,search,admin (default: all)
+//          --modes hits,miss,crawl,mixed,search,admin,redirects (default: all)
 //          --routes /,/blog           (hits and miss; default: /, /blog, an article, a category, /api/posts?limit=5, /rss.xml)
 //          --api-posts N              (default 10000: more are copied in the database)
 //          --json FILE                (default .tmp/bench-results.json)
@@ -58,7 +62,7 @@ const { values: opts } = parseArgs({
     warmup: { type: "string", default: "5" },
     connections: { type: "string", default: "10" },
     sets: { type: "string", default: "20,10000" },
-    modes: { type: "string", default: "hits,miss,crawl,mixed,search,admin" },
+    modes: { type: "string", default: "hits,miss,crawl,mixed,search,admin,redirects" },
     routes: { type: "string" },
     "api-posts": { type: "string", default: "10000" },
     json: { type: "string", default: path.join(root, ".tmp", "bench-results.json") },
@@ -126,8 +130,12 @@ const asAnotherVisitor = (request) => {
   return { ...request, headers: { ...request.headers, "x-forwarded-for": `198.18.${visitor >> 8}.${visitor & 255}` } };
 };
 
-/** autocannon on one route: a warm-up, then the measured run; `manyVisitors` gives each request another address. */
-async function measureRoute(mode, url, route, pid, extraHeaders = {}, { manyVisitors = false } = {}) {
+/**
+ * autocannon on one route: a warm-up, then the measured run; `manyVisitors`
+ * gives each request another address; an answer of another class than
+ * `expected` (2xx, or 3xx for a redirect, 4xx for a 404) is an error.
+ */
+async function measureRoute(mode, url, route, pid, extraHeaders = {}, { manyVisitors = false, expected = "2xx" } = {}) {
   const requestHeaders = { ...headers, ...extraHeaders };
   const requests = manyVisitors ? [{ setupRequest: asAnotherVisitor }] : undefined;
   await autocannon({ url: url + route, connections, duration: warmup, headers: requestHeaders, requests });
@@ -140,7 +148,7 @@ async function measureRoute(mode, url, route, pid, extraHeaders = {}, { manyVisi
     reqPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: result.errors + result.timeouts + result.requests.total - result[expected],
     peakRssMb,
     rendererPeakMb,
     cpuUsPerRequest: cpuPerRequest(cpuSeconds, result.requests.total),
@@ -352,6 +360,16 @@ for (const count of sets) {
       ]) {
         record(await measureRoute("admin", site.url, route, site.pid, { cookie }));
       }
+    }
+    if (modes.has("redirects")) {
+      const made = await fetch(`${site.url}/api/admin/redirects`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ from: "/bench-old-address", to: `/blog/${slug}` }),
+      });
+      if (made.status !== 201) throw new Error(`the bench redirect was refused: ${made.status}`);
+      record(await measureRoute("redirects", site.url, "/bench-old-address", site.pid, {}, { expected: "3xx" }));
+      record(await measureRoute("redirects", site.url, "/bench-no-such-page", site.pid, {}, { expected: "4xx" }));
     }
     results.sets.push({ posts: count, rows });
   } finally {

@@ -16,8 +16,9 @@ import { getLogger } from "~/server/platform/logger.server";
 import { BACKUP_PATH, sendBackup } from "~/server/backup/index.server";
 import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/inbox/index.server";
 import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/index.server";
-import { cacheKeyOf, isOpenEndedKey, pathOf } from "~/server/page-cache/index.server";
+import { cacheKeyOf, isOpenEndedKey, keepsNotFound, pathOf } from "~/server/page-cache/index.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/db/content-version.server";
+import { notFoundCounter, readAllRedirects, redirectLookup } from "~/server/redirects/index.server";
 
 /** Parses TRUST_PROXY the way Express's "trust proxy" setting expects it. */
 function trustProxySetting(value: string): boolean | number | string {
@@ -63,6 +64,17 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       : [],
   );
 
+  // The content version, read once per request however many steps ask: the
+  // redirects and the page cache both check it before Express (ADR 054).
+  const readVersion = contentVersionReader(getConnection());
+  const versions = new WeakMap<IncomingMessage, Promise<string>>();
+  const versionOf = (req: IncomingMessage) => {
+    let version = versions.get(req);
+    if (!version) versions.set(req, (version = readVersion()));
+    return version;
+  };
+  const redirects = redirectLookup({ readVersion: versionOf, load: () => readAllRedirects(getDb()), logger: log });
+
   // Public answers are rendered once per content change (ADR 024): a hit is
   // answered before Express (handle, below); a miss is kept as the app writes it.
   const cache =
@@ -70,11 +82,12 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       ? undefined
       : pageCache({
           maxBytes: config.pageCacheBytes,
-          readVersion: contentVersionReader(getConnection()),
+          readVersion: versionOf,
           nextScheduledChange: () => nextScheduledChange(getDb()),
           // A file at the top of build/client is express.static's, whatever its name.
           cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
           openEnded: isOpenEndedKey,
+          keepsNotFound,
           logger: log,
         });
 
@@ -150,15 +163,20 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   ) => void;
   // What every answer gets, a cache hit as much as a page Express renders, in
   // this order, on the bare request: the access log, the nonce, the headers
-  // (admin answers: no-store).
+  // (admin answers: no-store), the not-found log's count of a 404 (ADR 054).
   const everyAnswer = [
     accessLog(log),
     setNonce,
     securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
     secretPageHeaders,
     adminNoStore,
+    notFoundCounter.watch,
   ];
-  /** The server's request handler: what every answer gets, then a cache hit or Express. */
+  const afterRedirects = (req: IncomingMessage, res: ServerResponse, toExpress: () => void) => {
+    if (cache) cache.answerHits(req, res, toExpress);
+    else toExpress();
+  };
+  /** The server's request handler: what every answer gets, then a redirect, a cache hit or Express. */
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) {
     const toExpress = () => expressApp(req, res, next);
     let step = 0;
@@ -171,8 +189,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       }
       const middleware = everyAnswer[step++];
       if (middleware) middleware(req, res, nextStep);
-      else if (cache) cache.answerHits(req, res, toExpress);
-      else toExpress();
+      else redirects.answerRedirects(req, res, () => afterRedirects(req, res, toExpress));
     };
     nextStep();
   };

@@ -1,6 +1,9 @@
 import type { NextFunction, Request, Response } from "express";
 import { prepareApp } from "./startup";
 import { createApp } from "./app";
+import { getDb } from "~/server/db/index.server";
+import { getLogger } from "~/server/platform/logger.server";
+import { startNotFoundLog } from "~/server/redirects/index.server";
 
 /** Loaded by server/dev.ts through Vite, so that edits reload. */
 let app: ReturnType<typeof createApp> | undefined;
@@ -8,6 +11,9 @@ let app: ReturnType<typeof createApp> | undefined;
 export const prepare = prepareApp;
 
 export function handle(req: Request, res: Response, next: NextFunction) {
-  app ??= createApp({ development: true, build: () => import("virtual:react-router/server-build") });
+  if (!app) {
+    app = createApp({ development: true, build: () => import("virtual:react-router/server-build") });
+    startNotFoundLog(getDb, getLogger());
+  }
   app(req, res, next);
 }

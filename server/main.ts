@@ -13,6 +13,7 @@ import { getLogger } from "~/server/platform/logger.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
 import { prepareApp } from "./startup";
 import { startAuditPruning } from "~/server/audit/index.server";
+import { startNotFoundLog } from "~/server/redirects/index.server";
 import { createApp } from "./app";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -58,6 +59,8 @@ async function main() {
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = createApp({ build, clientDir });
+  // The not-found log's counts are written every few seconds, and once more at shutdown (ADR 054).
+  const stopNotFoundLog = startNotFoundLog(getDb, log);
   // Once draining (SIGTERM), every answer closes its connection after it, so
   // a proxy's connections end one by one, each after a whole answer.
   let draining = false;
@@ -103,7 +106,7 @@ async function main() {
     // open connections to end: after their next answer, when the proxy closes
     // them, or at the keep-alive timeout (ADR 033).
     net.Server.prototype.close.call(server, (error?: Error) => {
-      void Promise.all([closeConnection(), closeMarkdownWorker()]).then(() => {
+      void Promise.all([stopNotFoundLog().then(closeConnection), closeMarkdownWorker()]).then(() => {
         log.info("stopped");
         process.exit(error ? 1 : 0);
       });

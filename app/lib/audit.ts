@@ -25,6 +25,11 @@ export const AUDIT_ACTIONS = [
   "sessions-signed-out",
   "preview-link-created",
   "preview-link-revoked",
+  "redirect-created",
+  "redirect-updated",
+  "redirect-deleted",
+  "redirects-imported",
+  "not-found-dismissed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -49,6 +54,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "sessions-signed-out": "Sessions signed out",
   "preview-link-created": "Share link created",
   "preview-link-revoked": "Share link revoked",
+  "redirect-created": "Redirect added",
+  "redirect-updated": "Redirect changed",
+  "redirect-deleted": "Redirect deleted",
+  "redirects-imported": "Redirects imported",
+  "not-found-dismissed": "Not-found path dismissed",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

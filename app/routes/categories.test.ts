@@ -187,13 +187,16 @@ describe("the page cache", () => {
         .map((line) => line.key),
     ).not.toContain("/blog/category/nothing-here");
 
-    // The only Cloud post moves to Research: the cached page gives way at once.
+    // The only Cloud post moves to Research: the cached page gives way at
+    // once, to a redirect, since Cloud was in effect renamed (ADR 054).
     const posts = (await admin.get("/api/admin/posts?limit=100")).json as Array<{ id: string; slug: string }>;
     const cloud = posts.find((post) => post.slug === "cloud-1")!;
     const full = (await admin.get(`/api/admin/posts/${cloud.id}`)).json as Record<string, unknown>;
     expect((await admin.put(`/api/admin/posts/${cloud.id}`, { ...full, category: "Research" })).status).toBe(200);
-    expect((await get("/blog/category/cloud")).status).toBe(404);
-    expect((await get("/blog/category/cloud/rss.xml")).status).toBe(404);
+    const moved = await get("/blog/category/cloud");
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get("location")).toBe("/blog/category/research");
+    expect((await get("/blog/category/cloud/rss.xml")).headers.get("location")).toBe("/blog/category/research/rss.xml");
     const research = await html("/blog/category/research");
     expect(research.status).toBe(200);
     expect(cardSlugs(research.body)).toEqual(["cloud-1"]);

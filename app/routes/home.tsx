@@ -11,22 +11,34 @@ import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { getDb } from "~/server/db/index.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
+import { data } from "react-router";
 import type { Route } from "./+types/home";
 
 export const handle = landingPage;
 
-/** The same for every visitor: kept by the page cache, revalidated by browsers. */
-export function headers() {
-  return { "Cache-Control": PUBLIC_CACHE_CONTROL };
+/**
+ * The same for every visitor: kept by the page cache, revalidated by
+ * browsers. The catch-all's answer also says noindex (ADR 054).
+ */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const robots = loaderHeaders.get("X-Robots-Tag");
+  return { "Cache-Control": PUBLIC_CACHE_CONTROL, ...(robots ? { "X-Robots-Tag": robots } : {}) };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+/**
+ * `/` and `/home` answer 200. Any other path (the catch-all route, which has
+ * a splat) shows the same landing page, as docs/product/interface.md#routes
+ * asks, but answers 404 with noindex: not a soft 404 (ADR 054).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
   const { siteUrl } = getConfig();
   const [posts, settings] = await Promise.all([
     listPublicSummaries(getDb(), { limit: insights.maxPosts, offset: 0, now: new Date() }),
     siteSettingsFor(request),
   ]);
-  return { posts, settings, siteUrl };
+  const notFound = "*" in params;
+  const page = { posts, settings, siteUrl, notFound };
+  return notFound ? data(page, { status: 404, headers: { "X-Robots-Tag": "noindex" } }) : page;
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -34,7 +46,8 @@ export function meta({ data }: Route.MetaArgs) {
   return pageMeta({
     title: `${data.settings.companyName} | Technology Solutions For People + By People`,
     description: data.settings.metaDescription ?? undefined,
-    canonical: `${data.siteUrl}/`,
+    canonical: data.notFound ? undefined : `${data.siteUrl}/`,
+    noindex: data.notFound,
   });
 }
 

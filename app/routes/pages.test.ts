@@ -11,16 +11,21 @@ afterAll(() => server?.stop());
 const get = (path: string) => fetch(server.url + path, { redirect: "manual" });
 
 describe("public pages render on the server", () => {
-  it.each(["/", "/home", "/blog", "/about", "/some/unknown/path"])("%s answers 200 with HTML", async (path) => {
+  it.each(["/", "/home", "/blog", "/about"])("%s answers 200 with HTML", async (path) => {
     const response = await get(path);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/text\/html/);
     expect(await response.text()).toMatch(/^<!DOCTYPE html>/i);
   });
 
-  it("unknown paths render the landing page", async () => {
+  // Not a soft 404 (ADR 054): the landing page, but with 404 and noindex.
+  it("unknown paths render the landing page with 404 and noindex", async () => {
     const [home, other] = await Promise.all([get("/"), get("/no/such/page")]);
     const headline = /Technology Solutions For People \+ By People/;
+    expect(home.status).toBe(200);
+    expect(other.status).toBe(404);
+    expect(other.headers.get("x-robots-tag")).toBe("noindex");
+    expect(other.headers.get("content-type")).toMatch(/text\/html/);
     expect(await home.text()).toMatch(headline);
     expect(await other.text()).toMatch(headline);
   });

@@ -138,6 +138,10 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
+  // A redirect (ADR 054): backed up, and checked on restore.
+  expect(
+    (await admin.post("/api/admin/redirects", { from: "/old-address", to: "https://example.org/new" })).status,
+  ).toBe(201);
   // Two-factor sign-in on (ADR 037): the secret, the last used step and the
   // recovery codes' hashes are columns of admin_users and travel with it.
   const { secret } = (await admin.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password })).json as {
@@ -281,6 +285,7 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
       expect(original.images).toHaveLength(2);
       expect(original.posts!.length).toBeGreaterThan(3);
       expect(original.contact_messages).toHaveLength(1);
+      expect(original.redirects).toEqual([expect.objectContaining({ from_path: "/old-address", status: 301 })]);
       // ADR 038: the audit log (the sign-in and the post saves above) and the administrators' new columns.
       expect((original.audit_log as Array<{ action: string }>).map((entry) => entry.action)).toEqual(
         expect.arrayContaining(["sign-in", "post-created"]),
@@ -578,6 +583,28 @@ describe("a crafted backup is refused or neutralised (ADR 047)", () => {
       expect(result.stderr).toMatch(/facebook_url that is not an https address/);
       expect(await snapshot(target.connection)).toEqual(before);
     });
+  });
+
+  it("a redirect to a javascript: address (ADR 054)", async () => {
+    const target = await fresh(TEST_BACKEND);
+    try {
+      const before = await snapshot(target.connection);
+      const crafted = path.join(dir, "crafted-redirect.tar");
+      await rewriteBackup(backupFile, crafted, (name, bytes) => [
+        [
+          name,
+          name.includes("/data/redirects-")
+            ? editRows(bytes, (row) => ({ ...row, to_target: "javascript:alert(1)", to_path: null }))
+            : bytes,
+        ],
+      ]);
+      const result = cli(target.url, "restore", crafted);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/a redirect the site would never save/);
+      expect(await snapshot(target.connection)).toEqual(before);
+    } finally {
+      await target.cleanup();
+    }
   });
 
   it("/images serves only image/webp, whatever a stored row says", async () => {

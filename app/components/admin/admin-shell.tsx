@@ -11,6 +11,8 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin/images", label: "Images" },
   { to: "/admin/settings", label: "Settings" },
   { to: "/admin/administrators", label: "Administrators" },
+  { to: "/admin/redirects", label: "Redirects" },
+  { to: "/admin/not-found", label: "Not found" },
   { to: "/admin/audit", label: "Audit" },
   { to: "/admin/account", label: "Account" },
 ];

@@ -1,11 +1,23 @@
+import { getDb } from "~/server/db/index.server";
 import { requireAdminApi } from "~/server/identity/index.server";
-import { jsonError } from "~/server/platform/http.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import { listNotFound, parseNotFoundListQuery } from "~/server/redirects/index.server";
 import type { Route } from "./+types/admin.not-found";
 
-// Every /api/admin/* path answers 401 without a session, known or not.
-async function notFound({ request }: Route.LoaderArgs | Route.ActionArgs) {
+/**
+ * GET /api/admin/not-found: the not-found log (ADR 054), most hits first,
+ * paged like the other admin lists: `{path, hits, lastSeenAt, referrerHost}`.
+ * Not to be confused with admin.unknown.ts, the 404 of unknown admin API paths.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
-  return jsonError(404, "Not found");
+  const query = parseNotFoundListQuery(new URL(request.url));
+  if (!query.ok) return jsonError(400, query.message);
+  const { entries, total } = await listNotFound(getDb(), query.value);
+  return Response.json(entries, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
-export { notFound as loader, notFound as action };
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["GET"]);
+}

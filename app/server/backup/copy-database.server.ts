@@ -25,6 +25,8 @@ export const COPIED_TABLES = [
   "contact_messages",
   "site_settings",
   "audit_log",
+  "redirects",
+  "not_found_paths",
 ] as const;
 
 /**

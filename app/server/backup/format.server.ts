@@ -28,7 +28,15 @@ export const CHECKSUMS = `${ROOT}/SHA256SUMS`;
  * referenced table before those that reference it). Images and their variants
  * are written apart, as files, before these.
  */
-export const ROW_TABLES = ["admin_users", "site_settings", "posts", "contact_messages", "audit_log"] as const;
+export const ROW_TABLES = [
+  "admin_users",
+  "site_settings",
+  "posts",
+  "contact_messages",
+  "audit_log",
+  // Old addresses and where they lead (ADR 054), checked row by row on restore.
+  "redirects",
+] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 const IMAGE_TABLES = ["images", "image_variants"] as const;
 type BackedUpTable = RowTable | (typeof IMAGE_TABLES)[number];
@@ -50,6 +58,8 @@ export const LEFT_OUT_TABLES = [
   // Posts' revisions and autosaved drafts (ADR 043): a restored site starts each post's history anew.
   "post_revisions",
   "post_autosaves",
+  // The not-found log (ADR 054): counts a restored site gathers anew.
+  "not_found_paths",
 ] as const;
 
 /**

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
+import { checkFromPath, checkTarget, localPathOf } from "~/lib/redirects";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection, Db } from "../db/db.server";
 import { sniffImageFormat } from "../images/index.server";
@@ -170,6 +171,7 @@ async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<B
         const tableName = ROW_TABLES[table]!;
         const parsed = parseRows(await read(ENTRY_LIMITS.jsonl), manifest.tables[tableName], name);
         if (tableName === "site_settings") for (const row of parsed) checkSettingsRow(row, name);
+        if (tableName === "redirects") for (const row of parsed) checkRedirectRow(row, name);
         rows[tableName]! += parsed.length;
         await visit.rows?.(tableName, parsed);
         continue;
@@ -341,6 +343,24 @@ function checkSettingsRow(row: Row, name: string): void {
   }
 }
 
+/**
+ * A redirect as the site saves it (ADR 054): a path on this site from, a
+ * path or https target (never javascript: or data:), 301 or 302. A restore
+ * trusts nothing it did not write (ADR 047).
+ */
+function checkRedirectRow(row: Row, name: string): void {
+  const { from_path: from, to_target: to, to_path: toPath, status, automatic } = row;
+  const checkedFrom = typeof from === "string" ? checkFromPath(from) : undefined;
+  const fromOk = checkedFrom?.ok === true && checkedFrom.value === from;
+  const target = typeof to === "string" ? checkTarget(to) : undefined;
+  const toOk = target?.ok === true && target.value === to && (toPath ?? undefined) === localPathOf(to);
+  if (!fromOk || !toOk || (status !== 301 && status !== 302) || (automatic !== 0 && automatic !== 1)) {
+    throw new BackupError(
+      `The backup's ${shown(name)} has a redirect the site would never save: this backup was altered and is refused`,
+    );
+  }
+}
+
 function parseCounts(bytes: Buffer): Counts {
   const value = parseJson(bytes, COUNTS);
   if (
@@ -380,6 +400,8 @@ function checkSums(text: string, hashes: Map<string, string>): void {
 const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
+  "redirects",
+  "not_found_paths",
   "image_references",
   "audit_log",
   "admin_invites",

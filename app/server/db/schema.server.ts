@@ -228,6 +228,31 @@ export interface PostAutosavesTable {
   saved_at: string;
 }
 
+/** An old address and where it now leads (migration 021, ADR 054). */
+export interface RedirectsTable {
+  id: string;
+  /** A path on this site, as checkFromPath spells it; unique. */
+  from_path: string;
+  /** A path on this site (with its query) or an https address. */
+  to_target: string;
+  /** The path part of a target on this site (no query); null for an https address. */
+  to_path: string | null;
+  /** 301 or 302. */
+  status: number;
+  /** 1: made by the site when a post or category moved; 0: by the owner. */
+  automatic: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A path that answered 404 (migration 021, ADR 054): bounded in number, the least hit go first. */
+interface NotFoundPathsTable {
+  path: string;
+  hits: number;
+  last_seen_at: string;
+  referrer_host: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -246,4 +271,6 @@ export interface Database {
   preview_links: PreviewLinksTable;
   post_revisions: PostRevisionsTable;
   post_autosaves: PostAutosavesTable;
+  redirects: RedirectsTable;
+  not_found_paths: NotFoundPathsTable;
 }

@@ -27,7 +27,7 @@ import Negotiator from "negotiator";
  * every write of public content in any process) and the next scheduled
  * publication, and is used only while both still hold.
  *
- * Opt-in: only a 200 answer to a GET whose route set a `Cache-Control`
+ * Opt-in: only a 200 answer (or the landing page's 404, `keepsNotFound`) to a GET whose route set a `Cache-Control`
  * containing "public" and set no cookie is stored. Entries are keyed by
  * `cacheKey`, which names the answer rather than the URL's spelling
  * (key.server.ts). Public pages carry no CSP nonce and read no session, so a
@@ -38,8 +38,8 @@ import Negotiator from "negotiator";
  */
 
 interface PageCacheOptions {
-  /** The current content version. */
-  readVersion: () => Promise<string>;
+  /** The current content version (the request's own read, shared with the redirects in server/app.ts). */
+  readVersion: (req: IncomingMessage) => Promise<string>;
   /** When public content next changes by itself (ms since epoch), if ever. */
   nextScheduledChange: () => Promise<number | undefined>;
   /** Total size of the stored bodies and their compressed copies (PAGE_CACHE_MB). */
@@ -52,6 +52,12 @@ interface PageCacheOptions {
   cacheKey: (url: string) => string | undefined;
   /** Keys of answers visitors can vary without end (key.server.ts isOpenEndedKey): at most `maxOpenEnded` are kept. */
   openEnded?: (key: string) => boolean;
+  /**
+   * Keys whose 404 answer is kept too (key.server.ts keepsNotFound): the
+   * landing page every unknown path shows answers 404 (ADR 054), and one
+   * shared entry keeps a flood of unknown paths as cheap as a hit.
+   */
+  keepsNotFound?: (key: string) => boolean;
   /** How many open-ended entries are kept; the oldest stored goes first. */
   maxOpenEnded?: number;
   /** Where each stored entry is reported at debug level, with the cache's entry count and bytes. */
@@ -64,6 +70,8 @@ type Copies = Partial<Record<Encoding, Promise<Buffer | undefined>>>;
 
 interface Entry {
   version: string;
+  /** 200, or 404 for a key that keeps its not-found answer. */
+  status: number;
   /** Do not use at or after this moment (ms since epoch). */
   expiresAt: number | undefined;
   headers: Array<[string, string]>;
@@ -168,10 +176,11 @@ function recordAnswer(res: Response, limit: number, onEnd: (body: (() => Buffer)
   }) as Response["end"];
 }
 
-/** An answer any visitor may be given: a public 200 that sets no cookie. */
-function shareable(res: Response): boolean {
+/** An answer any visitor may be given: a public 200 (or a kept 404, ADR 054) that sets no cookie. */
+function shareable(res: Response, notFoundKept: boolean): boolean {
   const cacheControl = String(res.getHeader("cache-control") ?? "");
-  return res.statusCode === 200 && /\bpublic\b/.test(cacheControl) && !res.getHeader("set-cookie");
+  const status = res.statusCode === 200 || (notFoundKept && res.statusCode === 404);
+  return status && /\bpublic\b/.test(cacheControl) && !res.getHeader("set-cookie");
 }
 
 /** What a hit replays of an answer: its stored headers, its ETag and whether it varies on Accept-Encoding. */
@@ -196,6 +205,7 @@ export function pageCache({
   maxBytes,
   cacheKey,
   openEnded = () => false,
+  keepsNotFound = () => false,
   maxOpenEnded = 256,
   logger,
 }: PageCacheOptions) {
@@ -252,7 +262,7 @@ export function pageCache({
     res.setHeader("ETag", entry.etag);
     res.setHeader("X-Cache", "hit");
     for (const [name, value] of entry.headers) res.setHeader(name, value);
-    if (etagMatches(req.headers["if-none-match"], entry.etag)) {
+    if (entry.status === 200 && etagMatches(req.headers["if-none-match"], entry.etag)) {
       res.writeHead(304).end();
       return;
     }
@@ -266,7 +276,7 @@ export function pageCache({
       }
     }
     res.setHeader("Content-Length", body.length);
-    res.writeHead(200);
+    res.writeHead(entry.status);
     if (req.method === "HEAD") res.end();
     else res.end(body);
   }
@@ -287,7 +297,7 @@ export function pageCache({
       if (method === "GET") res.setHeader("X-Cache", "miss");
       return next();
     }
-    void readVersion().then(
+    void readVersion(req).then(
       (version) => {
         const entry = current(key, version);
         if (entry) return send(req, res, key, entry);
@@ -345,13 +355,14 @@ export function pageCache({
     // Stored as the answer ends, before its last bytes can reach the client:
     // whoever asks next, the same client included, finds the entry.
     recordAnswer(res, maxBytes / 16, (readBody) => {
-      if (readBody === undefined || !shareable(res)) return finish();
+      if (readBody === undefined || !shareable(res, keepsNotFound(key))) return finish();
       const body = readBody();
       const { headers, etag, varies } = replayable(res, version, body);
       const keepEntry = (read: { expiresAt: number | undefined } | undefined) => {
         if (!read) return finish();
         entries.set(key, {
           version,
+          status: res.statusCode,
           expiresAt: read.expiresAt,
           headers,
           body,

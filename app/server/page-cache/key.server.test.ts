@@ -275,9 +275,11 @@ function get(base: string, path: string, headers: Record<string, string> = {}, a
  * the entry's compressed copies, if it gets any, so it has a Content-Length).
  */
 async function warm(base: string, path: string) {
+  // Any other path is the landing page with a 404 (ADR 054), kept like a 200.
+  const status = cacheKeyOf(path) === LANDING_KEY ? 404 : 200;
   for (let i = 0; i < 100; i++) {
     const answer = await get(base, path, { "Accept-Encoding": "br" });
-    expect(answer.status, path).toBe(200);
+    expect(answer.status, path).toBe(status);
     if (answer.headers["x-cache"] === "hit" && answer.headers["content-length"] !== undefined) return answer;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -292,30 +294,38 @@ describe("canonical cache keys on the built server", () => {
   });
   afterAll(() => server?.stop());
 
-  it("answers every unknown path from one entry: the landing page's bytes do not depend on the path", async () => {
+  it("answers every unknown path from one entry, a 404 with noindex: the landing page's bytes do not depend on the path", async () => {
     const first = await get(server.url, "/no-such-page");
-    expect(first.status).toBe(200);
+    expect(first.status).toBe(404);
     expect(first.headers["x-cache"]).toBe("miss");
-    expect(first.body).toContain(`<link rel="canonical" href="${SITE}/"/>`);
+    expect(first.headers["x-robots-tag"]).toBe("noindex");
+    expect(first.body).toContain('<meta name="robots" content="noindex"/>');
+    expect(first.body).not.toContain('rel="canonical"');
     await cacheStored(server, LANDING_KEY);
+    // The entry keeps the 404 (ADR 054): a hit is no soft 404 either.
     const shared = await get(server.url, "/Some/Other_path/?utm_source=x");
     expect(shared.headers["x-cache"]).toBe("hit");
+    expect(shared.status).toBe(404);
+    expect(shared.headers["x-robots-tag"]).toBe("noindex");
     expect(shared.body).toBe(first.body);
+    // A client holding the entry's ETag still gets the 404, never a 304.
+    const conditional = await get(server.url, "/yet-another-path", { "If-None-Match": String(shared.headers.etag) });
+    expect(conditional.status).toBe(404);
 
     // Rendered afresh for other paths (not cached: not plainly spelled, or a
     // route of their own): the same bytes, so sharing one entry is exact.
-    for (const path of [
-      "/",
-      "/home",
-      "/no-such-page.php",
-      "/%6eo-such-page",
-      "/a/../b/c",
-      "//about",
-      "/admin/nothing-here",
-    ]) {
+    for (const path of ["/no-such-page.php", "/%6eo-such-page", "/a/../b/c", "//about", "/admin/nothing-here"]) {
       const rendered = await get(server.url, path);
       expect(rendered.headers["x-cache"], path).toBe("miss");
+      expect(rendered.status, path).toBe(404);
       expect(rendered.body, path).toBe(first.body);
+    }
+    // The landing page itself stays a 200 with its canonical link, under keys of its own.
+    for (const path of ["/", "/home"]) {
+      const home = await get(server.url, path);
+      expect(home.status, path).toBe(200);
+      expect(home.body).toContain(`<link rel="canonical" href="${SITE}/"/>`);
+      expect(home.body).not.toContain('name="robots"');
     }
     expect(cacheStoredLines(server).filter((stored) => stored.key === LANDING_KEY)).toHaveLength(1);
   });

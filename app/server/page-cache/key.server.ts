@@ -63,6 +63,9 @@ export function pathOf(url: string): string {
 /** The one entry of every path that only the catch-all route answers; no URL is spelled so. */
 export const LANDING_KEY = "(any other path)";
 
+/** The catch-all's answer is a 404 (the landing page, noindex: ADR 054), kept like a 200. */
+export const keepsNotFound = (key: string): boolean => key === LANDING_KEY;
+
 /**
  * The first path segments of every route in app/routes.ts but the catch-all,
  * of what Express serves before the cache (/assets), and of React Router's

@@ -12,6 +12,7 @@ import type { PostListQuery } from "./list-query.server";
 import { fewMatches, titleFilter } from "./title-search.server";
 import { deletePostRow, referencePostImages } from "../images/index.server";
 import { writeRevision, type Saver } from "./post-revisions.server";
+import { postCreated, postDeleted, postMoved } from "./post-addresses.server";
 import {
   POST_COLUMNS,
   POST_LIST_COLUMNS,
@@ -166,6 +167,7 @@ export async function createPost(db: Db, input: PostInput, { by }: SaveOptions =
         .execute();
       await referencePostImages(trx, id, input);
       await writeRevision(trx, id, input, resolvedOf(columns), by);
+      await postCreated(trx, { slug: columns.slug, categorySlug: columns.category_slug });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();
@@ -197,7 +199,7 @@ export async function updatePost(
     const updated = await changingContent(db, async (trx) => {
       const before = await trx
         .selectFrom("posts")
-        .select(["header_image", "content"])
+        .select(["header_image", "content", "slug", "category_slug"])
         .where("id", "=", id)
         .executeTakeFirst();
       if (!before) return false;
@@ -211,6 +213,11 @@ export async function updatePost(
       }
       await referencePostImages(trx, id, input, { headerImage: before.header_image, content: before.content });
       await writeRevision(trx, id, input, resolvedOf(columns), by);
+      await postMoved(
+        trx,
+        { slug: before.slug, categorySlug: before.category_slug },
+        { slug: columns.slug, categorySlug: columns.category_slug },
+      );
       return true;
     });
     if (!updated) return undefined;
@@ -227,7 +234,16 @@ export async function updatePost(
  */
 export async function deletePost(db: Db, id: string, options: { deleteImages?: boolean } = {}): Promise<boolean> {
   if (!isRecordId(id)) return false;
-  return changingContent(db, async (trx) => (await deletePostRow(trx, id, options)) !== undefined);
+  return changingContent(db, async (trx) => {
+    const before = await trx
+      .selectFrom("posts")
+      .select(["slug", "category_slug"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!before || (await deletePostRow(trx, id, options)) === undefined) return false;
+    await postDeleted(trx, { slug: before.slug, categorySlug: before.category_slug });
+    return true;
+  });
 }
 
 export async function countPosts(db: Db): Promise<number> {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { parseCsv } from "./csv.server";
+import { isProbe, NotFoundCounter, NOT_FOUND_LIMITS, referrerHostOf } from "./not-found.server";
+
+/** The CSV reader of the redirects' import and the not-found log's counting in memory (ADR 054). */
+
+describe("parseCsv", () => {
+  it("reads quoted fields, doubled quotes, CRLF and blank lines, with each record's line", () => {
+    expect(parseCsv('a,b\r\n\r\n"c,d","e ""f"""\n"g\nh",i')).toEqual([
+      { line: 1, fields: ["a", "b"] },
+      { line: 3, fields: ["c,d", 'e "f"'] },
+      { line: 4, fields: ["g\nh", "i"] },
+    ]);
+  });
+
+  it("names an unclosed quote and a line too long, in one pass over a large input", () => {
+    expect(parseCsv('a,b\n"open,c')).toEqual([
+      { line: 1, fields: ["a", "b"] },
+      { line: 2, message: "a quoted field is not closed" },
+    ]);
+    const long = parseCsv(`/${"a".repeat(5000)},/b\n/c,/d`);
+    expect(long[0]).toMatchObject({ line: 1, message: expect.stringContaining("too long") });
+    expect(long[1]).toEqual({ line: 2, fields: ["/c", "/d"] });
+    const quotes = '"'.repeat(500_000);
+    expect(parseCsv(quotes).length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("the not-found counter", () => {
+  it("drops probes of other platforms' files, keeps the site's own old addresses", () => {
+    for (const path of ["/wp-login.php", "/.env", "/.git/config", "/x/admin.ASPX", "/cgi-bin/a", "/wp-admin/"]) {
+      expect(isProbe(path), path).toBe(true);
+    }
+    for (const path of ["/old-page", "/2019/05/post/", "/wp-content/uploads/a.jpg", "/page.html"]) {
+      expect(isProbe(path), path).toBe(false);
+    }
+  });
+
+  it("counts per path, cuts long paths, and holds a bounded number of paths until the next write", () => {
+    const counter = new NotFoundCounter();
+    counter.record("/a?x=1", "https://news.example/item");
+    counter.record("/a", undefined);
+    counter.record(`/${"b".repeat(10_000)}`, "not a url");
+    counter.record("/wp-login.php", undefined);
+    const pending = (counter as unknown as { pending: Map<string, { hits: number; referrerHost: string | null }> })
+      .pending;
+    expect(pending.get("/a")).toMatchObject({ hits: 2, referrerHost: "news.example" });
+    expect([...pending.keys()].every((path) => path.length <= NOT_FOUND_LIMITS.path)).toBe(true);
+    for (let i = 0; i < NOT_FOUND_LIMITS.pending * 2; i++) counter.record(`/flood-${i}`, undefined);
+    expect(pending.size).toBe(NOT_FOUND_LIMITS.pending);
+    expect(counter.dropped).toBeGreaterThan(NOT_FOUND_LIMITS.pending - 2);
+  });
+
+  it("reads only a referring host, bounded", () => {
+    expect(referrerHostOf("https://www.Example.org/path?q")).toBe("www.example.org");
+    expect(referrerHostOf(`https://a.example/${"x".repeat(5000)}`)).toBeNull();
+    expect(referrerHostOf("android-app://com.example")).toBe("com.example");
+    expect(referrerHostOf(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,25 @@
+/** The redirects domain's interface: what routes, server/, posts and backup may use (README.md here). */
+export { exportRedirectsCsv, importRedirectsCsv, type CsvProblem, type ImportResult } from "./csv.server";
+export { parseNotFoundListQuery, parseRedirectListQuery, parseRedirectScreenQuery } from "./list-query.server";
+export { redirectLookup } from "./lookup.server";
+export {
+  dismissNotFound,
+  listNotFound,
+  NOT_FOUND_LIMITS,
+  notFoundCounter,
+  type NotFoundEntry,
+  startNotFoundLog,
+} from "./not-found.server";
+export {
+  checkInput as checkRedirectInput,
+  createRedirect,
+  deleteRedirect,
+  dropRedirectsTo,
+  findRedirect,
+  followAddressChange,
+  listRedirects,
+  readAllRedirects,
+  RedirectError,
+  takeAddress,
+  updateRedirect,
+} from "./redirects.server";

@@ -1,0 +1,257 @@
+import { randomUUID } from "node:crypto";
+import { sql, type Selectable, type SqlBool, type Transaction } from "kysely";
+import {
+  checkFromPath,
+  checkTarget,
+  localPathOf,
+  MAX_REDIRECTS,
+  type Redirect,
+  type RedirectStatus,
+} from "~/lib/redirects";
+import { changingContent } from "../db/content-version.server";
+import { isUniqueViolation, type Db } from "../db/db.server";
+import { isRecordId } from "../db/ids.server";
+import type { Database, RedirectsTable } from "../db/schema.server";
+
+/**
+ * Redirects (ADR 054): the owner's, and the ones the site keeps when a post
+ * or a category changes its address. Every stored redirect leads where it
+ * ends in one hop: a chain is collapsed and a loop refused when a redirect is
+ * saved, so the lookup before the page cache (lookup.server.ts) never
+ * follows more than one. Every write bumps the content version, which tells
+ * every process to load the redirects again.
+ */
+
+type Trx = Transaction<Database>;
+type Row = Selectable<RedirectsTable>;
+
+export class RedirectError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the owner saves: from and to as typed, checked here. */
+export interface RedirectInput {
+  from: string;
+  to: string;
+  status?: RedirectStatus;
+}
+
+export const toRedirect = (row: Row): Redirect => ({
+  id: row.id,
+  from: row.from_path,
+  to: row.to_target,
+  status: row.status === 302 ? 302 : 301,
+  automatic: row.automatic === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** The owner's input checked and spelled as stored, or a 400. */
+export function checkInput(input: RedirectInput): { from: string; to: string; status: RedirectStatus } {
+  const from = checkFromPath(input.from);
+  if (!from.ok) throw new RedirectError(400, from.message);
+  const to = checkTarget(input.to);
+  if (!to.ok) throw new RedirectError(400, to.message);
+  return { from: from.value, to: to.value, status: input.status ?? 301 };
+}
+
+interface Placed {
+  from: string;
+  to: string;
+  status: RedirectStatus;
+  automatic: boolean;
+}
+
+/**
+ * Stores `from` -> `to` in one hop, replacing the row `replacing` (an edit)
+ * or the row already from `from` (`overwrite`): if `to` is itself
+ * redirected, the new redirect leads where that one does; the redirects
+ * that led to `from` now lead to the new target. A redirect that would end
+ * where it starts is refused (409).
+ */
+async function place(
+  trx: Trx,
+  { from, to, status, automatic }: Placed,
+  { replacing, overwrite = false }: { replacing?: string; overwrite?: boolean } = {},
+): Promise<Row> {
+  let target = to;
+  let targetPath = localPathOf(to);
+  if (targetPath === from) throw new RedirectError(400, "from and to are the same address");
+  if (targetPath !== undefined) {
+    const next = await trx
+      .selectFrom("redirects")
+      .select(["id", "to_target", "to_path"])
+      .where("from_path", "=", targetPath)
+      .executeTakeFirst();
+    if (next && next.id !== replacing) {
+      if (next.to_path === from) {
+        throw new RedirectError(409, `This would make a loop: ${targetPath} already leads to ${from}`);
+      }
+      target = next.to_target;
+      targetPath = next.to_path ?? undefined;
+    }
+  }
+  const earlier = await trx
+    .selectFrom("redirects")
+    .select(["id", "from_path"])
+    .where("to_path", "=", from)
+    .where("id", "!=", replacing ?? "")
+    .execute();
+  const looping = earlier.find((row) => row.from_path === targetPath);
+  if (looping) throw new RedirectError(409, `This would make a loop: ${looping.from_path} already leads to ${from}`);
+  const now = new Date().toISOString();
+  if (earlier.length > 0) {
+    await trx
+      .updateTable("redirects")
+      .set({ to_target: target, to_path: targetPath ?? null, updated_at: now })
+      .where("to_path", "=", from)
+      .where("id", "!=", replacing ?? "")
+      .execute();
+  }
+  const columns = {
+    from_path: from,
+    to_target: target,
+    to_path: targetPath ?? null,
+    status,
+    automatic: automatic ? 1 : 0,
+    updated_at: now,
+  };
+  // A path redirected now is no longer a miss to fix.
+  await trx.deleteFrom("not_found_paths").where("path", "=", from).execute();
+  const existing = await trx.selectFrom("redirects").select("id").where("from_path", "=", from).executeTakeFirst();
+  if (existing && existing.id !== replacing && !overwrite) {
+    throw new RedirectError(409, `A redirect from ${from} already exists`);
+  }
+  const id = replacing ?? existing?.id;
+  if (id !== undefined) {
+    await trx.updateTable("redirects").set(columns).where("id", "=", id).execute();
+  } else {
+    await trx
+      .insertInto("redirects")
+      .values({ id: randomUUID(), ...columns, created_at: now })
+      .execute();
+  }
+  return trx.selectFrom("redirects").selectAll().where("from_path", "=", from).executeTakeFirstOrThrow();
+}
+
+async function countRedirects(db: Db | Trx): Promise<number> {
+  const row = await db
+    .selectFrom("redirects")
+    .select((eb) => eb.fn.countAll<string | number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A unique violation is two saves of one `from` at once: the second is told so. */
+async function saving<T>(db: Db, from: string, write: (trx: Trx) => Promise<T>): Promise<T> {
+  try {
+    return await changingContent(db, write);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new RedirectError(409, `A redirect from ${from} already exists`);
+    throw error;
+  }
+}
+
+/** POST /api/admin/redirects and the screen's "Add": a new redirect, 201. */
+export async function createRedirect(db: Db, input: RedirectInput): Promise<Redirect> {
+  const checked = checkInput(input);
+  return saving(db, checked.from, async (trx) => {
+    if ((await countRedirects(trx)) >= MAX_REDIRECTS) {
+      throw new RedirectError(409, `The site keeps at most ${MAX_REDIRECTS.toLocaleString("en-US")} redirects`);
+    }
+    return toRedirect(await place(trx, { ...checked, automatic: false }));
+  });
+}
+
+/** The screen's "Save" on a redirect: undefined when no redirect has this id. An edited redirect is the owner's. */
+export async function updateRedirect(db: Db, id: string, input: RedirectInput): Promise<Redirect | undefined> {
+  if (!isRecordId(id)) return undefined;
+  const checked = checkInput(input);
+  return saving(db, checked.from, async (trx) => {
+    const row = await trx.selectFrom("redirects").select("id").where("id", "=", id).executeTakeFirst();
+    if (!row) return undefined;
+    return toRedirect(await place(trx, { ...checked, automatic: false }, { replacing: id }));
+  });
+}
+
+/** The deleted redirect, or undefined when no redirect has this id. */
+export async function deleteRedirect(db: Db, id: string): Promise<Redirect | undefined> {
+  if (!isRecordId(id)) return undefined;
+  return changingContent(db, async (trx) => {
+    const row = await trx.selectFrom("redirects").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) return undefined;
+    await trx.deleteFrom("redirects").where("id", "=", id).execute();
+    return toRedirect(row);
+  });
+}
+
+export async function findRedirect(db: Db, id: string): Promise<Redirect | undefined> {
+  if (!isRecordId(id)) return undefined;
+  const row = await db.selectFrom("redirects").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toRedirect(row);
+}
+
+/** `%`, `_` and `\` in `text` taken as themselves inside a LIKE pattern with escape '\'. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+export interface RedirectQuery {
+  limit: number;
+  offset: number;
+  /** From or to contains it, ignoring case. */
+  q?: string;
+}
+
+/** One page of redirects, by `from` in order, and how many match. */
+export async function listRedirects(
+  db: Db,
+  { limit, offset, q }: RedirectQuery,
+): Promise<{ redirects: Redirect[]; total: number }> {
+  let rows = db.selectFrom("redirects").selectAll();
+  let count = db.selectFrom("redirects").select((eb) => eb.fn.countAll<string | number>().as("count"));
+  if (q) {
+    const pattern = containsPattern(q);
+    const matches = sql<SqlBool>`(lower(from_path) like lower(${pattern}) escape '\\' or lower(to_target) like lower(${pattern}) escape '\\')`;
+    rows = rows.where(matches);
+    count = count.where(matches);
+  }
+  const [page, counted] = await Promise.all([
+    rows.orderBy("from_path").orderBy("id").limit(limit).offset(offset).execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { redirects: page.map(toRedirect), total: Number(counted.count) };
+}
+
+/**
+ * A post or category moved from `oldPath` to `newPath` (ADR 054): `newPath`
+ * is its address now, so a redirect from it goes, and `oldPath` and every
+ * earlier address lead to `newPath` in one hop. Runs in the caller's
+ * transaction, which bumps the content version.
+ */
+export async function followAddressChange(trx: Trx, oldPath: string, newPath: string): Promise<void> {
+  if (oldPath === newPath) return;
+  await takeAddress(trx, newPath);
+  await place(trx, { from: oldPath, to: newPath, status: 301, automatic: true }, { overwrite: true });
+}
+
+/** A post or category now answers at `path`: it wins over a redirect from there. */
+export async function takeAddress(trx: Trx, path: string): Promise<void> {
+  await trx.deleteFrom("redirects").where("from_path", "=", path).execute();
+}
+
+/** `path` answers no longer (its post is deleted, its category empty): no redirect leads there. */
+export async function dropRedirectsTo(trx: Trx, path: string): Promise<void> {
+  await trx.deleteFrom("redirects").where("to_path", "=", path).execute();
+}
+
+/** Every redirect's from, target and status, for the lookup; bounded by MAX_REDIRECTS (and the owner's renames). */
+export async function readAllRedirects(db: Db): Promise<Array<{ from: string; to: string; status: number }>> {
+  const rows = await db.selectFrom("redirects").select(["from_path", "to_target", "status"]).execute();
+  return rows.map((row) => ({ from: row.from_path, to: row.to_target, status: row.status }));
+}
+
+export { place as placeRedirect, countRedirects };
