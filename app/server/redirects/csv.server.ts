@@ -1,3 +1,5 @@
+import { CsvError } from "csv-parse";
+import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS, REDIRECT_LIMITS, type RedirectStatus } from "~/lib/redirects";
 import { changingContent } from "../db/content-version.server";
@@ -28,55 +30,44 @@ const SHOWN_PROBLEMS = 20;
 const MAX_LINE = REDIRECT_LIMITS.from + REDIRECT_LIMITS.to + 64;
 
 /**
- * The records of a CSV text (RFC 4180: fields in double quotes may hold
- * commas, quotes doubled, line breaks), each with its first line's number.
- * One pass over the characters; a record is at most MAX_LINE characters.
+ * The records of a CSV text (RFC 4180, by csv-parse), each with its first
+ * line's number. A syntax error (a quote left open, a record longer than
+ * MAX_LINE) ends the reading there: it is named by its line, after the
+ * records before it.
  */
 export function parseCsv(text: string): Array<{ line: number; fields: string[] } | CsvProblem> {
   const records: Array<{ line: number; fields: string[] } | CsvProblem> = [];
-  let fields: string[] = [];
-  let field = "";
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  let length = 0;
-  const endRecord = () => {
-    fields.push(field);
-    if (length > MAX_LINE)
-      records.push({ line: start, message: `the line is too long (${MAX_LINE} characters at most)` });
-    else if (!(fields.length === 1 && fields[0]!.trim() === "")) records.push({ line: start, fields });
-    fields = [];
-    field = "";
-    length = 0;
-    start = line;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    length++;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else {
-        if (char === "\n") line++;
-        if (length <= MAX_LINE) field += char;
-      }
-      continue;
+  const problem = (error: CsvError) =>
+    records.push({ line: (error as CsvError & { lines?: number }).lines ?? 1, message: csvMessage(error) });
+  try {
+    const read = parse(text, {
+      relax_column_count: true,
+      // Files from other platforms end lines either way, sometimes both.
+      record_delimiter: ["\r\n", "\n", "\r"],
+      skip_empty_lines: true,
+      max_record_size: MAX_LINE,
+      skip_records_with_error: true,
+      on_skip: (error) => {
+        if (error) problem(error);
+      },
+      info: true,
+    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+    for (const { record, info } of read) {
+      // `lines` is the line the record ends on; a quoted field may span several.
+      const newlines = record.reduce((n, field) => n + (field.match(/\n/g)?.length ?? 0), 0);
+      records.push({ line: info.lines - newlines, fields: record });
     }
-    if (char === '"' && field === "") quoted = true;
-    else if (char === ",") {
-      fields.push(field);
-      field = "";
-    } else if (char === "\n" || char === "\r") {
-      if (char === "\r" && text[i + 1] === "\n") i++;
-      line++;
-      endRecord();
-    } else if (length <= MAX_LINE) field += char;
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    problem(error);
   }
-  if (quoted) records.push({ line: start, message: "a quoted field is not closed" });
-  else if (field !== "" || fields.length > 0) endRecord();
-  return records;
+  return records.sort((a, b) => a.line - b.line);
+}
+
+function csvMessage(error: CsvError): string {
+  if (error.code === "CSV_QUOTE_NOT_CLOSED") return "a quoted field is not closed";
+  if (error.code === "CSV_MAX_RECORD_SIZE") return `the line is too long (${MAX_LINE} characters at most)`;
+  return "the line is not valid CSV";
 }
 
 function statusOf(value: string | undefined): RedirectStatus | undefined {
