@@ -116,7 +116,12 @@ function ListField({ node, path, label }: { node: Extract<Node, { kind: "list" }
           return (
             <li key={index} className="flex flex-col gap-2 rounded-md bg-neutral-50 p-3">
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="text-sm font-semibold text-neutral-800">{name}</span>
+                {/* A text item's own label names it; a group's fields need the item's name above them. */}
+                {node.item.kind === "group" ? (
+                  <span className="text-sm font-semibold text-neutral-800">{name}</span>
+                ) : (
+                  <span />
+                )}
                 <div className="flex flex-wrap gap-2">
                   <button
                     type="button"

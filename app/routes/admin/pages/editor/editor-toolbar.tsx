@@ -90,7 +90,7 @@ export function EditorToolbar({
   }
 
   return (
-    <div className="sticky top-0 z-10 mt-4 flex flex-col gap-3 rounded-lg border border-neutral-200 bg-white/95 p-4 shadow-sm backdrop-blur">
+    <div className="z-10 mt-4 sm:sticky sm:top-0 flex flex-col gap-3 rounded-lg border border-neutral-200 bg-white/95 p-4 shadow-sm backdrop-blur">
       <p role="status" aria-live="polite" className={`text-sm font-medium ${tone}`} data-testid="page-status">
         {statusText(status)}
       </p>

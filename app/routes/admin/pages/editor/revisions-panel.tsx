@@ -125,7 +125,8 @@ export function RevisionsPanel({
               <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
                 <span className="font-semibold">{title}</span>
                 <span className="text-sm text-neutral-700">
-                  {shortTime(revision.publishedAt)} {text.by(revision.publishedBy)}
+                  {/* The original copy was never published by anyone: no time or name. */}
+                  {revision.version === 0 ? "" : `${shortTime(revision.publishedAt)} ${text.by(revision.publishedBy)}`}
                 </span>
                 {current && (
                   <span className="rounded-full bg-brand-100 px-2 py-0.5 text-sm font-medium text-brand-900">
