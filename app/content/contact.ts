@@ -73,8 +73,7 @@ export function pageHumorousMessages(): readonly string[] {
   if (!element?.textContent) return humorousMessages;
   try {
     const messages = JSON.parse(element.textContent) as unknown;
-    if (Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === "string"))
-      return messages as string[];
+    if (Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === "string")) return messages;
   } catch {
     // fall back to the original sentences
   }

@@ -531,7 +531,7 @@ export async function restoreBackup(
           for (let i = 0; i < loaded.length; i += INSERT_ROWS) {
             await trx
               .insertInto(table)
-              .values(loaded.slice(i, i + INSERT_ROWS) as never)
+              .values(loaded.slice(i, i + INSERT_ROWS))
               .execute();
           }
         },

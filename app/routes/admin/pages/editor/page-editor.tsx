@@ -73,10 +73,10 @@ export function PageEditor(props: EditorData & { revisions: ContentRevisionSumma
                     <button
                       type="button"
                       onClick={() => resetSection(key)}
+                      aria-label={`${pagesText.resetSection}: ${labelOf(key)}`}
                       className="min-h-9 rounded-md border border-neutral-400 px-3 py-1 text-sm font-medium hover:bg-neutral-100"
                     >
                       {pagesText.resetSection}
-                      <span className="sr-only">{`: ${labelOf(key)}`}</span>
                     </button>
                   </div>
                 </div>

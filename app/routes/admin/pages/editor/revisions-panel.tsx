@@ -139,11 +139,11 @@ export function RevisionsPanel({
                   <button
                     type="button"
                     aria-expanded={open?.id === revision.id}
+                    aria-label={`${open?.id === revision.id ? text.hideChanges : text.showChanges}: ${title}`}
                     onClick={() => void toggle(revision.id)}
                     className="min-h-9 rounded-md border border-neutral-400 px-3 py-1 text-sm font-medium hover:bg-neutral-100"
                   >
                     {open?.id === revision.id ? text.hideChanges : text.showChanges}
-                    <span className="sr-only">{`: ${title}`}</span>
                   </button>
                   <button
                     type="button"
@@ -155,10 +155,10 @@ export function RevisionsPanel({
                         run: () => void restore(revision.id, revision.version),
                       })
                     }
+                    aria-label={`${text.restore}: ${title}`}
                     className="min-h-9 rounded-md border border-neutral-400 px-3 py-1 text-sm font-medium hover:bg-neutral-100"
                   >
                     {text.restore}
-                    <span className="sr-only">{`: ${title}`}</span>
                   </button>
                 </div>
               )}
