@@ -21,7 +21,7 @@ const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABA
 /**
  * Browser tests whose outcome can differ with the database: they write
  * through the admin (posts, drafts and revisions, administrators, settings and
- * the backup, the inbox, images, two-factor secrets) or search (each
+ * the backup, the inbox, images, two-factor secrets, the pages' content) or search (each
  * backend has its own full-text search).
  */
 const DATABASE_SPECS = [
@@ -29,6 +29,7 @@ const DATABASE_SPECS = [
   "administrators.spec.ts",
   "images.spec.ts",
   "inbox.spec.ts",
+  "pages.spec.ts",
   "redirects.spec.ts",
   "revisions.spec.ts",
   "search.spec.ts",

@@ -21,25 +21,44 @@ import { useNonce } from "./lib/nonce";
 import { getConfig } from "./server/platform/config.server";
 import { islandAssets } from "./server/platform/islands.server";
 import { siteSettingsFor } from "./server/settings/index.server";
+import { CONTACT_MESSAGES_ELEMENT_ID, humorousMessages } from "./content/contact";
+import { getConnection } from "./server/db/index.server";
+import { publishedContent } from "./server/site-content/index.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { siteUrl } = getConfig();
-  const { companyName, socialUrls } = await siteSettingsFor(request);
-  return { site: { companyName, socialUrls }, siteUrl, islands: islandAssets };
+  const [{ companyName, socialUrls }, content] = await Promise.all([
+    siteSettingsFor(request),
+    publishedContent(getConnection()),
+  ]);
+  // The contact form's sentences go in the page only when the owner changed them (ADR 053).
+  const { messages } = content.contact;
+  const contactMessages = sameMessages(messages, humorousMessages) ? null : messages;
+  return { site: { companyName, socialUrls }, siteUrl, islands: islandAssets, contactMessages };
 }
+
+const sameMessages = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((message, index) => message === b[index]);
+
+/** A JSON array fit to sit in a script element: no "<" to end it early. */
+const scriptJson = (value: readonly string[]) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<RootData>("root");
-  const handles = useMatches().map((match) => (match.handle ?? {}) as PageHandle);
+  const matches = useMatches();
+  const handles = matches.map((match) => (match.handle ?? {}) as PageHandle);
   // Public pages hydrate as islands and load no router (ADR 018); the admin
   // hydrates whole. The same test as app/entry.server.tsx's for the nonce: a
   // public page never gets React Router's inline scripts.
   const islandsPage = isIslandsPage(handles);
   const islands = islandsPage ? root?.islands : undefined;
   const intro = handles.some((handle) => handle.intro);
+  // A page's preview carries its draft's sentences (routes/pages.preview.landing.tsx); others, the published ones.
+  const pageData = matches.at(-1)?.data as { contactMessages?: string[] } | undefined;
+  const contactMessages = islandsPage ? (pageData?.contactMessages ?? root?.contactMessages) : undefined;
   return (
     <html lang="en">
       <head>
@@ -57,6 +76,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         <div className="site-shell">{children}</div>
+        {contactMessages && (
+          <script
+            type="application/json"
+            id={CONTACT_MESSAGES_ELEMENT_ID}
+            dangerouslySetInnerHTML={{ __html: scriptJson(contactMessages) }}
+          />
+        )}
         {/* After the page has painted, the islands (ADR 031). */}
         {islands && (
           <script

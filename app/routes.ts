@@ -10,6 +10,9 @@ export default [
   route("blog/category/:slug", "routes/blog.category.$slug.tsx"),
   route("blog/category/:slug/rss.xml", "routes/blog.category.$slug.rss.xml.ts"),
   route("about", "routes/about.tsx"),
+  // A page with its draft: the editor's Preview (signed in) or a share link (ADR 053).
+  route("pages/preview/landing/:token?", "routes/pages.preview.landing.tsx"),
+  route("pages/preview/about/:token?", "routes/pages.preview.about.tsx"),
   // The signed-in admin: one layout checks the session and loads the shell (ADR 051).
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/posts/route.tsx"),
@@ -21,6 +24,8 @@ export default [
     route("admin/redirects", "routes/admin/redirects/route.tsx"),
     route("admin/not-found", "routes/admin/not-found/route.tsx"),
     route("admin/account", "routes/admin/account/route.tsx"),
+    route("admin/pages", "routes/admin/pages/route.tsx"),
+    route("admin/pages/:name", "routes/admin/pages/editor/route.tsx"),
   ]),
   route("admin/login", "routes/admin/login/route.tsx"),
   route("admin/setup", "routes/admin/setup/route.tsx"),
@@ -70,6 +75,13 @@ export default [
   route("api/admin/redirects.csv", "routes/api/admin.redirects.csv.ts"),
   route("api/admin/redirects/:id", "routes/api/admin.redirects.$id.ts"),
   route("api/admin/not-found", "routes/api/admin.not-found.ts"),
+  route("api/admin/content", "routes/api/admin.content.ts"),
+  route("api/admin/content/:name", "routes/api/admin.content.$name.ts"),
+  route("api/admin/content/:name/draft", "routes/api/admin.content.$name.draft.ts"),
+  route("api/admin/content/:name/revisions", "routes/api/admin.content.$name.revisions.ts"),
+  route("api/admin/content/:name/revisions/:revisionId", "routes/api/admin.content.$name.revisions.$revisionId.ts"),
+  route("api/admin/content/:name/share-links", "routes/api/admin.content.$name.share-links.ts"),
+  route("api/admin/content/:name/share-links/:linkId", "routes/api/admin.content.$name.share-links.$linkId.ts"),
   // Unknown admin API paths: 401 without a session, else 404 (not the not-found log above).
   route("api/admin/*", "routes/api/admin.unknown.ts"),
   route("api/*", "routes/api/not-found.ts"),

@@ -61,6 +61,28 @@ export const contactText = {
   honeypotLabel: "Leave this field empty",
 };
 
-export function randomHumorousMessage(random: () => number = Math.random): string {
-  return humorousMessages[Math.floor(random() * humorousMessages.length)]!;
+/**
+ * Where a page carries the owner's sentences when they are not these
+ * (Admin > Pages, ADR 053): a JSON array in a script element of this id.
+ */
+export const CONTACT_MESSAGES_ELEMENT_ID = "contact-messages";
+
+/** The sentences the page carries, or these; anything malformed counts as none. */
+export function pageHumorousMessages(): readonly string[] {
+  const element = typeof document === "undefined" ? null : document.getElementById(CONTACT_MESSAGES_ELEMENT_ID);
+  if (!element?.textContent) return humorousMessages;
+  try {
+    const messages = JSON.parse(element.textContent) as unknown;
+    if (Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === "string")) return messages;
+  } catch {
+    // fall back to the original sentences
+  }
+  return humorousMessages;
+}
+
+export function randomHumorousMessage(
+  random: () => number = Math.random,
+  messages: readonly string[] = humorousMessages,
+): string {
+  return messages[Math.floor(random() * messages.length)]!;
 }

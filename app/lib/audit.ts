@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   "redirect-deleted",
   "redirects-imported",
   "not-found-dismissed",
+  "page-published",
+  "page-share-link-created",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -59,6 +61,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "redirect-deleted": "Redirect deleted",
   "redirects-imported": "Redirects imported",
   "not-found-dismissed": "Not-found path dismissed",
+  "page-published": "Page published",
+  "page-share-link-created": "Page share link created",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

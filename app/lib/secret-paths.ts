@@ -7,7 +7,7 @@
  * in the query (`/admin/setup?token=`): a query naming a token is not logged
  * either (ADR 048).
  */
-const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/"] as const;
+const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/", "/pages/preview/"] as const;
 
 /** A request URL's path, percent-decoded where it decodes, lower case: as React Router matches it. */
 export function decodedPath(url: string): string {
@@ -20,9 +20,10 @@ export function decodedPath(url: string): string {
   }
 }
 
-/** Whether a request URL opens a share link (any spelling the router accepts). */
+/** Whether a request URL opens a share link or a page's preview (any spelling the router accepts; ADR 044, ADR 053). */
 export function isPreviewPath(url: string): boolean {
-  return decodedPath(url).startsWith("/blog/preview/");
+  const path = decodedPath(url);
+  return path.startsWith("/blog/preview/") || path.startsWith("/pages/preview/");
 }
 
 /**

@@ -1,17 +1,14 @@
-import { MediaSection, ResearchSection, SystemsSection } from "~/components/site/landing-sections";
-import { LatestInsights } from "~/components/site/latest-insights";
+import { LandingPage } from "~/components/site/landing-page";
 import { insights } from "~/content/landing";
-import { Island } from "~/islands/island";
 import { landingPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
-import { JsonLd } from "~/components/site/json-ld";
-import { organizationJsonLd } from "~/lib/article-seo";
 import { getConfig } from "~/server/platform/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
-import { getDb } from "~/server/db/index.server";
+import { getConnection, getDb } from "~/server/db/index.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { data } from "react-router";
+import { publishedContent } from "~/server/site-content/index.server";
 import type { Route } from "./+types/home";
 
 export const handle = landingPage;
@@ -32,12 +29,13 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { siteUrl } = getConfig();
-  const [posts, settings] = await Promise.all([
+  const [posts, settings, content] = await Promise.all([
     listPublicSummaries(getDb(), { limit: insights.maxPosts, offset: 0, now: new Date() }),
     siteSettingsFor(request),
+    publishedContent(getConnection()),
   ]);
   const notFound = "*" in params;
-  const page = { posts, settings, siteUrl, notFound };
+  const page = { posts, settings, siteUrl, notFound, content: content.landing };
   return notFound ? data(page, { status: 404, headers: { "X-Robots-Tag": "noindex" } }) : page;
 }
 
@@ -52,26 +50,5 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { posts, settings, siteUrl } = loaderData;
-  const { companyName, socialUrls } = settings;
-  // The splash and fade-ins play on arrival; the <head> skips them for a
-  // visitor coming from another page of the site (components/site/intro.tsx).
-  return (
-    <>
-      <Island name="splash" props={{ companyName }} />
-      <Island name="site-header" props={{ companyName, overlay: true, intro: true }} />
-      <main id="main" className="intro-content">
-        <Island name="hero" props={{}} />
-        {/* The footer's service links scroll to "services" (docs/product/interface.md#footer). */}
-        <div id="services" className="scroll-mt-16">
-          <MediaSection />
-          <SystemsSection />
-          <ResearchSection />
-        </div>
-        <LatestInsights posts={posts} siteUrl={siteUrl} />
-        <JsonLd data={organizationJsonLd(settings, siteUrl)} />
-      </main>
-      <Island name="site-footer" props={{ companyName, socialUrls, intro: true }} />
-    </>
-  );
+  return <LandingPage {...loaderData} />;
 }

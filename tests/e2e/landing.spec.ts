@@ -1,5 +1,6 @@
 import { type Page } from "@playwright/test";
-import { infoModals, media, research, systems } from "../../app/content/landing";
+import { infoModals } from "../../app/content/landing";
+import { media, research, systems } from "../../app/content/landing-services";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 const CONTENT = "main#main";

@@ -48,7 +48,9 @@ async function snapshot(connection: Connection) {
         ? ["image_id", "format", "width"]
         : table === "image_references"
           ? ["post_id", "image_id"]
-          : ["id"];
+          : table === "site_content"
+            ? ["name"]
+            : ["id"];
     let query = connection.db.selectFrom(table).selectAll();
     for (const key of keys) query = query.orderBy(key as never);
     rows[table] = await query.execute();
@@ -142,6 +144,12 @@ beforeAll(async () => {
   expect(
     (await admin.post("/api/admin/redirects", { from: "/old-address", to: "https://example.org/new" })).status,
   ).toBe(201);
+  // A page's content published once (ADR 053): the document and two versions travel.
+  const aboutPage = (await admin.get("/api/admin/content/about")).json as {
+    team: { members: Array<{ name: string }> };
+  };
+  aboutPage.team.members[0]!.name = "Ana Ruiz, kept in the backup";
+  expect((await admin.put("/api/admin/content/about", aboutPage)).status).toBe(200);
   // Two-factor sign-in on (ADR 037): the secret, the last used step and the
   // recovery codes' hashes are columns of admin_users and travel with it.
   const { secret } = (await admin.post("/api/auth/2fa/setup", { password: TEST_ADMIN.password })).json as {
@@ -330,6 +338,9 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
       expect(settings).toMatchObject({ contactPhone: "+1 (805) 555-0142", companyName: "Ojai Technology Services" });
       const about = await (await fetch(`${restoredSite.url}/about`)).text();
       expect(about).toContain("+1 (805) 555-0142");
+      expect(about).toContain("Ana Ruiz, kept in the backup");
+      const versions = (await client.get("/api/admin/content/about/revisions")).json.revisions;
+      expect(versions.map((v: { version: number }) => v.version)).toEqual([1, 0]);
       const drafts = (await client.get("/api/admin/posts?q=kept")).json as Array<{ headerImage: string }>;
       expect(drafts).toHaveLength(1);
       const image = await fetch(restoredSite.url + drafts[0]!.headerImage);
@@ -581,6 +592,26 @@ describe("a crafted backup is refused or neutralised (ADR 047)", () => {
       const result = cli(target.url, "restore", crafted);
       expect(result.status).toBe(1);
       expect(result.stderr).toMatch(/facebook_url that is not an https address/);
+      expect(await snapshot(target.connection)).toEqual(before);
+    });
+
+    it("a page's content the site would never save (a team photo that runs a script)", async () => {
+      const crafted = path.join(dir, "crafted-content.tar");
+      await rewriteBackup(backupFile, crafted, (name, bytes) => [
+        [
+          name,
+          name.includes("/data/site_content-")
+            ? editRows(bytes, (row) => {
+                const document = JSON.parse(String(row.document));
+                document.team.members[0].photo = { url: "javascript:alert(1)", alt: "x" };
+                return { ...row, document: JSON.stringify(document) };
+              })
+            : bytes,
+        ],
+      ]);
+      const result = cli(target.url, "restore", crafted);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/a page's content \("?about"?\) that the site would never save/);
       expect(await snapshot(target.connection)).toEqual(before);
     });
   });

@@ -118,6 +118,17 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
         elapsedMs: 10_000,
       });
       expect(sent.status).toBe(201);
+      // A page's content, published once, and a draft of it (ADR 053).
+      const about = (await admin.get("/api/admin/content/about")).json;
+      about.team.members[0].name = "Ana Ruiz, moved to PostgreSQL";
+      expect((await admin.put("/api/admin/content/about", about)).status).toBe(200);
+      const draft = { ...about, tagline: "A draft that moves too" };
+      const saved = await admin.put("/api/admin/content/about/draft", {
+        document: draft,
+        baseVersion: 1,
+        overDraftVersion: 0,
+      });
+      expect(saved.status).toBe(200);
     } finally {
       await onSqlite.stop();
     }
@@ -156,6 +167,10 @@ describe.runIf(TEST_BACKEND === "postgres")("copying a SQLite site into PostgreS
     const messages = await admin.get("/api/admin/messages");
     expect(messages.status).toBe(200);
     expect(JSON.stringify(messages.json)).toContain("Please call about a migration.");
+    expect(await (await fetch(`${onPostgres.url}/about`)).text()).toContain("Ana Ruiz, moved to PostgreSQL");
+    const versions = (await admin.get("/api/admin/content/about/revisions")).json.revisions;
+    expect(versions.map((v: { version: number }) => v.version)).toEqual([1, 0]);
+    expect((await admin.get("/api/admin/content/about/draft")).json.document.tagline).toBe("A draft that moves too");
     for (const url of imageUrls) {
       const image = await fetch(onPostgres.url + url);
       expect(image.status).toBe(200);

@@ -9,6 +9,7 @@ export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin", label: "Posts" },
   { to: "/admin/messages", label: "Messages" },
   { to: "/admin/images", label: "Images" },
+  { to: "/admin/pages", label: "Pages" },
   { to: "/admin/settings", label: "Settings" },
   { to: "/admin/administrators", label: "Administrators" },
   { to: "/admin/redirects", label: "Redirects" },

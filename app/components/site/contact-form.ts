@@ -2,7 +2,13 @@
  * The contact form's values and its required fields, shared by the modal,
  * its submit hook and their tests (docs/product/contract.md#contact-messages).
  */
-import { contactDefaults, randomHumorousMessage, type PreferredContact, type ServiceInterest } from "~/content/contact";
+import {
+  contactDefaults,
+  pageHumorousMessages,
+  randomHumorousMessage,
+  type PreferredContact,
+  type ServiceInterest,
+} from "~/content/contact";
 
 export interface ContactForm {
   name: string;
@@ -22,7 +28,7 @@ export function newContactForm(): ContactForm {
     phone: "",
     preferredContact: contactDefaults.preferredContact,
     service: contactDefaults.service,
-    message: randomHumorousMessage(),
+    message: randomHumorousMessage(Math.random, pageHumorousMessages()),
   };
 }
 

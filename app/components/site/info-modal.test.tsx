@@ -1,5 +1,6 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { defaultContent } from "~/content/site-content-defaults";
 import { infoModals } from "~/content/landing";
 import { islands } from "~/islands/registry";
 import { InfoModal } from "./info-modal";
@@ -32,7 +33,8 @@ describe("info modals", () => {
     ["systems", SystemsSection],
     ["research", ResearchSection],
   ] as const)("the %s section renders its trigger inside its island, disabled", (id, Section) => {
-    const html = renderToString(<Section />);
+    // Each section takes its own part of the landing document; the union is narrowed by the table above.
+    const html = renderToString(<Section content={defaultContent("landing")[id] as never} />);
     const island = /<div data-island="info-modal" data-props="([^"]*)"/.exec(html);
     expect(island).not.toBeNull();
     const props = JSON.parse(unescapeAttribute(island![1]!)) as { content: { id: string }; enabled: boolean };

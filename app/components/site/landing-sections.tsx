@@ -1,5 +1,13 @@
-import { infoModals, media, research, systems, type InfoModalContent } from "~/content/landing";
+import { infoModals, type InfoModalContent } from "~/content/landing";
+import { media, research, systems } from "~/content/landing-services";
 import { Island } from "~/islands/island";
+import type { LandingContent } from "~/lib/site-content";
+
+/**
+ * The landing page's three service sections. Their titles are the service
+ * lines' names, fixed in app/content/landing.ts; everything else is the
+ * published landing document (ADR 053).
+ */
 
 const sectionClass = "scroll-mt-16 px-4 py-20 outline-none";
 
@@ -13,23 +21,23 @@ function CtaButton({ label }: { label: string }) {
   );
 }
 
-export function MediaSection() {
+export function MediaSection({ content }: { content: LandingContent["media"] }) {
   return (
     <section id="media" tabIndex={-1} aria-labelledby="media-heading" className={`${sectionClass} bg-white`}>
       <div className="mx-auto max-w-6xl">
-        <SectionHeading id="media-heading" title={media.title} intro={media.intro} />
-        <h3 className="mt-12 text-2xl font-semibold">{media.packagesHeading}</h3>
+        <SectionHeading id="media-heading" title={media.title} intro={content.intro} />
+        <h3 className="mt-12 text-2xl font-semibold">{content.packagesHeading}</h3>
         <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {media.packages.map((pkg) => (
+          {content.packages.map((pkg, index) => (
             <li
-              key={pkg.name}
+              key={index}
               className={`flex flex-col rounded-lg border p-6 shadow-sm ${pkg.featured ? "border-brand-600 ring-2 ring-brand-600" : "border-neutral-200"}`}
             >
               <h4 className="text-lg font-bold tracking-wide">{pkg.name}</h4>
               <p className="mt-2 text-3xl font-bold text-brand-700">{pkg.price}</p>
               <ul className="mt-4 flex-1 space-y-2 text-neutral-800">
-                {pkg.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
+                {pkg.features.map((feature, featureIndex) => (
+                  <li key={featureIndex} className="flex gap-2">
                     <CheckIcon />
                     <span>{feature}</span>
                   </li>
@@ -40,16 +48,16 @@ export function MediaSection() {
         </ul>
         <div className="mt-12 grid gap-10 lg:grid-cols-3">
           <div className="lg:col-span-2">
-            <h3 className="text-2xl font-semibold">{media.addOnsHeading}</h3>
-            <PriceList items={media.addOns} />
+            <h3 className="text-2xl font-semibold">{content.addOnsHeading}</h3>
+            <PriceList items={content.addOns} />
           </div>
           <div>
-            <h3 className="text-2xl font-semibold">{media.aLaCarteHeading}</h3>
-            <PriceList items={media.aLaCarte} />
+            <h3 className="text-2xl font-semibold">{content.aLaCarteHeading}</h3>
+            <PriceList items={content.aLaCarte} />
           </div>
         </div>
         <div className="mt-10 flex flex-wrap items-center gap-4">
-          <CtaButton label={media.cta} />
+          <CtaButton label={content.cta} />
           <InfoModal content={infoModals[0]!} />
         </div>
       </div>
@@ -57,11 +65,11 @@ export function MediaSection() {
   );
 }
 
-function PriceList({ items }: { items: Array<{ name: string; price: string; note?: string }> }) {
+function PriceList({ items }: { items: LandingContent["media"]["addOns"] }) {
   return (
     <dl className="mt-4 divide-y divide-neutral-200 rounded-lg border border-neutral-200">
-      {items.map((item) => (
-        <div key={item.name} className="flex items-baseline justify-between gap-4 px-4 py-3">
+      {items.map((item, index) => (
+        <div key={index} className="flex items-baseline justify-between gap-4 px-4 py-3">
           <dt>
             {item.name}
             {item.note && <span className="text-neutral-700"> ({item.note})</span>}
@@ -73,22 +81,22 @@ function PriceList({ items }: { items: Array<{ name: string; price: string; note
   );
 }
 
-export function SystemsSection() {
+export function SystemsSection({ content }: { content: LandingContent["systems"] }) {
   return (
     <section id="systems" tabIndex={-1} aria-labelledby="systems-heading" className={`${sectionClass} bg-brand-50`}>
       <div className="mx-auto max-w-6xl">
-        <SectionHeading id="systems-heading" title={systems.title} intro={systems.intro} />
+        <SectionHeading id="systems-heading" title={systems.title} intro={content.intro} />
         <p className="mt-6 inline-block rounded-full bg-brand-800 px-4 py-2 font-semibold text-white">
-          {systems.claim}
+          {content.claim}
         </p>
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
-          {systems.platforms.map((platform) => (
-            <li key={platform.name} className="rounded-lg bg-white p-6 shadow-sm">
+          {content.platforms.map((platform, index) => (
+            <li key={index} className="rounded-lg bg-white p-6 shadow-sm">
               <h3 className="text-xl font-semibold">{platform.name}</h3>
               <p className="mt-2 text-neutral-800">{platform.summary}</p>
               <ul className="mt-4 space-y-2 text-neutral-800">
-                {platform.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
+                {platform.features.map((feature, featureIndex) => (
+                  <li key={featureIndex} className="flex gap-2">
                     <CheckIcon />
                     <span>{feature}</span>
                   </li>
@@ -98,7 +106,7 @@ export function SystemsSection() {
           ))}
         </ul>
         <div className="mt-10 flex flex-wrap items-center gap-4">
-          <CtaButton label={systems.cta} />
+          <CtaButton label={content.cta} />
           <InfoModal content={infoModals[1]!} />
         </div>
       </div>
@@ -106,21 +114,21 @@ export function SystemsSection() {
   );
 }
 
-export function ResearchSection() {
+export function ResearchSection({ content }: { content: LandingContent["research"] }) {
   return (
     <section id="research" tabIndex={-1} aria-labelledby="research-heading" className={`${sectionClass} bg-white`}>
       <div className="mx-auto max-w-6xl">
-        <SectionHeading id="research-heading" title={research.title} intro={research.intro} />
+        <SectionHeading id="research-heading" title={research.title} intro={content.intro} />
         <ul className="mt-10 grid gap-6 sm:grid-cols-2">
-          {research.projects.map((project) => (
-            <li key={project.name} className="rounded-lg border border-neutral-200 p-6">
+          {content.projects.map((project, index) => (
+            <li key={index} className="rounded-lg border border-neutral-200 p-6">
               <h3 className="text-xl font-semibold">{project.name}</h3>
               <p className="mt-2 text-neutral-800">{project.summary}</p>
             </li>
           ))}
         </ul>
         <div className="mt-10 flex flex-wrap items-center gap-4">
-          <CtaButton label={research.cta} />
+          <CtaButton label={content.cta} />
           <InfoModal content={infoModals[2]!} />
         </div>
       </div>

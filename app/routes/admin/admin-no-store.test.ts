@@ -29,7 +29,7 @@ afterAll(() => server?.stop());
 const get = (path: string, cookie = "") =>
   fetch(server.url + path, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 
-/** The admin screens: posts (/admin), inbox, administrators, audit, settings, images, account. */
+/** The admin screens: posts (/admin), inbox, administrators, audit, settings, images, account, pages and a page's editor. */
 const SCREENS = [
   "/admin",
   "/admin/messages",
@@ -38,6 +38,8 @@ const SCREENS = [
   "/admin/settings",
   "/admin/images",
   "/admin/account",
+  "/admin/pages",
+  "/admin/pages/landing",
 ];
 /** React Router's data request for a screen: /admin.data, /admin/messages.data, ... */
 const dataPath = (path: string) => `${path}.data`;

@@ -27,6 +27,9 @@ export const COPIED_TABLES = [
   "audit_log",
   "redirects",
   "not_found_paths",
+  "site_content",
+  "site_content_revisions",
+  "site_content_drafts",
 ] as const;
 
 /**
@@ -54,6 +57,7 @@ export const SKIPPED_TABLES = [
   "setup_tokens",
   "admin_invites",
   "preview_links",
+  "site_content_share_links",
   "content_version",
 ] as const;
 

@@ -36,6 +36,9 @@ export const ROW_TABLES = [
   "audit_log",
   // Old addresses and where they lead (ADR 054), checked row by row on restore.
   "redirects",
+  // The pages' published content and its versions (ADR 053); a backup from before them has none.
+  "site_content",
+  "site_content_revisions",
 ] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 const IMAGE_TABLES = ["images", "image_variants"] as const;
@@ -60,6 +63,9 @@ export const LEFT_OUT_TABLES = [
   "post_autosaves",
   // The not-found log (ADR 054): counts a restored site gathers anew.
   "not_found_paths",
+  // A page's unpublished draft and its share links (ADR 053): work in progress, like the posts' autosaves.
+  "site_content_drafts",
+  "site_content_share_links",
 ] as const;
 
 /**

@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
 import { checkFromPath, checkTarget, localPathOf } from "~/lib/redirects";
+import { isContentName, parseContent } from "~/lib/site-content";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection, Db } from "../db/db.server";
 import { sniffImageFormat } from "../images/index.server";
@@ -172,6 +173,8 @@ async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<B
         const parsed = parseRows(await read(ENTRY_LIMITS.jsonl), manifest.tables[tableName], name);
         if (tableName === "site_settings") for (const row of parsed) checkSettingsRow(row, name);
         if (tableName === "redirects") for (const row of parsed) checkRedirectRow(row, name);
+        if (tableName === "site_content" || tableName === "site_content_revisions")
+          for (const row of parsed) checkContentRow(row, name);
         rows[tableName]! += parsed.length;
         await visit.rows?.(tableName, parsed);
         continue;
@@ -361,6 +364,22 @@ function checkRedirectRow(row: Row, name: string): void {
   }
 }
 
+/** A page's document as the site saves it: a page it knows, a document its schema passes (ADR 053). */
+function checkContentRow(row: Row, name: string): void {
+  const page = String(row.name);
+  let document: unknown;
+  try {
+    document = typeof row.document === "string" ? JSON.parse(row.document) : undefined;
+  } catch {
+    document = undefined;
+  }
+  if (!isContentName(page) || !parseContent(page, document).ok) {
+    throw new BackupError(
+      `The backup's ${shown(name)} has a page's content (${shown(page)}) that the site would never save: this backup was altered and is refused`,
+    );
+  }
+}
+
 function parseCounts(bytes: Buffer): Counts {
   const value = parseJson(bytes, COUNTS);
   if (
@@ -402,6 +421,10 @@ const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as co
 const REPLACED_TABLES = [
   "redirects",
   "not_found_paths",
+  "site_content_share_links",
+  "site_content_drafts",
+  "site_content_revisions",
+  "site_content",
   "image_references",
   "audit_log",
   "admin_invites",
@@ -508,7 +531,7 @@ export async function restoreBackup(
           for (let i = 0; i < loaded.length; i += INSERT_ROWS) {
             await trx
               .insertInto(table)
-              .values(loaded.slice(i, i + INSERT_ROWS) as never)
+              .values(loaded.slice(i, i + INSERT_ROWS))
               .execute();
           }
         },

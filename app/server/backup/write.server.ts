@@ -214,14 +214,15 @@ async function writeRows(
     lines = [];
     size = 0;
   };
-  // Every table here has a text or integer primary key named id.
+  // Every table here has a text or integer primary key: id, or a page's name (site_content).
+  const key = table === "site_content" ? "name" : "id";
   for (let after: string | number | undefined; ;) {
     let query = db
       .selectFrom(table)
       .selectAll()
-      .orderBy("id" as never)
+      .orderBy(key as never)
       .limit(PAGE_ROWS);
-    if (after !== undefined) query = query.where("id" as never, ">", after as never);
+    if (after !== undefined) query = query.where(key as never, ">", after as never);
     const page = (await query.execute()) as Array<Record<string, unknown>>;
     for (const row of page) {
       const line = JSON.stringify(transform(row));
@@ -231,7 +232,7 @@ async function writeRows(
       if (size >= JSONL_PIECE_BYTES) await flush();
     }
     if (page.length < PAGE_ROWS) break;
-    after = page.at(-1)!.id as string | number;
+    after = page.at(-1)![key] as string | number;
   }
   await flush();
   return count;

@@ -17,6 +17,7 @@ import * as m016PostCategorySlug from "./migrations/016_post_category_slug.serve
 import * as m017PostSearch from "./migrations/017_post_search.server";
 import * as m018PostRevisions from "./migrations/018_post_revisions.server";
 import * as m019PreviewLinks from "./migrations/019_preview_links.server";
+import * as m020SiteContent from "./migrations/020_site_content.server";
 import * as m021Redirects from "./migrations/021_redirects.server";
 
 /**
@@ -48,5 +49,6 @@ export const migrations: Record<string, Migration> = {
   "017_post_search": m017PostSearch,
   "018_post_revisions": m018PostRevisions,
   "019_preview_links": m019PreviewLinks,
+  "020_site_content": m020SiteContent,
   "021_redirects": m021Redirects,
 };

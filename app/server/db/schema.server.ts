@@ -253,6 +253,50 @@ interface NotFoundPathsTable {
   referrer_host: string | null;
 }
 
+/** The published document of an editable page (ADR 053); no row: its original copy. */
+export interface SiteContentTable {
+  name: string;
+  /** The document's JSON (app/lib/site-content.ts). */
+  document: string;
+  /** 1, 2, 3... per page, one per publish; 0 is the original copy. */
+  version: number;
+  published_at: string;
+  /** The administrator's name or e-mail at the time; null for the original copy. */
+  published_by: string | null;
+}
+
+/** Every published version of a page, the current one included: the newest 50 per page (ADR 053). */
+export interface SiteContentRevisionsTable {
+  id: string;
+  name: string;
+  version: number;
+  document: string;
+  published_at: string;
+  published_by: string | null;
+}
+
+/** The one unpublished draft of a page, shared by its editors (ADR 053). */
+export interface SiteContentDraftsTable {
+  name: string;
+  document: string;
+  /** The published version the draft was made from. */
+  base_version: number;
+  /** 1, 2, 3... per autosave: a tab saving over a draft it has not seen gets a conflict. */
+  draft_version: number;
+  saved_at: string;
+  saved_by: string | null;
+}
+
+/** Share links of a page's draft (ADR 053): only the token's SHA-256 is kept. */
+export interface SiteContentShareLinksTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -273,4 +317,8 @@ export interface Database {
   post_autosaves: PostAutosavesTable;
   redirects: RedirectsTable;
   not_found_paths: NotFoundPathsTable;
+  site_content: SiteContentTable;
+  site_content_revisions: SiteContentRevisionsTable;
+  site_content_drafts: SiteContentDraftsTable;
+  site_content_share_links: SiteContentShareLinksTable;
 }

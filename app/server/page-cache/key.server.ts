@@ -80,6 +80,7 @@ export const ROUTED_FIRST_SEGMENTS = new Set([
   "home",
   "blog",
   "about",
+  "pages",
   "admin",
   "rss.xml",
   "sitemap.xml",

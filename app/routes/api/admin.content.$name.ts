@@ -1,0 +1,55 @@
+import { recordAudit } from "~/server/audit/index.server";
+import { getDb } from "~/server/db/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { methodNotAllowed } from "~/server/platform/http.server";
+import {
+  checkedDocument,
+  ContentConflictError,
+  contentEtag,
+  contentNameOf,
+  ifMatchVersion,
+  publishContent,
+  readContentBody,
+  readPublished,
+} from "~/server/site-content/index.server";
+import type { Route } from "./+types/admin.content.$name";
+
+/**
+ * GET and PUT /api/admin/content/{name} (ADR 053, docs/api.md#site-content-admin).
+ * GET answers the document the public page shows now, its version as the
+ * ETag. PUT takes a whole document, checks it (400 naming the first bad
+ * field, nothing saved) and publishes it: the version it replaces is kept,
+ * and every process shows the new one on its next request. With `If-Match`
+ * it answers 409 when another version was published since; with
+ * `?discardDraft=1` the page's draft goes with the publish (the editor).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  const name = contentNameOf(params.name);
+  const published = await readPublished(getDb(), name);
+  return Response.json(published.document, { headers: { ETag: contentEtag(published.version) } });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = await requireAdminApi(request);
+  const name = contentNameOf(params.name);
+  if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
+  const baseVersion = ifMatchVersion(request);
+  const document = checkedDocument(name, await readContentBody(request));
+  const discardDraft = new URL(request.url).searchParams.get("discardDraft") === "1";
+  try {
+    const published = await publishContent(getDb(), name, document, { by: admin.email, baseVersion, discardDraft });
+    await recordAudit({
+      action: "page-published",
+      admin,
+      target: `${name} (version ${published.version})`,
+      request,
+      clientAddress: context.clientAddress,
+    });
+    return Response.json(published.document, { headers: { ETag: contentEtag(published.version) } });
+  } catch (error) {
+    if (error instanceof ContentConflictError)
+      return Response.json({ error: error.message, version: error.version }, { status: 409 });
+    throw error;
+  }
+}

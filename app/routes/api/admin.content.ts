@@ -1,0 +1,34 @@
+import { CONTENT_NAMES } from "~/lib/site-content";
+import { getDb } from "~/server/db/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { methodNotAllowed } from "~/server/platform/http.server";
+import { readDraft, readPublished } from "~/server/site-content/index.server";
+import type { Route } from "./+types/admin.content";
+
+/**
+ * GET /api/admin/content (ADR 053, docs/api.md#site-content-admin): the
+ * editable pages by name, with their published version and whether a draft
+ * waits. A fixed, short list: one page, `X-Total-Count` as the other lists.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  const db = getDb();
+  const documents = await Promise.all(
+    CONTENT_NAMES.map(async (name) => {
+      const [published, draft] = await Promise.all([readPublished(db, name), readDraft(db, name)]);
+      return {
+        name,
+        version: published.version,
+        publishedAt: published.publishedAt,
+        publishedBy: published.publishedBy,
+        hasDraft: draft !== undefined,
+      };
+    }),
+  );
+  return Response.json(documents, { headers: { "X-Total-Count": String(documents.length) } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["GET"]);
+}

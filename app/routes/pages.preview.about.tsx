@@ -1,0 +1,40 @@
+import { AboutPage } from "~/components/site/about-page";
+import { pagesText } from "~/content/pages";
+import { islandsPage } from "~/islands/page";
+import { PREVIEW_HEADERS } from "~/lib/share-links";
+import { getDb } from "~/server/db/index.server";
+import { requireAdminPage } from "~/server/identity/index.server";
+import { siteSettingsFor } from "~/server/settings/index.server";
+import { isLivePageShareLink, previewDocument } from "~/server/site-content/index.server";
+import type { Route } from "./+types/pages.preview.about";
+
+/**
+ * /pages/preview/about[/{token}] (ADR 053): the About page exactly as /about
+ * renders it, with the draft of the about document. Signed in, or with a
+ * live share link; never cached, never indexed.
+ */
+export const handle = islandsPage;
+
+export function headers() {
+  return PREVIEW_HEADERS;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const db = getDb();
+  if (params.token === undefined) await requireAdminPage(request);
+  else if (!(await isLivePageShareLink(db, ["about"], params.token))) throw new Response("Not found", { status: 404 });
+  const [settings, about] = await Promise.all([siteSettingsFor(request), previewDocument(db, "about")]);
+  return {
+    settings,
+    content: about.document,
+    preview: about.isDraft ? pagesText.previewBanner : pagesText.previewPublished,
+  };
+}
+
+export function meta() {
+  return [{ title: pagesText.preview }, { name: "robots", content: "noindex" }];
+}
+
+export default function AboutPreview({ loaderData }: Route.ComponentProps) {
+  return <AboutPage {...loaderData} />;
+}

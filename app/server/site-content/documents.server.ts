@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import type { Transaction } from "kysely";
+import { defaultContent } from "~/content/site-content-defaults";
+import { CONTENT_NAMES, type ContentDocuments, type ContentName } from "~/lib/site-content";
+import { changingContent, contentVersionReader } from "../db/content-version.server";
+import type { Connection, Db } from "../db/db.server";
+import { isPostgres } from "../db/dialect.server";
+import { isRecordId } from "../db/ids.server";
+import type { Database } from "../db/schema.server";
+
+/**
+ * The published documents of the editable pages and their versions (ADR 053).
+ * A page without a row shows its original copy (version 0). Publishing writes
+ * the document and a revision of it and bumps the content version in one
+ * transaction, so every process shows it on its next request; the newest
+ * MAX_CONTENT_REVISIONS versions of a page are kept.
+ */
+
+export const MAX_CONTENT_REVISIONS = 50;
+
+export interface Published<N extends ContentName = ContentName> {
+  name: N;
+  document: ContentDocuments[N];
+  version: number;
+  publishedAt: string | null;
+  publishedBy: string | null;
+}
+
+/** The published version changed since the editor opened it. */
+export class ContentConflictError extends Error {
+  constructor(readonly version: number) {
+    super("This page was published in another tab or by another administrator since you opened it.");
+  }
+}
+
+type Reader = Db | Transaction<Database>;
+
+/** The page's published document; its original copy while none was published. */
+export async function readPublished<N extends ContentName>(db: Reader, name: N): Promise<Published<N>> {
+  const row = await db.selectFrom("site_content").selectAll().where("name", "=", name).executeTakeFirst();
+  if (!row) return { name, document: defaultContent(name), version: 0, publishedAt: null, publishedBy: null };
+  return {
+    name,
+    document: JSON.parse(row.document) as ContentDocuments[N],
+    version: Number(row.version),
+    publishedAt: row.published_at,
+    publishedBy: row.published_by,
+  };
+}
+
+type AllDocuments = { [N in ContentName]: ContentDocuments[N] };
+
+const memos = new WeakMap<Connection, () => Promise<AllDocuments>>();
+
+/**
+ * What the public pages show: every page's published document, read again
+ * only when the content version changed (one primary-key read per call
+ * otherwise). Each connection (each process) keeps its own.
+ */
+export function publishedContent(connection: Connection): Promise<AllDocuments> {
+  let current = memos.get(connection);
+  if (!current) memos.set(connection, (current = publishedMemo(connection)));
+  return current();
+}
+
+function publishedMemo(connection: Connection): () => Promise<AllDocuments> {
+  const readVersion = contentVersionReader(connection);
+  let kept: { version: string; documents: AllDocuments } | undefined;
+  return async () => {
+    const version = await readVersion();
+    if (kept?.version === version) return kept.documents;
+    const rows = await connection.db.selectFrom("site_content").select(["name", "document"]).execute();
+    const documents = Object.fromEntries(CONTENT_NAMES.map((name) => [name, defaultContent(name)])) as AllDocuments;
+    for (const row of rows) {
+      if ((CONTENT_NAMES as readonly string[]).includes(row.name))
+        (documents as Record<string, unknown>)[row.name] = JSON.parse(row.document);
+    }
+    // A read that saw an older version than one kept meanwhile does not replace it.
+    if (!kept || BigInt(version) >= BigInt(kept.version)) kept = { version, documents };
+    return documents;
+  };
+}
+
+/**
+ * Publishes a checked document: the page shows it on its next request. With
+ * `baseVersion`, refuses (ContentConflictError) when the published version is
+ * another one. The version it replaces stays in the revisions (the original
+ * copy too, as version 0, the first time). With `discardDraft`, the page's
+ * draft goes in the same transaction.
+ */
+export async function publishContent<N extends ContentName>(
+  db: Db,
+  name: N,
+  document: ContentDocuments[N],
+  options: { by: string; baseVersion?: number; discardDraft?: boolean; now?: Date },
+): Promise<Published<N>> {
+  const at = (options.now ?? new Date()).toISOString();
+  return changingContent(db, async (trx) => {
+    // The original copy as version 0, so the row exists to lock and the first publish keeps it.
+    await trx
+      .insertInto("site_content")
+      .values({
+        name,
+        document: JSON.stringify(defaultContent(name)),
+        version: 0,
+        published_at: at,
+        published_by: null,
+      })
+      .onConflict((conflict) => conflict.column("name").doNothing())
+      .execute();
+    const query = trx.selectFrom("site_content").selectAll().where("name", "=", name);
+    const current = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirstOrThrow();
+    const currentVersion = Number(current.version);
+    if (options.baseVersion !== undefined && options.baseVersion !== currentVersion)
+      throw new ContentConflictError(currentVersion);
+    if (currentVersion === 0) await keepRevision(trx, name, 0, current.document, current.published_at, null);
+    const version = currentVersion + 1;
+    const json = JSON.stringify(document);
+    await trx
+      .updateTable("site_content")
+      .set({ document: json, version, published_at: at, published_by: options.by })
+      .where("name", "=", name)
+      .execute();
+    await keepRevision(trx, name, version, json, at, options.by);
+    await trx
+      .deleteFrom("site_content_revisions")
+      .where("name", "=", name)
+      .where("version", "<=", version - MAX_CONTENT_REVISIONS)
+      .execute();
+    if (options.discardDraft) await trx.deleteFrom("site_content_drafts").where("name", "=", name).execute();
+    return { name, document, version, publishedAt: at, publishedBy: options.by };
+  });
+}
+
+async function keepRevision(
+  trx: Transaction<Database>,
+  name: ContentName,
+  version: number,
+  document: string,
+  at: string,
+  by: string | null,
+): Promise<void> {
+  await trx
+    .insertInto("site_content_revisions")
+    .values({ id: randomUUID(), name, version, document, published_at: at, published_by: by })
+    .onConflict((conflict) => conflict.columns(["name", "version"]).doNothing())
+    .execute();
+}
+
+export interface ContentRevisionSummary {
+  id: string;
+  version: number;
+  publishedAt: string;
+  publishedBy: string | null;
+}
+
+export interface ContentRevision<N extends ContentName = ContentName> extends ContentRevisionSummary {
+  document: ContentDocuments[N];
+}
+
+/** A page's kept versions, newest first (at most MAX_CONTENT_REVISIONS, so the list is bounded). */
+export async function listContentRevisions(db: Db, name: ContentName): Promise<ContentRevisionSummary[]> {
+  const rows = await db
+    .selectFrom("site_content_revisions")
+    .select(["id", "version", "published_at", "published_by"])
+    .where("name", "=", name)
+    .orderBy("version", "desc")
+    .limit(MAX_CONTENT_REVISIONS)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    version: Number(row.version),
+    publishedAt: row.published_at,
+    publishedBy: row.published_by,
+  }));
+}
+
+export async function readContentRevision<N extends ContentName>(
+  db: Db,
+  name: N,
+  id: string,
+): Promise<ContentRevision<N> | undefined> {
+  if (!isRecordId(id)) return undefined;
+  const row = await db
+    .selectFrom("site_content_revisions")
+    .selectAll()
+    .where("name", "=", name)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    version: Number(row.version),
+    publishedAt: row.published_at,
+    publishedBy: row.published_by,
+    document: JSON.parse(row.document) as ContentDocuments[N],
+  };
+}
