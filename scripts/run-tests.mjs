@@ -31,13 +31,13 @@ const groups = new Set();
  * leader of a process group of its own, so that an interrupted run ends it
  * and everything it started (test servers, browsers) together.
  */
-const run = (command, args, env = {}, log = undefined) =>
+const run = (command, args, env = {}) =>
   new Promise((resolve) => {
     // An interrupted run starts nothing more.
     if (stopping) return resolve(1);
     const child = spawn(command, args, {
       cwd: root,
-      stdio: log === undefined ? "inherit" : ["ignore", log, log],
+      stdio: "inherit",
       env: { ...process.env, ...env },
       detached: true,
     });
@@ -127,54 +127,29 @@ const count = (label, p, f) => {
   failed += f;
   summary.push(`${label}: ${p} passed, ${f} failed`);
 };
-/**
- * Runs a phase. One phase at a time writes to the terminal as it goes (Vitest);
- * a phase given `logged` writes to .tmp/<name>.log, shown whole when it ends,
- * so that phases running side by side do not interleave their lines.
- */
-const phase = async (label, work, logged = false) => {
+const phase = async (label, work) => {
   const start = Date.now();
-  let log;
-  if (logged) {
-    const file = path.join(out, `${label.toLowerCase()}.log`);
-    log = fs.openSync(file, "w");
-    console.log(`\n=== ${label}: started, its output follows when it ends ===\n`);
-    try {
-      await work(log);
-    } finally {
-      fs.closeSync(log);
-      console.log(`\n=== ${label} ===\n`);
-      process.stdout.write(fs.readFileSync(file));
-    }
-  } else {
-    console.log(`\n=== ${label} ===\n`);
-    await work();
-  }
+  console.log(`\n=== ${label} ===\n`);
+  await work();
   timings.push(`${label} ${((Date.now() - start) / 60_000).toFixed(1)} min`);
 };
 
-// The three phases run side by side: on two cores each alone leaves one idle
-// much of the time (ADR 049). Lint (dependency-cruiser's import boundaries
-// and circles, ESLint with eslint-plugin-regexp, Prettier): a finding fails
-// the run like a failed test. The type information ESLint reads includes
-// React Router's route types.
-const lint = phase(
-  "Lint",
-  async (log) => {
-    const steps = [
-      [bin("react-router"), ["typegen"]],
-      [bin("depcruise"), ["app", "server", "--config", ".dependency-cruiser.js", "--output-type", "err"]],
-      [bin("eslint"), [".", "--max-warnings", "0", "--cache", "--cache-location", "node_modules/.cache/eslint/"]],
-      [bin("prettier"), ["--check", "."]],
-    ];
-    let clean = true;
-    for (const [command, args] of steps) if (clean) clean = (await run(command, args, {}, log)) === 0;
-    if (clean) passed += 1;
-    else failed += 1;
-    summary.push(`lint: ${clean ? "clean" : "failed"}`);
-  },
-  true,
-);
+// Lint first (dependency-cruiser's import boundaries and circles, ESLint with
+// eslint-plugin-regexp, Prettier): a finding fails the run like a failed test.
+// The type information ESLint reads includes React Router's route types.
+await phase("Lint", async () => {
+  const steps = [
+    [bin("react-router"), ["typegen"]],
+    [bin("depcruise"), ["app", "server", "--config", ".dependency-cruiser.js", "--output-type", "err"]],
+    [bin("eslint"), [".", "--max-warnings", "0", "--cache", "--cache-location", "node_modules/.cache/eslint/"]],
+    [bin("prettier"), ["--check", "."]],
+  ];
+  let clean = true;
+  for (const [command, args] of steps) if (clean) clean = (await run(command, args)) === 0;
+  if (clean) passed += 1;
+  else failed += 1;
+  summary.push(`lint: ${clean ? "clean" : "failed"}`);
+});
 
 const env = { TEST_BACKENDS: backends.join(",") };
 if (backends.includes("postgres")) {
@@ -190,7 +165,7 @@ if (backends.includes("postgres")) {
 
 const slowest = [];
 if (backends.length > 0) {
-  const vitest = phase("Vitest", async () => {
+  await phase("Vitest", async () => {
     const file = path.join(out, "vitest-summary.json");
     fs.rmSync(file, { force: true });
     const reporter = path.join(root, "tests/support/vitest-summary.ts");
@@ -214,46 +189,40 @@ if (backends.length > 0) {
     }
   });
 
-  const playwright = phase(
-    "Playwright",
-    async (log) => {
-      const file = path.join(out, "playwright-results.json");
-      fs.rmSync(file, { force: true });
-      const status = fs.existsSync(chromium)
-        ? await run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON: file }, log)
-        : 1;
-      try {
-        const result = JSON.parse(fs.readFileSync(file, "utf8"));
-        const perProject = {};
-        const visit = (suite) => {
-          for (const spec of suite.specs ?? []) {
-            for (const test of spec.tests) {
-              const counts = (perProject[test.projectName] ??= { passed: 0, failed: 0 });
-              if (test.status === "expected") counts.passed += 1;
-              if (test.status === "unexpected" || test.status === "flaky") counts.failed += 1;
-              const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
-              slowest.push({ ms, name: `[${test.projectName}] ${spec.file}:${spec.line} > ${spec.title}` });
-            }
+  await phase("Playwright", async () => {
+    const file = path.join(out, "playwright-results.json");
+    fs.rmSync(file, { force: true });
+    const status = fs.existsSync(chromium)
+      ? await run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON: file })
+      : 1;
+    try {
+      const result = JSON.parse(fs.readFileSync(file, "utf8"));
+      const perProject = {};
+      const visit = (suite) => {
+        for (const spec of suite.specs ?? []) {
+          for (const test of spec.tests) {
+            const counts = (perProject[test.projectName] ??= { passed: 0, failed: 0 });
+            if (test.status === "expected") counts.passed += 1;
+            if (test.status === "unexpected" || test.status === "flaky") counts.failed += 1;
+            const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
+            slowest.push({ ms, name: `[${test.projectName}] ${spec.file}:${spec.line} > ${spec.title}` });
           }
-          for (const child of suite.suites ?? []) visit(child);
-        };
-        for (const suite of result.suites) visit(suite);
-        for (const [project, counts] of Object.entries(perProject))
-          count(`playwright ${project}`, counts.passed, counts.failed);
-        if (result.errors?.length) count("playwright errors", 0, result.errors.length);
-        if (status !== 0 && result.stats.unexpected + result.stats.flaky === 0 && !result.errors?.length) {
-          count("playwright exit status", 0, 1);
         }
-      } catch {
-        count("playwright", 0, 1);
-        console.error("Playwright produced no results.");
+        for (const child of suite.suites ?? []) visit(child);
+      };
+      for (const suite of result.suites) visit(suite);
+      for (const [project, counts] of Object.entries(perProject))
+        count(`playwright ${project}`, counts.passed, counts.failed);
+      if (result.errors?.length) count("playwright errors", 0, result.errors.length);
+      if (status !== 0 && result.stats.unexpected + result.stats.flaky === 0 && !result.errors?.length) {
+        count("playwright exit status", 0, 1);
       }
-    },
-    true,
-  );
-  await Promise.all([vitest, playwright]);
+    } catch {
+      count("playwright", 0, 1);
+      console.error("Playwright produced no results.");
+    }
+  });
 }
-await lint;
 
 // Interrupted: the signal's handler ends the run; no summary of half a run.
 if (stopping) await new Promise(() => {});
