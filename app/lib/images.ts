@@ -19,6 +19,21 @@ export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "i
 
 const VARIANT_PATH = /^\/images\/([0-9a-f]{64})-(\d{1,5})\.webp$/;
 
+/**
+ * Why the editor refuses a chosen file before uploading it, if it does: a
+ * type the upload does not take, or more than MAX_IMAGE_BYTES. Cheap checks
+ * only; the server judges the content itself.
+ */
+export function imageFileRefusal(file: { type: string; size: number }): string | undefined {
+  if (file.type && !(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
+    return "choose a JPEG, PNG, WebP, GIF or AVIF image.";
+  }
+  if (file.size > MAX_IMAGE_BYTES) {
+    return `the file is ${(file.size / 1024 / 1024).toFixed(1)} MB; at most 10 MB are accepted.`;
+  }
+  return undefined;
+}
+
 export function imageVariantPath(id: string, width: number): string {
   return `/images/${id}-${width}.${IMAGE_VARIANT_FORMAT}`;
 }

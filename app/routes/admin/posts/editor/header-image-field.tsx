@@ -1,7 +1,7 @@
 /** The editor's header image field: upload, replace or remove the post's image. */
 import { useId, useRef, useState } from "react";
 import { PostImage } from "~/components/site/post-image";
-import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from "~/lib/images";
+import { ACCEPTED_IMAGE_TYPES, imageFileRefusal } from "~/lib/images";
 import { ApiFailure, uploadImage } from "../admin-api";
 import { hintClass, labelClass } from "./fields";
 
@@ -27,13 +27,8 @@ export function HeaderImageField({
       setError(`Failed to upload image: ${message}`);
     };
     try {
-      // Cheap checks first; the server checks the content itself.
-      if (file.type && !(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
-        return fail("choose a JPEG, PNG, WebP, GIF or AVIF image.");
-      }
-      if (file.size > MAX_IMAGE_BYTES) {
-        return fail(`the file is ${(file.size / 1024 / 1024).toFixed(1)} MB; at most 10 MB are accepted.`);
-      }
+      const refused = imageFileRefusal(file);
+      if (refused) return fail(refused);
       setUploading(true);
       onUploadingChange(true);
       onChange(await uploadImage(file));

@@ -6,7 +6,7 @@
  * the writer types elsewhere in the meantime is kept. One image at a time.
  */
 import { useRef, useState } from "react";
-import { ACCEPTED_IMAGE_TYPES, MAX_IMAGE_BYTES } from "~/lib/images";
+import { imageFileRefusal } from "~/lib/images";
 import { imageMarkdown } from "~/lib/markdown-image";
 import { ApiFailure, uploadImage } from "../admin-api";
 
@@ -20,17 +20,6 @@ export interface PendingImage {
 }
 
 const placeholderFor = (token: number) => `![Uploading image ${token}...]()`;
-
-/** Why the browser's file is refused before any upload, if it is. */
-function refusal(file: File): string | undefined {
-  if (file.type && !(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
-    return "choose a JPEG, PNG, WebP, GIF or AVIF image.";
-  }
-  if (file.size > MAX_IMAGE_BYTES) {
-    return `the file is ${(file.size / 1024 / 1024).toFixed(1)} MB; at most 10 MB are accepted.`;
-  }
-  return undefined;
-}
 
 export function useBodyImage(updateContent: UpdateContent, onUploadingChange: (uploading: boolean) => void) {
   const [pending, setPending] = useState<PendingImage>();
@@ -50,7 +39,7 @@ export function useBodyImage(updateContent: UpdateContent, onUploadingChange: (u
   function start(file: File, at: number) {
     setError(undefined);
     if (pending) return setError("Finish the image being added first.");
-    const refused = refusal(file);
+    const refused = imageFileRefusal(file);
     if (refused) return setError(`Failed to upload image: ${refused}`);
     const mine = ++token.current;
     const placeholder = placeholderFor(mine);
