@@ -1,8 +1,7 @@
-import { CONTENT_NAMES } from "~/lib/site-content";
 import { getDb } from "~/server/db/index.server";
 import { requireAdminApi } from "~/server/identity/index.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
-import { readDraft, readPublished } from "~/server/site-content/index.server";
+import { listContentSummaries } from "~/server/site-content/index.server";
 import type { Route } from "./+types/admin.content";
 
 /**
@@ -12,19 +11,8 @@ import type { Route } from "./+types/admin.content";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
-  const db = getDb();
-  const documents = await Promise.all(
-    CONTENT_NAMES.map(async (name) => {
-      const [published, draft] = await Promise.all([readPublished(db, name), readDraft(db, name)]);
-      return {
-        name,
-        version: published.version,
-        publishedAt: published.publishedAt,
-        publishedBy: published.publishedBy,
-        hasDraft: draft !== undefined,
-      };
-    }),
-  );
+  const documents = await listContentSummaries(getDb());
+
   return Response.json(documents, { headers: { "X-Total-Count": String(documents.length) } });
 }
 

@@ -13,6 +13,7 @@ export {
 } from "./documents.server";
 export { discardDraft, DraftConflictError, readDraft, saveDraft, type ContentDraft } from "./drafts.server";
 export { previewDocument } from "./preview.server";
+export { listContentSummaries, type ContentSummary } from "./summaries.server";
 export {
   createPageShareLink,
   isLivePageShareLink,

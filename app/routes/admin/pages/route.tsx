@@ -1,29 +1,17 @@
 import { Link } from "react-router";
 import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { formatDate } from "~/lib/dates";
-import { CONTENT_NAMES } from "~/lib/site-content";
 import { pageMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/index.server";
 import { requireAdminPage } from "~/server/identity/index.server";
-import { readDraft, readPublished } from "~/server/site-content/index.server";
+import { listContentSummaries } from "~/server/site-content/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/pages: the pages whose words and prices the owner edits (ADR 053), a fixed list of three. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminPage(request);
-  const db = getDb();
-  const pages = await Promise.all(
-    CONTENT_NAMES.map(async (name) => {
-      const [published, draft] = await Promise.all([readPublished(db, name), readDraft(db, name)]);
-      return {
-        name,
-        version: published.version,
-        publishedAt: published.publishedAt,
-        publishedBy: published.publishedBy,
-        hasDraft: !!draft,
-      };
-    }),
-  );
+  const pages = await listContentSummaries(getDb());
+
   return { pages };
 }
 
