@@ -19,16 +19,6 @@ import { createApp } from "./app";
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * How long an idle keep-alive connection stays open (Node's default, stated
- * because a proxy depends on it). A proxy in front must close its idle
- * connections sooner (deploy/nginx: 4 s), so that this server never closes a
- * connection at the moment the proxy sends a request on it: that request
- * would be lost, and a proxy does not send a POST it has sent once to another
- * process (ADR 033).
- */
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-
-/**
  * V8 "pretenures" an allocation site, allocating its objects straight in the
  * old generation, once most of them survive a young collection. Slow requests
  * (writes, renders) make that true of the sites every answer shares (the
@@ -68,7 +58,11 @@ async function main() {
     if (draining) res.setHeader("Connection", "close");
     app(req, res);
   });
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // KEEP_ALIVE_SECONDS (Node's 5 s by default): a proxy in front must close its
+  // idle connections sooner (deploy/nginx: 4 s), so that this server never
+  // closes a connection as the proxy sends a request on it: that request would
+  // be lost, and a proxy does not resend a POST to another process (ADR 033).
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
   watchEventLoop(log);
   server.listen(config.port, config.host, () => {
     const address = server.address();

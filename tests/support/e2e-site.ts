@@ -41,6 +41,11 @@ export async function startSite(slot: number, backend: "sqlite" | "postgres"): P
       ADMIN_PASSWORD: E2E_ADMIN.password,
       SEED_SAMPLE_POSTS: "true",
       LOG_LEVEL: "warn",
+      // Playwright's request client keeps idle connections without a time
+      // limit and does not resend a GET on one the server has just closed, so
+      // a request sent as the server's 5 s idle limit ends failed with
+      // ECONNRESET. Longer than any test, no connection idles out mid-test.
+      KEEP_ALIVE_SECONDS: "300",
       // With PostgreSQL the two-factor key must be given (ADR 047), as an operator does.
       ...(backend === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
     },
@@ -50,6 +55,10 @@ export async function startSite(slot: number, backend: "sqlite" | "postgres"): P
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
+      // A second signal (once the first is handled: two pending ones are one)
+      // ends idle connections at once: no test sends more.
+      await Promise.race([exited, sleep(200)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await Promise.race([exited, sleep(10_000)]);
       child.kill("SIGKILL");
     }

@@ -33,6 +33,7 @@ describe("parseConfig", () => {
         LOG_LEVEL: "debug",
         PAGE_CACHE_MB: "0",
         AUDIT_RETENTION_DAYS: "30",
+        KEEP_ALIVE_SECONDS: "65",
       },
       "/srv",
     );
@@ -48,8 +49,10 @@ describe("parseConfig", () => {
       logLevel: "debug",
       pageCacheBytes: 0,
       auditRetentionDays: 30,
+      keepAliveTimeoutMs: 65_000,
     });
     expect(parseConfig({}).auditRetentionDays).toBe(365);
+    expect(parseConfig({}).keepAliveTimeoutMs).toBe(5_000);
   });
 
   it("the first start's site settings: the environment's, else the company name and no invented contact details", () => {
@@ -95,6 +98,8 @@ describe("parseConfig", () => {
     ["PAGE_CACHE_MB", { PAGE_CACHE_MB: "lots" }],
     ["AUDIT_RETENTION_DAYS", { AUDIT_RETENTION_DAYS: "0" }],
     ["AUDIT_RETENTION_DAYS", { AUDIT_RETENTION_DAYS: "a year" }],
+    ["KEEP_ALIVE_SECONDS", { KEEP_ALIVE_SECONDS: "0" }],
+    ["KEEP_ALIVE_SECONDS", { KEEP_ALIVE_SECONDS: "601" }],
     ["ADMIN_EMAIL", { ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "long-enough-pw" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "short" }],

@@ -60,6 +60,7 @@ const envSchema = z
       })
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
+    KEEP_ALIVE_SECONDS: wholeNumber(1, 600, "a whole number of seconds from 1 to 600").default(5),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     COMPANY_NAME: optionalString.pipe(
@@ -105,6 +106,12 @@ export interface Config {
   smtp: { url: string; notifyTo: string | undefined } | undefined;
   logLevel: string;
   trustProxy: string;
+  /**
+   * How long an idle keep-alive connection stays open. A proxy in front must
+   * close its idle connections sooner (deploy/nginx: 4 s, ADR 033); one that
+   * keeps them longer (a load balancer's 60 s) needs this raised above its own.
+   */
+  keepAliveTimeoutMs: number;
   /**
    * TOTP_ENCRYPTION_KEY: the AES-256-GCM key two-factor secrets are stored
    * with (ADR 037, 047); unset, a SQLite site makes its own key file beside
@@ -161,6 +168,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, notifyTo: e.CONTACT_NOTIFY_TO } : undefined,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_SECONDS * 1000,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
