@@ -81,8 +81,13 @@ const IMAGE_URL_IN_TEXT = /\/images\/([0-9a-f]{64})-\d{1,5}\.webp/g;
  * bounded by the post's limits (50,000 characters: at most about 600 URLs).
  */
 export function imageIdsUsedBy(post: { headerImage: string | null; content: string }): string[] {
+  return imageIdsIn([post.headerImage ?? "", post.content]);
+}
+
+/** The uploads the texts name (a page's documents as JSON too), each once. */
+export function imageIdsIn(texts: readonly string[]): string[] {
   const ids = new Set<string>();
-  for (const text of [post.headerImage ?? "", post.content]) {
+  for (const text of texts) {
     for (const match of text.matchAll(IMAGE_URL_IN_TEXT)) {
       ids.add(match[1]!);
     }

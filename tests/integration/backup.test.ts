@@ -39,18 +39,18 @@ const cliWith = (env: Record<string, string | undefined>, databaseUrl: string, .
   });
 const cli = (databaseUrl: string, ...args: string[]) => cliWith({ TOTP_ENCRYPTION_KEY: siteKey }, databaseUrl, ...args);
 
+const SNAPSHOT_KEYS: Record<string, string[]> = {
+  image_variants: ["image_id", "format", "width"],
+  image_references: ["post_id", "image_id"],
+  page_image_references: ["page", "image_id"],
+  site_content: ["name"],
+};
+
 /** Every backed-up row of a database, and the rows a restore rebuilds, in key order, bytes included. */
 async function snapshot(connection: Connection) {
   const rows: Record<string, unknown[]> = {};
   for (const table of [...BACKED_UP_TABLES, ...REBUILT_TABLES]) {
-    const keys =
-      table === "image_variants"
-        ? ["image_id", "format", "width"]
-        : table === "image_references"
-          ? ["post_id", "image_id"]
-          : table === "site_content"
-            ? ["name"]
-            : ["id"];
+    const keys = SNAPSHOT_KEYS[table] ?? ["id"];
     let query = connection.db.selectFrom(table).selectAll();
     for (const key of keys) query = query.orderBy(key as never);
     rows[table] = await query.execute();

@@ -1,4 +1,5 @@
 import { getDb } from "~/server/db/index.server";
+import { ImageMissingError } from "~/server/images/index.server";
 import { requireAdminApi } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
@@ -17,7 +18,8 @@ import type { Route } from "./+types/admin.content.$name.draft";
  * The page's draft (ADR 053): GET (404 when none), PUT
  * `{document, baseVersion, overDraftVersion}` to save it (a whole, valid
  * document; 409 `{error, draftVersion}` when the draft changed since
- * `overDraftVersion`), DELETE to discard it. Visitors never see a draft.
+ * `overDraftVersion`; 409 `{error}` when it starts using an upload that was
+ * deleted), DELETE to discard it. Visitors never see a draft.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdminApi(request);
@@ -41,6 +43,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       } catch (error) {
         if (error instanceof DraftConflictError)
           return Response.json({ error: error.message, draftVersion: error.draftVersion }, { status: 409 });
+        if (error instanceof ImageMissingError) return jsonError(409, error.message);
         throw error;
       }
     }

@@ -1,7 +1,8 @@
 import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
+import { ImageMissingError } from "~/server/images/index.server";
 import { requireAdminApi } from "~/server/identity/index.server";
-import { methodNotAllowed } from "~/server/platform/http.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
   checkedDocument,
   ContentConflictError,
@@ -20,7 +21,8 @@ import type { Route } from "./+types/admin.content.$name";
  * ETag. PUT takes a whole document, checks it (400 naming the first bad
  * field, nothing saved) and publishes it: the version it replaces is kept,
  * and every process shows the new one on its next request. With `If-Match`
- * it answers 409 when another version was published since; with
+ * it answers 409 when another version was published since; a document that
+ * starts using an upload that was deleted is a 409 too; with
  * `?discardDraft=1` the page's draft goes with the publish (the editor).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -50,6 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof ContentConflictError)
       return Response.json({ error: error.message, version: error.version }, { status: 409 });
+    if (error instanceof ImageMissingError) return jsonError(409, error.message);
     throw error;
   }
 }

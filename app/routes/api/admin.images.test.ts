@@ -1,7 +1,9 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Connection } from "~/server/db/db.server";
+import { defaultContent } from "~/content/site-content-defaults";
 import { rebuildImageReferences } from "~/server/images/image-references.server";
+import { rebuildPageImageReferences } from "~/server/images/page-references.server";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 import type { ImageListItem } from "~/server/images/image-references.server";
 
@@ -271,6 +273,82 @@ describe("DELETE /api/admin/images/{id}", () => {
     }
     console.info(`race outcomes (delete/save): ${[...outcomes].join(", ")}`);
   }, 60_000);
+});
+
+describe("a page's team photos (ADR 053)", () => {
+  const aboutWithPhoto = (url: string | null) => {
+    const about = defaultContent("about");
+    about.team.members[0]!.photo = url ? { url, alt: "Our founder at the workbench" } : null;
+    return about;
+  };
+  const refusedDelete = async (id: string) => {
+    const refused = await admin.delete(`/api/admin/images/${id}`);
+    expect(refused.status).toBe(409);
+    return refused.json.error as string;
+  };
+
+  it("an upload the About page's draft or published document shows is used: not listed as unused, not deleted", async () => {
+    const image = await newImage();
+    const saved = await admin.put("/api/admin/content/about/draft", {
+      document: aboutWithPhoto(image.url),
+      baseVersion: 0,
+      overDraftVersion: 0,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(await unusedIds()).not.toContain(image.id);
+    expect((await listImages("?limit=100")).items.find((item) => item.id === image.id)).toMatchObject({ pages: 1 });
+    expect(await refusedDelete(image.id)).toBe("This image is used by the About page; remove it from that page first");
+
+    // Published (the draft goes with it): still used.
+    expect((await admin.put("/api/admin/content/about?discardDraft=1", aboutWithPhoto(image.url))).status).toBe(200);
+    const post = await createPost({ title: "Also shows the founder", content: `![x](${image.url})` });
+    expect(await refusedDelete(image.id)).toBe(
+      'This image is used by the post "Also shows the founder" and the About page; remove it from them first',
+    );
+    expect((await admin.delete(`/api/admin/posts/${post.id}`)).status).toBe(204);
+
+    // A draft without it keeps it used (the published page shows it); publishing without it frees it.
+    const version = Number(JSON.parse((await admin.get("/api/admin/content/about")).headers.get("etag")!));
+    expect(
+      (
+        await admin.put("/api/admin/content/about/draft", {
+          document: aboutWithPhoto(null),
+          baseVersion: version,
+          overDraftVersion: 0,
+        })
+      ).status,
+    ).toBe(200);
+    expect(await refusedDelete(image.id)).toMatch(/the About page/);
+    expect((await admin.put("/api/admin/content/about?discardDraft=1", aboutWithPhoto(null))).status).toBe(200);
+    expect(await unusedIds()).toContain(image.id);
+    expect((await admin.delete(`/api/admin/images/${image.id}`)).status).toBe(204);
+  });
+
+  it("refuses with 409 a draft or a publish that starts showing an upload that was deleted", async () => {
+    const image = await newImage();
+    expect((await admin.delete(`/api/admin/images/${image.id}`)).status).toBe(204);
+    const published = await admin.put("/api/admin/content/about", aboutWithPhoto(image.url));
+    expect(published.status).toBe(409);
+    expect(published.json.error).toMatch(/^This page uses an uploaded image that was deleted/);
+    const draft = await admin.get("/api/admin/content/about/draft");
+    const saved = await admin.put("/api/admin/content/about/draft", {
+      document: aboutWithPhoto(image.url),
+      baseVersion: 0,
+      overDraftVersion: draft.status === 200 ? draft.json.draftVersion : 0,
+    });
+    expect(saved.status).toBe(409);
+    expect(saved.json.error).toMatch(/^This page uses an uploaded image that was deleted/);
+  });
+
+  it("a restore rebuilds the pages' references from their documents", async () => {
+    const image = await newImage();
+    expect((await admin.put("/api/admin/content/about", aboutWithPhoto(image.url))).status).toBe(200);
+    await db.db.deleteFrom("page_image_references").execute();
+    await rebuildPageImageReferences(db.db);
+    const rows = await db.db.selectFrom("page_image_references").selectAll().execute();
+    expect(rows).toEqual([{ page: "about", image_id: image.id }]);
+    expect((await admin.put("/api/admin/content/about", aboutWithPhoto(null))).status).toBe(200);
+  });
 });
 
 describe("the database's own guard", () => {

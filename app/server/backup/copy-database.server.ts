@@ -30,6 +30,7 @@ export const COPIED_TABLES = [
   "site_content",
   "site_content_revisions",
   "site_content_drafts",
+  "page_image_references",
 ] as const;
 
 /**
@@ -40,6 +41,7 @@ export const COPIED_TABLES = [
 const COMPOUND_KEYS: Partial<Record<(typeof COPIED_TABLES)[number], string[]>> = {
   image_variants: ["image_id", "format", "width"],
   image_references: ["post_id", "image_id"],
+  page_image_references: ["page", "image_id"],
   post_autosaves: ["post_id", "admin_id"],
 };
 const keyOf = (table: (typeof COPIED_TABLES)[number], firstColumn: string) => COMPOUND_KEYS[table] ?? [firstColumn];

@@ -70,9 +70,9 @@ export const LEFT_OUT_TABLES = [
 
 /**
  * Tables a backup leaves out because a restore rebuilds them from the rows it
- * holds: which images each post uses (ADR 036), read from the posts' text.
+ * holds: which images each post and page uses (ADR 036, 053), read from their text.
  */
-export const REBUILT_TABLES = ["image_references"] as const;
+export const REBUILT_TABLES = ["image_references", "page_image_references"] as const;
 
 /** A piece of JSON lines is closed once it reaches this size. */
 export const JSONL_PIECE_BYTES = 1024 * 1024;

@@ -13,7 +13,7 @@ import type { TotpKey } from "../identity/index.server";
 import { isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
 import { fillCategorySlugs } from "../posts/index.server";
 import { renameReservedSlugs } from "../posts/index.server";
-import { rebuildImageReferences } from "../images/index.server";
+import { rebuildImageReferences, rebuildPageImageReferences } from "../images/index.server";
 import { bumpContentVersion } from "../db/content-version.server";
 import {
   BACKED_UP_TABLES,
@@ -425,6 +425,7 @@ const REPLACED_TABLES = [
   "site_content_drafts",
   "site_content_revisions",
   "site_content",
+  "page_image_references",
   "image_references",
   "audit_log",
   "admin_invites",
@@ -536,8 +537,9 @@ export async function restoreBackup(
           }
         },
       });
-      // Not in the file: rebuilt from the posts and images just loaded (ADR 036).
+      // Not in the file: rebuilt from the posts, pages and images just loaded (ADR 036, 053).
       await rebuildImageReferences(trx);
+      await rebuildPageImageReferences(trx);
       // A backup from before migration 016 has no category slugs (ADR 041).
       await fillCategorySlugs(trx);
       // A post called "search" from before migration 017 (ADR 042).

@@ -19,6 +19,7 @@ import * as m018PostRevisions from "./migrations/018_post_revisions.server";
 import * as m019PreviewLinks from "./migrations/019_preview_links.server";
 import * as m020SiteContent from "./migrations/020_site_content.server";
 import * as m021Redirects from "./migrations/021_redirects.server";
+import * as m022PageImageReferences from "./migrations/022_page_image_references.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   "019_preview_links": m019PreviewLinks,
   "020_site_content": m020SiteContent,
   "021_redirects": m021Redirects,
+  "022_page_image_references": m022PageImageReferences,
 };

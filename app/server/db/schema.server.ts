@@ -154,6 +154,12 @@ interface ImageReferencesTable {
   image_id: string;
 }
 
+/** Which uploads an editable page's published document or draft uses (migration 022, ADR 053). */
+interface PageImageReferencesTable {
+  page: string;
+  image_id: string;
+}
+
 /** One-time invitations to become an administrator (migration 014, ADR 038). */
 interface AdminInvitesTable {
   id: string;
@@ -310,6 +316,7 @@ export interface Database {
   posts_title_search_keys: PostsTitleSearchKeysTable;
   site_settings: SiteSettingsTable;
   image_references: ImageReferencesTable;
+  page_image_references: PageImageReferencesTable;
   admin_invites: AdminInvitesTable;
   audit_log: AuditLogTable;
   preview_links: PreviewLinksTable;

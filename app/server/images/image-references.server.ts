@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
+import { PAGE_TITLES } from "~/content/pages";
 import { imageIdsUsedBy, imageVariantPath, variantWidthsFor } from "~/lib/images";
+import { isContentName } from "~/lib/site-content";
 import type { Db } from "../db/db.server";
 import { isForeignKeyViolation } from "../db/dialect.server";
 import type { Database } from "../db/schema.server";
@@ -18,12 +20,15 @@ import type { PageQuery } from "../platform/paging.server";
 type Writer = Kysely<Database> | Transaction<Database>;
 type PostText = { headerImage: string | null; content: string };
 
-/** 409: a post names an upload that is not (or no longer) stored. */
+/** 409: a post or a page names an upload that is not (or no longer) stored. */
 export class ImageMissingError extends Error {
-  constructor(readonly ids: string[]) {
+  constructor(
+    readonly ids: string[],
+    user: "post" | "page" = "post",
+  ) {
     super(
-      `This post uses an uploaded image that was deleted (/images/${ids[0]!.slice(0, 12)}...): ` +
-        "upload it again, or remove it from the post",
+      `This ${user} uses an uploaded image that was deleted (/images/${ids[0]!.slice(0, 12)}...): ` +
+        `upload it again, or remove it from the ${user}`,
     );
   }
 }
@@ -176,14 +181,17 @@ export interface ImageListItem {
   createdAt: string;
   /** How many posts use it. */
   posts: number;
+  /** How many editable pages use it (a team photo). */
+  pages: number;
 }
 
 interface ImageListQuery extends PageQuery {
-  /** Only images no post uses. */
+  /** Only images no post or page uses. */
   unused: boolean;
 }
 
-const unusedImage = sql<boolean>`not exists (select 1 from image_references r where r.image_id = i.id)`;
+const unusedImage = sql<boolean>`not exists (select 1 from image_references r where r.image_id = i.id)
+  and not exists (select 1 from page_image_references p where p.image_id = i.id)`;
 
 /** One page of the uploads, newest first, and how many there are (paged as docs/product/contract.md#paged-lists). */
 export async function listImages(
@@ -202,6 +210,7 @@ export async function listImages(
         "variant_bytes",
       ),
       sql<number | string>`(select count(*) from image_references r where r.image_id = i.id)`.as("posts"),
+      sql<number | string>`(select count(*) from page_image_references p where p.image_id = i.id)`.as("pages"),
     ])
     .orderBy("i.created_at", "desc")
     .orderBy("i.id", "asc")
@@ -225,6 +234,7 @@ export async function listImages(
         bytes: row.byte_size + Number(row.variant_bytes),
         createdAt: row.created_at,
         posts: Number(row.posts),
+        pages: Number(row.pages),
       };
     }),
     total: Number(counted.count),
@@ -234,46 +244,67 @@ export async function listImages(
 const IMAGE_ID = /^[\da-f]{64}$/;
 
 type ImageDeletion =
-  { status: "deleted" } | { status: "missing" } | { status: "used"; posts: number; titles: string[] };
+  { status: "deleted" } | { status: "missing" } | { status: "used"; posts: number; titles: string[]; pages: string[] };
 
-/**
- * Deletes an upload no post uses, its variants with it. The check and the
- * delete are one transaction; on PostgreSQL a reference written meanwhile by
- * a post's save makes the delete itself fail (the key has no ON DELETE), and
- * SQLite runs one writing transaction at a time. Bumps the content version,
- * so no page cache keeps answering the image's URLs.
- */
-export async function deleteImage(db: Db, id: string): Promise<ImageDeletion> {
-  if (!IMAGE_ID.test(id)) return { status: "missing" };
-  const usedBy = async (reader: Writer): Promise<ImageDeletion> => {
-    const rows = await reader
+/** Who uses an upload: the posts (how many, the first three titles) and the editable pages. */
+async function usedBy(reader: Writer, id: string): Promise<ImageDeletion> {
+  const [rows, pages] = await Promise.all([
+    reader
       .selectFrom("image_references as r")
       .innerJoin("posts as p", "p.id", "r.post_id")
       .select("p.title")
       .where("r.image_id", "=", id)
       .orderBy("p.title")
-      .execute();
-    return { status: "used", posts: rows.length, titles: rows.slice(0, 3).map((row) => row.title) };
+      .execute(),
+    reader.selectFrom("page_image_references").select("page").where("image_id", "=", id).orderBy("page").execute(),
+  ]);
+  return {
+    status: "used",
+    posts: rows.length,
+    titles: rows.slice(0, 3).map((row) => row.title),
+    pages: pages.map((row) => row.page),
   };
+}
+
+/**
+ * Deletes an upload no post or page uses, its variants with it. The check
+ * and the delete are one transaction; on PostgreSQL a reference written
+ * meanwhile by a post's or a page's save makes the delete itself fail (the
+ * keys have no ON DELETE), and SQLite runs one writing transaction at a time.
+ * Bumps the content version, so no page cache keeps answering the image's URLs.
+ */
+export async function deleteImage(db: Db, id: string): Promise<ImageDeletion> {
+  if (!IMAGE_ID.test(id)) return { status: "missing" };
   try {
     return await db.transaction().execute(async (trx): Promise<ImageDeletion> => {
       const image = await trx.selectFrom("images").select("id").where("id", "=", id).executeTakeFirst();
       if (!image) return { status: "missing" };
-      const used = await usedBy(trx);
-      if (used.status === "used" && used.posts > 0) return used;
+      const used = await usedBy(trx, id);
+      if (used.status === "used" && (used.posts > 0 || used.pages.length > 0)) return used;
       await trx.deleteFrom("images").where("id", "=", id).execute();
       await bumpContentVersion(trx);
       return { status: "deleted" };
     });
   } catch (error) {
     if (!isForeignKeyViolation(error)) throw error;
-    return usedBy(db);
+    return usedBy(db, id);
   }
 }
 
-/** The 409's message: which posts use the image. */
-export function describeUse(deletion: { posts: number; titles: string[] }): string {
-  const named = deletion.titles.map((title) => `"${title}"`).join(", ");
-  const more = deletion.posts > deletion.titles.length ? ` and ${deletion.posts - deletion.titles.length} more` : "";
-  return `This image is used by ${deletion.posts === 1 ? "the post" : `${deletion.posts} posts:`} ${named}${more}; remove it from ${deletion.posts === 1 ? "that post" : "them"} first`;
+/** The 409's message: which posts and pages use the image. */
+export function describeUse(deletion: { posts: number; titles: string[]; pages: string[] }): string {
+  const users: string[] = [];
+  if (deletion.posts > 0) {
+    const named = deletion.titles.map((title) => `"${title}"`).join(", ");
+    const more = deletion.posts > deletion.titles.length ? ` and ${deletion.posts - deletion.titles.length} more` : "";
+    users.push(`${deletion.posts === 1 ? "the post" : `${deletion.posts} posts:`} ${named}${more}`);
+  }
+  for (const page of deletion.pages) users.push(`the ${pageTitle(page)}`);
+  const one = users.length === 1 && deletion.posts <= 1;
+  const that = deletion.posts === 1 ? "that post" : "that page";
+  return `This image is used by ${users.join(" and ")}; remove it from ${one ? that : "them"} first`;
+}
+
+function pageTitle(page: string): string {
+  return isContentName(page) ? PAGE_TITLES[page] : `${page} page`;
 }

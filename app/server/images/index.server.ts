@@ -8,6 +8,7 @@ export {
   rebuildImageReferences,
   referencePostImages,
 } from "./image-references.server";
+export { rebuildPageImageReferences, referencePageImages } from "./page-references.server";
 export {
   findImageVariant,
   IMAGES_BUSY_MESSAGE,

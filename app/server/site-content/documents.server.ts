@@ -6,6 +6,7 @@ import { changingContent, contentVersionReader } from "../db/content-version.ser
 import type { Connection, Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
 import { isRecordId } from "../db/ids.server";
+import { keepingPageImages } from "./page-images.server";
 import type { Database } from "../db/schema.server";
 
 /**
@@ -95,41 +96,51 @@ export async function publishContent<N extends ContentName>(
   options: { by: string; baseVersion?: number; discardDraft?: boolean; now?: Date },
 ): Promise<Published<N>> {
   const at = (options.now ?? new Date()).toISOString();
-  return changingContent(db, async (trx) => {
-    // The original copy as version 0, so the row exists to lock and the first publish keeps it.
-    await trx
-      .insertInto("site_content")
-      .values({
-        name,
-        document: JSON.stringify(defaultContent(name)),
-        version: 0,
-        published_at: at,
-        published_by: null,
-      })
-      .onConflict((conflict) => conflict.column("name").doNothing())
-      .execute();
-    const query = trx.selectFrom("site_content").selectAll().where("name", "=", name);
-    const current = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirstOrThrow();
-    const currentVersion = Number(current.version);
-    if (options.baseVersion !== undefined && options.baseVersion !== currentVersion)
-      throw new ContentConflictError(currentVersion);
-    if (currentVersion === 0) await keepRevision(trx, name, 0, current.document, current.published_at, null);
-    const version = currentVersion + 1;
-    const json = JSON.stringify(document);
-    await trx
-      .updateTable("site_content")
-      .set({ document: json, version, published_at: at, published_by: options.by })
-      .where("name", "=", name)
-      .execute();
-    await keepRevision(trx, name, version, json, at, options.by);
-    await trx
-      .deleteFrom("site_content_revisions")
-      .where("name", "=", name)
-      .where("version", "<=", version - MAX_CONTENT_REVISIONS)
-      .execute();
-    if (options.discardDraft) await trx.deleteFrom("site_content_drafts").where("name", "=", name).execute();
-    return { name, document, version, publishedAt: at, publishedBy: options.by };
-  });
+  return changingContent(db, (trx) =>
+    keepingPageImages(trx, name, () => writePublished(trx, name, document, options, at)),
+  );
+}
+
+async function writePublished<N extends ContentName>(
+  trx: Transaction<Database>,
+  name: N,
+  document: ContentDocuments[N],
+  options: { by: string; baseVersion?: number; discardDraft?: boolean },
+  at: string,
+): Promise<Published<N>> {
+  // The original copy as version 0, so the row exists to lock and the first publish keeps it.
+  await trx
+    .insertInto("site_content")
+    .values({
+      name,
+      document: JSON.stringify(defaultContent(name)),
+      version: 0,
+      published_at: at,
+      published_by: null,
+    })
+    .onConflict((conflict) => conflict.column("name").doNothing())
+    .execute();
+  const query = trx.selectFrom("site_content").selectAll().where("name", "=", name);
+  const current = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  const currentVersion = Number(current.version);
+  if (options.baseVersion !== undefined && options.baseVersion !== currentVersion)
+    throw new ContentConflictError(currentVersion);
+  if (currentVersion === 0) await keepRevision(trx, name, 0, current.document, current.published_at, null);
+  const version = currentVersion + 1;
+  const json = JSON.stringify(document);
+  await trx
+    .updateTable("site_content")
+    .set({ document: json, version, published_at: at, published_by: options.by })
+    .where("name", "=", name)
+    .execute();
+  await keepRevision(trx, name, version, json, at, options.by);
+  await trx
+    .deleteFrom("site_content_revisions")
+    .where("name", "=", name)
+    .where("version", "<=", version - MAX_CONTENT_REVISIONS)
+    .execute();
+  if (options.discardDraft) await trx.deleteFrom("site_content_drafts").where("name", "=", name).execute();
+  return { name, document, version, publishedAt: at, publishedBy: options.by };
 }
 
 async function keepRevision(

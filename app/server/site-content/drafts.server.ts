@@ -1,6 +1,9 @@
+import type { Transaction } from "kysely";
 import type { ContentDocuments, ContentName } from "~/lib/site-content";
 import type { Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
+import type { Database } from "../db/schema.server";
+import { keepingPageImages } from "./page-images.server";
 
 /**
  * The one draft of each page (ADR 053): the Pages editor autosaves into it,
@@ -51,38 +54,49 @@ export async function saveDraft<N extends ContentName>(
   now = new Date(),
 ): Promise<ContentDraft<N>> {
   const savedAt = now.toISOString();
-  return db.transaction().execute(async (trx) => {
-    const query = trx.selectFrom("site_content_drafts").select("draft_version").where("name", "=", name);
-    const current = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
-    const currentVersion = current ? Number(current.draft_version) : 0;
-    if (currentVersion !== draft.overDraftVersion) throw new DraftConflictError(currentVersion);
-    const row = {
-      document: JSON.stringify(draft.document),
-      base_version: draft.baseVersion,
-      draft_version: currentVersion + 1,
-      saved_at: savedAt,
-      saved_by: draft.by,
-    };
-    // Two first saves at once: the second's insert conflicts and is refused like any late save.
-    const written = await trx
-      .insertInto("site_content_drafts")
-      .values({ name, ...row })
-      .onConflict((conflict) =>
-        conflict.column("name").doUpdateSet(row).where("site_content_drafts.draft_version", "=", currentVersion),
-      )
-      .executeTakeFirst();
-    if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new DraftConflictError(currentVersion + 1);
-    return {
-      document: draft.document,
-      baseVersion: draft.baseVersion,
-      draftVersion: currentVersion + 1,
-      savedAt,
-      savedBy: draft.by,
-    };
-  });
+  return db.transaction().execute((trx) => keepingPageImages(trx, name, () => writeDraft(trx, name, draft, savedAt)));
+}
+
+async function writeDraft<N extends ContentName>(
+  trx: Transaction<Database>,
+  name: N,
+  draft: { document: ContentDocuments[N]; baseVersion: number; overDraftVersion: number; by: string },
+  savedAt: string,
+): Promise<ContentDraft<N>> {
+  const query = trx.selectFrom("site_content_drafts").select("draft_version").where("name", "=", name);
+  const current = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+  const currentVersion = current ? Number(current.draft_version) : 0;
+  if (currentVersion !== draft.overDraftVersion) throw new DraftConflictError(currentVersion);
+  const row = {
+    document: JSON.stringify(draft.document),
+    base_version: draft.baseVersion,
+    draft_version: currentVersion + 1,
+    saved_at: savedAt,
+    saved_by: draft.by,
+  };
+  // Two first saves at once: the second's insert conflicts and is refused like any late save.
+  const written = await trx
+    .insertInto("site_content_drafts")
+    .values({ name, ...row })
+    .onConflict((conflict) =>
+      conflict.column("name").doUpdateSet(row).where("site_content_drafts.draft_version", "=", currentVersion),
+    )
+    .executeTakeFirst();
+  if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) throw new DraftConflictError(currentVersion + 1);
+  return {
+    document: draft.document,
+    baseVersion: draft.baseVersion,
+    draftVersion: currentVersion + 1,
+    savedAt,
+    savedBy: draft.by,
+  };
 }
 
 /** Drops the page's draft (the editor's "Discard draft"). */
 export async function discardDraft(db: Db, name: ContentName): Promise<void> {
-  await db.deleteFrom("site_content_drafts").where("name", "=", name).execute();
+  await db
+    .transaction()
+    .execute((trx) =>
+      keepingPageImages(trx, name, () => trx.deleteFrom("site_content_drafts").where("name", "=", name).execute()),
+    );
 }

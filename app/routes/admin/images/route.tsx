@@ -11,7 +11,7 @@ import { deleteImage, describeUse, listImages } from "~/server/images/index.serv
 import { parseImageScreenQuery } from "~/server/images/index.server";
 import type { Route } from "./+types/route";
 
-/** /admin/images?page=: the uploads no post uses, newest first (ADR 036). */
+/** /admin/images?page=: the uploads no post or page uses, newest first (ADR 036, 053). */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminPage(request);
   const query = parseImageScreenQuery(new URL(request.url));
@@ -55,8 +55,8 @@ export default function AdminImages({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-5xl">
       <h1 className="text-3xl font-bold">Images</h1>
       <p className="mt-2 max-w-prose text-neutral-700">
-        Uploaded images that no post uses, neither as its header image nor in its content. Deleting one frees its space;
-        an image a post uses is never listed here and cannot be deleted.
+        Uploaded images that no post uses, neither as its header image nor in its content, and no page shows as a team
+        photo. Deleting one frees its space; an image in use is never listed here and cannot be deleted.
       </p>
       {result && "error" in result && (
         <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 p-3 text-red-900">
