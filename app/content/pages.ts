@@ -89,8 +89,6 @@ export const pagesText = {
   discard: "Discard draft",
   discardConfirm: "Throw away the draft and go back to the published page? This cannot be undone.",
   history: "History",
-  shareLink: "Share link",
-  shareLinkMade: (days: number) => `Anyone with this link can see the draft for ${days} days:`,
   copy: "Copy",
   copied: "Copied",
   add: (item: string) => `Add ${item.toLowerCase()}`,

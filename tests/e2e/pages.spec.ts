@@ -113,10 +113,25 @@ test("a team member's new name is published and the earlier version restored fro
   const name = field(page, "team.members[0].name");
   await name.fill("Ana Ruiz");
   await expect(status(page)).toContainText("Draft saved");
+
+  // A share link shows the draft to someone signed out, until it is revoked.
+  const sharing = page.locator("section", { has: page.getByRole("heading", { name: "Share a draft" }) });
+  await sharing.getByRole("button", { name: "Create a share link" }).click();
+  const link = await sharing.getByLabel("New share link").inputValue();
+  const visitor = await page.context().browser()!.newPage();
+  await visitor.goto(link);
+  await expect(visitor.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await sharing
+    .getByRole("button", { name: /^Revoke the link that expires/ })
+    .first()
+    .click();
+  await expect(sharing.getByText("Link revoked: it no longer opens the page.")).toBeVisible();
+  expect((await visitor.goto(link))!.status()).toBe(404);
+
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Published: visitors see the new version now.")).toBeVisible();
 
-  const visitor = await page.context().browser()!.newPage();
   await visitor.goto(new URL("/about", page.url()).href);
   const team = visitor.locator("section", { has: visitor.locator("#team-heading") });
   await expect(team.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toBeVisible();

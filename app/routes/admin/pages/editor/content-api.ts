@@ -9,6 +9,8 @@ export class ContentApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    /** A 409 because another tab or administrator saved or published first (it names their version). */
+    readonly conflict = false,
   ) {
     super(detail);
   }
@@ -37,10 +39,11 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<{ body: T; 
     // not JSON: the status says enough
   }
   if (!response.ok) {
-    const error = (body as { error?: unknown } | undefined)?.error;
+    const failure = (body ?? {}) as { error?: unknown; version?: unknown; draftVersion?: unknown };
     throw new ContentApiFailure(
       response.status,
-      typeof error === "string" ? error : `the server answered ${response.status}`,
+      typeof failure.error === "string" ? failure.error : `the server answered ${response.status}`,
+      response.status === 409 && (typeof failure.version === "number" || typeof failure.draftVersion === "number"),
     );
   }
   return { body: body as T, response };
@@ -75,10 +78,6 @@ export async function fetchRevisions(name: ContentName): Promise<ContentRevision
 
 export async function fetchRevision(name: ContentName, id: string): Promise<ContentRevision> {
   return (await call<ContentRevision>(`${base(name)}/revisions/${encodeURIComponent(id)}`)).body;
-}
-
-export async function createShareLink(name: ContentName): Promise<{ url: string; expiresAt: string }> {
-  return (await call<{ url: string; expiresAt: string }>(`${base(name)}/share-links`, { method: "POST" })).body;
 }
 
 /** Uploads a team photo through the same call and rules as every image upload; answers its URL. */

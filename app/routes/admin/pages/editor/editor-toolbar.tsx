@@ -1,15 +1,13 @@
 /**
  * The Pages editor's toolbar (ADR 053): where the draft stands, and Preview,
- * Share link, Publish and Discard draft. Preview opens the public page with
+ * Publish and Discard draft. Preview opens the public page with
  * the draft in a new tab, once the form is kept as the draft.
  */
 import { useState } from "react";
 import { shortTime } from "~/content/revisions";
 import { pagesText } from "~/content/pages";
-import { SHARE_LINK_DAYS } from "~/lib/share-links";
 import { pagePreviewPath } from "~/lib/site-content-pages";
 import { inputIdOf } from "./form-model";
-import * as api from "./content-api";
 import type { Confirmation } from "./confirmation";
 import type { PageEditing, Status } from "./use-page-editing";
 
@@ -54,7 +52,6 @@ export function EditorToolbar({
 }) {
   const { name, status, issues, draft } = editing;
   const [busy, setBusy] = useState(false);
-  const [share, setShare] = useState<string>();
   const tone =
     status.kind === "conflict" || status.kind === "failed" || status.kind === "invalid"
       ? "text-red-800"
@@ -80,15 +77,6 @@ export function EditorToolbar({
     setBusy(false);
   }
 
-  async function makeShareLink() {
-    await editing.flush();
-    try {
-      setShare((await api.createShareLink(name)).url);
-    } catch (error) {
-      onNotice(pagesText.status.failed((error as api.ContentApiFailure).detail));
-    }
-  }
-
   return (
     <div className="z-10 mt-4 sm:sticky sm:top-0 flex flex-col gap-3 rounded-lg border border-neutral-200 bg-white/95 p-4 shadow-sm backdrop-blur">
       <p role="status" aria-live="polite" className={`text-sm font-medium ${tone}`} data-testid="page-status">
@@ -97,9 +85,6 @@ export function EditorToolbar({
       <div className="flex flex-wrap gap-2">
         <button type="button" className={button} onClick={() => void preview()}>
           {pagesText.preview}
-        </button>
-        <button type="button" className={button} onClick={() => void makeShareLink()}>
-          {pagesText.shareLink}
         </button>
         {draft && (
           <button
@@ -126,18 +111,6 @@ export function EditorToolbar({
           {busy ? pagesText.publishing : pagesText.publish}
         </button>
       </div>
-      {share && (
-        <div className="flex flex-col gap-1 text-sm">
-          <label htmlFor="page-share-link">{pagesText.shareLinkMade(SHARE_LINK_DAYS)}</label>
-          <input
-            id="page-share-link"
-            readOnly
-            value={share}
-            onFocus={(event) => event.currentTarget.select()}
-            className="w-full rounded-md border border-neutral-400 px-2 py-1 font-mono"
-          />
-        </div>
-      )}
     </div>
   );
 }

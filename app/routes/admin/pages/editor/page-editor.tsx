@@ -1,11 +1,12 @@
 /**
  * The Pages editor (ADR 053): one page's content as a form of folding
- * sections, its toolbar (status, Preview, Share link, Publish, Discard
- * draft) and its history. The form is drawn from the page's zod schema.
+ * sections, its toolbar (status, Preview, Publish, Discard draft), its
+ * share links and its history. The form is drawn from the page's zod schema.
  */
 import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ConfirmCancel, ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { ShareLinks } from "~/components/admin/share-links";
 import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { defaultContent } from "~/content/site-content-defaults";
 import { contentSchemas } from "~/lib/site-content";
@@ -90,6 +91,12 @@ export function PageEditor(props: EditorData & { revisions: ContentRevisionSumma
         </form>
       </FormContext.Provider>
 
+      <ShareLinks
+        subject="page"
+        level={2}
+        linksUrl={`/api/admin/content/${name}/share-links`}
+        beforeCreate={editing.flush}
+      />
       <RevisionsPanel editing={editing} initial={props.revisions} onConfirm={setConfirmation} onNotice={setNotice} />
 
       <ConfirmDialog

@@ -61,7 +61,7 @@ export function usePageEditing(initial: EditorData) {
 
   const refused = useCallback((error: unknown) => {
     const failure = error as api.ContentApiFailure;
-    if (failure.status === 409) {
+    if (failure.conflict) {
       latest.current.stopped = true;
       setServer({ kind: "conflict" });
     } else setServer({ kind: "failed", detail: failure.detail });

@@ -4,6 +4,7 @@
  */
 import { useId, useState } from "react";
 import { useAdminShell } from "~/components/admin/admin-shell";
+import { ShareLinks } from "~/components/admin/share-links";
 import type { OpenEditor } from "../use-post-editing";
 import { AutosaveNotice } from "./autosave-notice";
 import { EditorToolbar, type EditorMode } from "./editor-toolbar";
@@ -12,7 +13,6 @@ import { ContentField } from "./content-field";
 import { ImageFields, PublishFields, SeoFields, type SectionProps, SummaryFields, TitleAndSlug } from "./post-fields";
 import { PostPreview } from "./post-preview";
 import { RevisionsPanel } from "./revisions-panel";
-import { ShareLinks } from "./share-links";
 
 /**
  * The post editor (docs/product/interface.md#editor): every post field, the Preview/Edit toggle, a close
@@ -96,7 +96,10 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
           <PostPreview draft={draft} />
         </section>
       </div>
-      <ShareLinks postId={draft.id} />
+      <ShareLinks
+        subject="post"
+        linksUrl={draft.id ? `/api/admin/posts/${encodeURIComponent(draft.id)}/preview-links` : undefined}
+      />
       {draft.id && <RevisionsPanel postId={draft.id} draft={draft} onRestore={onChange} />}
     </section>
   );

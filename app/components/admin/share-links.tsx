@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { MAX_LIVE_SHARE_LINKS, SHARE_LINK_DAYS, type CreatedShareLink, type ShareLinkItem } from "~/lib/share-links";
+import { SHARE_LINK_COMMON as text, SHARE_LINK_TEXTS, type ShareLinkTexts } from "~/content/share-links";
+import { MAX_LIVE_SHARE_LINKS, type CreatedShareLink, type ShareLinkItem } from "~/lib/share-links";
 
 /**
- * The editor's "Share a draft" section (ADR 044): make a secret link that
- * shows this post, as last saved, to someone without an account; copy it (it
- * is shown once); see the live links and revoke any of them. Mounted by
- * post-editor.tsx with one line; talks to /api/admin/posts/{id}/preview-links.
- *
- * No control's name holds "Preview", "Save", "Edit" or "Delete", and no label
- * a post field's name: tests find the editor's own controls by those words.
+ * The editors' "Share a draft" section (ADR 044, ADR 053): make a secret link
+ * that shows a post as last saved, or a page with its draft, to someone
+ * without an account; copy it (it is shown once); see the live links and
+ * revoke any of them. Talks to the links' API at `linksUrl`
+ * (/api/admin/posts/{id}/preview-links, /api/admin/content/{name}/share-links);
+ * `beforeCreate` keeps the draft first (the Pages editor).
  */
 
 const buttonClass =
@@ -24,10 +24,8 @@ async function errorOf(response: Response): Promise<string> {
   return `the server answered ${response.status}`;
 }
 
-const linksUrl = (postId: string) => `/api/admin/posts/${encodeURIComponent(postId)}/preview-links`;
-
-async function fetchLinks(postId: string, signal?: AbortSignal): Promise<ShareLinkItem[]> {
-  const response = await fetch(linksUrl(postId), {
+async function fetchLinks(linksUrl: string, signal?: AbortSignal): Promise<ShareLinkItem[]> {
+  const response = await fetch(linksUrl, {
     credentials: "include",
     headers: { Accept: "application/json" },
     cache: "no-store",
@@ -41,27 +39,41 @@ async function fetchLinks(postId: string, signal?: AbortSignal): Promise<ShareLi
 const whenFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const when = (iso: string) => whenFormat.format(new Date(iso));
 
-export function ShareLinks({ postId }: { postId?: string }) {
+interface ShareLinksProps {
+  /** The links' API; undefined while there is nothing to share (a post not yet saved). */
+  linksUrl: string | undefined;
+  subject: "post" | "page";
+  beforeCreate?: () => Promise<void>;
+  /** The section's heading level in its screen (its list's heading is one below). */
+  level?: 2 | 3;
+}
+
+export function ShareLinks({ linksUrl, subject, beforeCreate, level = 3 }: ShareLinksProps) {
   const ids = useId();
+  const texts = SHARE_LINK_TEXTS[subject];
+  const Heading = level === 2 ? "h2" : "h3";
   return (
     <section
       aria-labelledby={`${ids}-heading`}
       className="mt-8 flex flex-col gap-3 rounded-md border border-neutral-300 p-4"
     >
-      <h3 id={`${ids}-heading`} className="font-semibold text-neutral-800">
-        Share a draft
-      </h3>
-      {postId ? (
-        <LiveLinks postId={postId} ids={ids} />
+      <Heading
+        id={`${ids}-heading`}
+        className={level === 2 ? "text-xl font-semibold" : "font-semibold text-neutral-800"}
+      >
+        {text.heading}
+      </Heading>
+      {linksUrl ? (
+        <LiveLinks linksUrl={linksUrl} ids={ids} texts={texts} beforeCreate={beforeCreate} level={level} />
       ) : (
-        <p className="text-sm text-neutral-700">Save the post first to share it.</p>
+        <p className="text-sm text-neutral-700">{texts.notYet}</p>
       )}
     </section>
   );
 }
 
-/** The post's live share links, loaded when it opens and again on `reload`. */
-function useLiveLinkList(postId: string) {
+/** The live share links, loaded when the section opens and again on `reload`. */
+function useLiveLinkList(linksUrl: string) {
   const [links, setLinks] = useState<ShareLinkItem[] | undefined>();
   const [loadError, setLoadError] = useState<string>();
 
@@ -70,22 +82,35 @@ function useLiveLinkList(postId: string) {
     setLoadError(undefined);
   }, []);
   const showLoadError = useCallback((failure: unknown) => {
-    setLoadError(`Could not load the share links: ${(failure as Error).message}`);
+    setLoadError(text.loadFailed((failure as Error).message));
   }, []);
-  const reload = () => fetchLinks(postId).then(showLinks, showLoadError);
+  const reload = () => fetchLinks(linksUrl).then(showLinks, showLoadError);
 
   useEffect(() => {
     const controller = new AbortController();
-    fetchLinks(postId, controller.signal).then(showLinks, (failure: unknown) => {
+    fetchLinks(linksUrl, controller.signal).then(showLinks, (failure: unknown) => {
       if (!controller.signal.aborted) showLoadError(failure);
     });
     return () => controller.abort();
-  }, [postId, showLinks, showLoadError]);
+  }, [linksUrl, showLinks, showLoadError]);
   return { links, loadError, reload };
 }
 
-function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
-  const { links, loadError, reload } = useLiveLinkList(postId);
+function LiveLinks({
+  linksUrl,
+  ids,
+  texts,
+  beforeCreate,
+  level,
+}: {
+  linksUrl: string;
+  ids: string;
+  texts: ShareLinkTexts;
+  beforeCreate?: () => Promise<void>;
+  level: 2 | 3;
+}) {
+  const ListHeading = level === 2 ? "h3" : "h4";
+  const { links, loadError, reload } = useLiveLinkList(linksUrl);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedShareLink>();
@@ -97,14 +122,15 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
     setError(undefined);
     setStatus("");
     try {
-      const response = await fetch(linksUrl(postId), { method: "POST", credentials: "include" });
+      await beforeCreate?.();
+      const response = await fetch(linksUrl, { method: "POST", credentials: "include" });
       if (!response.ok) throw new Error(await errorOf(response));
       const link = (await response.json()) as CreatedShareLink;
       setCreated(link);
-      setStatus("Share link created. Copy it now: it is shown only once.");
+      setStatus(text.created);
       await reload();
     } catch (failure) {
-      setError(`Could not create a share link: ${(failure as Error).message}`);
+      setError(text.createFailed((failure as Error).message));
     } finally {
       setBusy(false);
     }
@@ -114,10 +140,10 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
     if (!created) return;
     try {
       await navigator.clipboard.writeText(created.url);
-      setStatus("Link copied.");
+      setStatus(text.copiedText);
     } catch {
       urlInput.current?.select();
-      setStatus("Could not copy by itself: the link is selected, press Control or Command plus C.");
+      setStatus(text.copyFailed);
     }
   }
 
@@ -126,17 +152,17 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
     setError(undefined);
     setStatus("");
     try {
-      const response = await fetch(`${linksUrl(postId)}/${encodeURIComponent(link.id)}`, {
+      const response = await fetch(`${linksUrl}/${encodeURIComponent(link.id)}`, {
         method: "DELETE",
         credentials: "include",
       });
       // 404: it had expired or was revoked elsewhere; either way it is gone.
       if (!response.ok && response.status !== 404) throw new Error(await errorOf(response));
       if (created?.id === link.id) setCreated(undefined);
-      setStatus(`Link revoked: it no longer opens the post.`);
+      setStatus(texts.revoked);
       await reload();
     } catch (failure) {
-      setError(`Could not revoke the link: ${(failure as Error).message}`);
+      setError(text.revokeFailed((failure as Error).message));
     } finally {
       setBusy(false);
     }
@@ -146,9 +172,7 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
   return (
     <>
       <p id={`${ids}-hint`} className="text-sm text-neutral-700">
-        Anyone with a share link can read this post as last saved, even before it is public. Search engines are asked to
-        skip it. A link works for {SHARE_LINK_DAYS} days or until you revoke it; at most {MAX_LIVE_SHARE_LINKS} at a
-        time.
+        {texts.hint}
       </p>
       <div>
         <button
@@ -158,13 +182,13 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
           aria-describedby={`${ids}-hint`}
           className={buttonClass}
         >
-          Create a share link
+          {text.create}
         </button>
       </div>
       {created && (
         <div className="flex flex-col gap-1">
           <label htmlFor={`${ids}-url`} className="text-sm font-semibold text-neutral-800">
-            New share link
+            {text.newLink}
           </label>
           <div className="flex flex-col gap-2 sm:flex-row">
             <input
@@ -176,10 +200,10 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
               className="w-full min-w-0 rounded-md border border-neutral-400 bg-neutral-50 px-3 py-2 font-mono text-sm text-neutral-900"
             />
             <button type="button" onClick={() => void copy()} className={`${buttonClass} shrink-0`}>
-              Copy link
+              {text.copy}
             </button>
           </div>
-          <p className="text-sm text-neutral-700">Expires {when(created.expiresAt)}. It is shown only this once.</p>
+          <p className="text-sm text-neutral-700">{text.expires(when(created.expiresAt))}</p>
         </div>
       )}
       <div aria-live="polite" className="text-sm font-medium text-brand-800">
@@ -190,43 +214,37 @@ function LiveLinks({ postId, ids }: { postId: string; ids: string }) {
           {error}
         </p>
       )}
-      <h4 className="text-sm font-semibold text-neutral-800">Live links</h4>
+      <ListHeading className="text-sm font-semibold text-neutral-800">{text.live}</ListHeading>
       {loadError ? (
         <p role="alert" className="text-sm text-red-800">
           {loadError}
         </p>
       ) : links === undefined ? (
-        <p className="text-sm text-neutral-700">Loading share links...</p>
+        <p className="text-sm text-neutral-700">{text.loading}</p>
       ) : links.length === 0 ? (
-        <p className="text-sm text-neutral-700">No live share links.</p>
+        <p className="text-sm text-neutral-700">{text.none}</p>
       ) : (
         <ul className="flex flex-col divide-y divide-neutral-200 rounded-md border border-neutral-200">
           {links.map((link) => (
             <li key={link.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-3 py-2 text-sm">
               <span className="mr-auto">
-                Expires {when(link.expiresAt)}
-                <span className="block text-neutral-700">
-                  Made {when(link.createdAt)} by {link.createdBy}
-                </span>
+                {text.expiresAt(when(link.expiresAt))}
+                <span className="block text-neutral-700">{text.made(when(link.createdAt), link.createdBy)}</span>
               </span>
               <button
                 type="button"
                 onClick={() => void revoke(link)}
                 disabled={busy}
-                aria-label={`Revoke the link that expires ${when(link.expiresAt)}`}
+                aria-label={text.revokeLabel(when(link.expiresAt))}
                 className={buttonClass}
               >
-                Revoke
+                {text.revoke}
               </button>
             </li>
           ))}
         </ul>
       )}
-      {full && (
-        <p className="text-sm text-neutral-700">
-          This post has {MAX_LIVE_SHARE_LINKS} live links: revoke one to make another.
-        </p>
-      )}
+      {full && <p className="text-sm text-neutral-700">{texts.full}</p>}
     </>
   );
 }
