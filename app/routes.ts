@@ -52,6 +52,7 @@ export default [
   route("api/auth/sessions", "routes/api/auth.sessions.ts"),
   route("api/auth/sessions/:id", "routes/api/auth.sessions.$id.ts"),
   route("api/admin/posts", "routes/api/admin.posts.ts"),
+  route("api/admin/posts/check", "routes/api/admin.posts.check.ts"),
   route("api/admin/posts/:id", "routes/api/admin.posts.$id.ts"),
   route("api/admin/posts/:id/preview-links", "routes/api/admin.posts.$id.preview-links.ts"),
   route("api/admin/posts/:id/preview-links/:linkId", "routes/api/admin.posts.$id.preview-links.$linkId.ts"),

@@ -8,6 +8,10 @@
 // drives Debian's Chromium (/usr/bin/chromium, or CHROMIUM_PATH), prints a
 // table and writes .tmp/lighthouse-results.json. A script, not a test.
 //
+// Beside the sample posts it writes, through the admin API, an article with
+// three uploaded images in its body (issue 33: no layout shift while they
+// load), and audits it as "/blog/{slug} (3 body images)".
+//
 // Options: --pages /,/blog,/blog/category/web-design   --runs N (default 1; the median per category is reported)
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +21,7 @@ import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "@playwright/test";
+import sharp from "sharp";
 import { assertBuilt, root, startBuiltSite } from "./lib/built-site.mjs";
 import { median } from "./lib/median.mjs";
 
@@ -39,12 +44,16 @@ const CHROME_FLAGS = [
   "--disable-sync",
 ];
 
+const ADMIN = { email: "lighthouse@example.com", password: "lighthouse-admin-password" };
+
 async function startSite() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-lh-"));
   const site = await startBuiltSite({
     DATABASE_URL: path.join(dir, "site.db"),
     SEED_SAMPLE_POSTS: "true",
     LOG_LEVEL: "warn",
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
   });
   return {
     url: site.url,
@@ -53,6 +62,71 @@ async function startSite() {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A photo-like JPEG (a gradient and a shape, so it weighs what a photo does), 1600 x 1000. */
+function photo(hue) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1000">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},60%,45%)"/><stop offset="1" stop-color="hsl(${hue + 60},70%,70%)"/>
+    </linearGradient></defs>
+    <rect width="1600" height="1000" fill="url(#g)"/>
+    <circle cx="${500 + hue}" cy="480" r="280" fill="hsl(${hue + 180},50%,60%)"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+/**
+ * Writes a published article with three uploaded images in its body (alt
+ * text, one caption) through the admin API, as the editor would; answers its path.
+ */
+async function articleWithBodyImages(url) {
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!login.ok) throw new Error(`admin sign-in failed: ${login.status}`);
+  const cookie = login.headers.get("set-cookie").split(";")[0];
+  const uploads = [];
+  for (const hue of [20, 140, 260]) {
+    const form = new FormData();
+    form.append("image", new Blob([await photo(hue)], { type: "image/jpeg" }), `photo-${hue}.jpg`);
+    const response = await fetch(`${url}/api/admin/upload`, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: cookie },
+    });
+    if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+    uploads.push((await response.json()).url);
+  }
+  const paragraph =
+    "Cloud costs grow quietly: an instance left running, a snapshot nobody remembers, a bucket that logs every request. " +
+    "A monthly review with the people who own each service keeps them in view and makes the savings somebody's job.";
+  const content = [
+    paragraph,
+    `![A dashboard of monthly cloud costs by service](${uploads[0]} "Costs by service, last quarter")`,
+    `${paragraph}\n\n${paragraph}`,
+    `![The same costs after the review](${uploads[1]})`,
+    `${paragraph}\n\n${paragraph}`,
+    `![A team at a whiteboard planning the next review](${uploads[2]})`,
+    paragraph,
+  ].join("\n\n");
+  const response = await fetch(`${url}/api/admin/posts`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: cookie },
+    body: JSON.stringify({
+      title: "Three pictures of a cloud bill",
+      slug: "three-pictures-of-a-cloud-bill",
+      excerpt: "A post with three uploaded images in its body, for Lighthouse.",
+      content,
+      category: "Cloud",
+      readTime: "2 min read",
+      published: true,
+      publishDate: new Date(Date.now() - 60_000).toISOString(),
+    }),
+  });
+  if (response.status !== 201) throw new Error(`post failed: ${response.status} ${await response.text()}`);
+  return `/blog/${(await response.json()).slug}`;
 }
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -96,6 +170,7 @@ async function audit(url, port, pagePath, tries = 3) {
 assertBuilt("npm run lighthouse");
 
 const site = await startSite();
+let withImagesPath;
 const results = {
   date: new Date().toISOString(),
   lighthouse: "12",
@@ -104,7 +179,11 @@ const results = {
   pages: [],
 };
 try {
-  const posts = await (await fetch(`${site.url}/api/posts?limit=1`)).json();
+  const withImages = await articleWithBodyImages(site.url);
+  withImagesPath = withImages;
+  const posts = (await (await fetch(`${site.url}/api/posts?limit=5`)).json()).filter(
+    (post) => `/blog/${post.slug}` !== withImages,
+  );
   const pages = opts.pages
     ? opts.pages.split(",")
     : [
@@ -120,6 +199,7 @@ try {
           : null,
         "/about",
         "/blog/search?q=cloud+governance",
+        withImages,
       ].filter(Boolean);
 
   const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS.slice(1) });
@@ -182,11 +262,14 @@ console.log(
 );
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results.pages) {
-  const page = r.page.startsWith("/blog/category/")
-    ? "/blog/category/{slug}"
-    : r.page.startsWith("/blog/") && !r.page.startsWith("/blog/search")
-      ? "/blog/{slug}"
-      : r.page;
+  const page =
+    r.page === withImagesPath
+      ? "/blog/{slug} (3 body images)"
+      : r.page.startsWith("/blog/category/")
+        ? "/blog/category/{slug}"
+        : r.page.startsWith("/blog/") && !r.page.startsWith("/blog/search")
+          ? "/blog/{slug}"
+          : r.page;
   console.log(
     `| ${page} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.lcpMs} | ${r.tbtMs} | ${r.cls} | ${r.firstLoadJsGzipKb} / ${r.firstLoadJsDesktopGzipKb} |`,
   );

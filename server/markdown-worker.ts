@@ -1,10 +1,16 @@
 /**
  * The markdown pipeline in its own process (app/server/posts/markdown.server.ts):
- * built as build/server/markdown-worker.js beside the server's entry.
+ * built as build/server/markdown-worker.js beside the server's entry. It
+ * renders a post's body, or (`references`) lists its links and images for
+ * the check before publishing (ADR 057).
  */
 import type { ImageSizes } from "~/server/posts/body-images.server";
 import { renderMarkdown } from "~/server/posts/markdown-pipeline.server";
+import { type MarkdownReferences, markdownReferences } from "~/server/posts/markdown-references.server";
 
-export default function render({ markdown, images }: { markdown: string; images: ImageSizes }): string {
-  return renderMarkdown(markdown, images);
+type Job = { markdown: string; images: ImageSizes } | { references: true; markdown: string; limit: number };
+
+export default function render(job: Job): string | MarkdownReferences {
+  if ("references" in job) return markdownReferences(job.markdown, job.limit);
+  return renderMarkdown(job.markdown, job.images);
 }

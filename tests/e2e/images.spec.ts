@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type Page, type TestInfo } from "@playwright/test";
+import { type Locator, type Page, type TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN } from "../../playwright.config";
 import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
@@ -205,6 +205,52 @@ async function describeImage(page: Page, answer: { alt?: string; caption?: strin
   await expect(dialog).toBeHidden();
 }
 
+/** The text a textarea has selected. */
+const selectedText = (textarea: Locator) =>
+  textarea.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
+
+/**
+ * Issue 33's check before publishing (ADR 057), on the post the test below
+ * has open: a hand-typed image without alt text and links to a draft and to
+ * no post are listed (the decorative image is not); an item selects its
+ * place in the text, the list stays under it, and "Publish anyway" saves.
+ */
+async function checkedBeforePublishing(page: Page, testInfo: TestInfo, content: Locator) {
+  const draftSlug = `a-draft-${testInfo.project.name}-${Date.now().toString(36)}`;
+  const draft = { title: draftSlug, slug: draftSlug, excerpt: "e", content: "c", published: false };
+  expect((await page.request.post("/api/admin/posts", { data: draft })).status()).toBe(201);
+  const text = await content.inputValue();
+  const upload = /\/images\/[0-9a-f]{64}-1200\.webp/.exec(text)![0];
+  const lost = "[a lost post](/blog/no-such-post-here)";
+  await content.fill(`${text}\n\nSee [the draft](/blog/${draftSlug}) and ${lost}.\n\n![](${upload})\n`);
+
+  await page.getByRole("button", { name: "Save" }).click();
+  const dialog = page.getByRole("dialog", { name: "Before it goes live" });
+  await expect(dialog).toBeVisible();
+  const items = dialog.getByRole("listitem");
+  await expect(items).toHaveCount(3);
+  await expect(items.nth(0)).toContainText("that post is a draft");
+  await expect(items.nth(1)).toContainText("/blog/no-such-post-here: there is no such post");
+  await expect(items.nth(2)).toContainText("Image without alt text");
+  await screenshot(page, testInfo, "publish-check-dialog", { fullPage: false });
+  await expectNoAxeViolations(page);
+
+  await items.nth(1).getByRole("button").click();
+  await expect(dialog).toBeHidden();
+  await expect(content).toBeFocused();
+  expect(await selectedText(content)).toBe(lost);
+  // The list stays under the text: the next item from there.
+  const list = page.getByRole("region", { name: "Found before going live" });
+  await list.scrollIntoViewIfNeeded();
+  await screenshot(page, testInfo, "publish-check-list", { fullPage: false });
+  await list.getByRole("button", { name: /Image without alt text/ }).click();
+  await expect(content).toBeFocused();
+  expect(await selectedText(content)).toBe(`![](${upload})`);
+
+  await page.getByRole("button", { name: "Save" }).click();
+  await dialog.getByRole("button", { name: "Publish anyway" }).click();
+}
+
 test("images go into the body by picking, pasting and dropping, with alt text and a caption, as the preview and the article show", async ({
   page,
 }, testInfo) => {
@@ -246,8 +292,9 @@ test("images go into the body by picking, pasting and dropping, with alt text an
   await content.pressSequentially("\n\nAfter them.\n\n");
   await sendImageTo(page, "drop", "dropped.jpg", await uniquePhoto(testInfo));
   await describeImage(page, { alt: "Another circle" });
+  // Decorative: empty alt text, and the mark that tells the check before publishing so (ADR 057).
   await expect(content).toHaveValue(
-    /\n\n!\[\]\(\/images\/[0-9a-f]{64}-1200\.webp\)\n\nAfter them\.\n\n!\[Another circle\]/,
+    /\n\n!\[\]\(\/images\/[0-9a-f]{64}-1200\.webp\)<!-- decorative -->\n\nAfter them\.\n\n!\[Another circle\]/,
   );
 
   // The read time from the text, in one click.
@@ -259,8 +306,8 @@ test("images go into the body by picking, pasting and dropping, with alt text an
   await expect(preview.locator("figure figcaption")).toHaveText('The "sun", roughly');
   await expect(preview.locator('figure img[alt="A yellow circle"]')).toHaveAttribute("width", "1200");
   await page.getByRole("button", { name: "Edit", exact: true }).click();
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("status")).toContainText("was saved");
+  await checkedBeforePublishing(page, testInfo, content);
+  await expect(page.getByRole("status")).toContainText("was saved and is published");
 
   await page.goto("/blog");
   await page.getByRole("link", { name: title }).first().click();
@@ -271,7 +318,8 @@ test("images go into the body by picking, pasting and dropping, with alt text an
   await expect(first).toHaveAttribute("alt", "A yellow circle");
   await expect(first).toHaveAttribute("height", "800");
   await expect(first).toHaveAttribute("srcset", /320w.*1200w/);
-  await expect(article.locator('img[alt=""][loading="lazy"]')).toHaveCount(1);
+  // The decorative image and the one published anyway without alt text.
+  await expect(article.locator('img[alt=""][loading="lazy"]')).toHaveCount(2);
   await expect(article.locator('img[alt="Another circle"]')).toHaveAttribute("width", "1200");
   await screenshot(page, testInfo, "article-with-body-images");
   await expectNoAxeViolations(page);

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 
@@ -31,6 +32,7 @@ describe("without a session", () => {
     ["PUT", "/api/admin/posts/some-id"],
     ["DELETE", "/api/admin/posts/some-id"],
     ["POST", "/api/admin/upload"],
+    ["POST", "/api/admin/posts/check"],
     ["GET", "/api/admin/messages"],
     ["GET", "/api/admin/anything/else"],
   ])("%s %s answers 401", async (method, path) => {
@@ -237,5 +239,73 @@ describe("body limits", () => {
     );
     expect([413, "ECONNRESET", "EPIPE"]).toContain(outcome);
     expect((await admin.get("/api/admin/posts")).json.some((p: { slug: string }) => p.slug === "chunked")).toBe(false);
+  });
+});
+
+describe("the check before publishing (POST /api/admin/posts/check, ADR 057)", () => {
+  it("lists what would greet readers broken, each with its place, and changes nothing", async () => {
+    const stamp = Date.now().toString(36);
+    const later = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    await admin.post("/api/admin/posts", { ...valid, slug: `check-draft-${stamp}`, published: false });
+    await admin.post("/api/admin/posts", { ...valid, slug: `check-later-${stamp}`, publishDate: later });
+    await admin.post("/api/admin/posts", { ...valid, slug: `check-live-${stamp}` });
+    // An upload that was deleted, and one that is kept.
+    const png = (r: number) => sharp({ create: { width: 40, height: 20, channels: 3, background: { r, g: 9, b: 9 } } });
+    const deleted = await admin.uploadPng(
+      await png(Date.now() % 256)
+        .png()
+        .toBuffer(),
+    );
+    const kept = await admin.uploadPng(
+      await png((Date.now() + 128) % 256)
+        .png()
+        .toBuffer(),
+    );
+    const deletedId = /([\da-f]{64})/.exec(deleted.url)![1]!;
+    expect((await admin.delete(`/api/admin/images/${deletedId}`)).status).toBe(204);
+    const lines = [
+      `[live](${server.url}/blog/check-live-${stamp}) ![Kept](${kept.url}) ![](${kept.url})<!-- decorative -->`,
+      `[draft](/blog/check-draft-${stamp})`,
+      `[later](${server.url}/blog/check-later-${stamp})`,
+      "[unknown](/blog/check-unknown)",
+      `![](${kept.url})`,
+      `![Gone](${deleted.url})`,
+    ];
+    const content = lines.join("\n\n");
+    const { status, json, headers } = await admin.post("/api/admin/posts/check", {
+      content,
+      publishDate: new Date().toISOString(),
+      slug: `check-me-${stamp}`,
+    });
+    expect(status).toBe(200);
+    expect(headers.get("cache-control")).toBe("no-store");
+    expect(json.more).toBe(false);
+    const problems = json.problems as Array<{ kind: string; start: number; end: number }>;
+    expect(problems.map(({ kind }) => kind)).toEqual([
+      "draft-post",
+      "later-post",
+      "unknown-post",
+      "image-without-alt",
+      "missing-image",
+    ]);
+    expect(problems.map(({ start, end }) => content.slice(start, end))).toEqual(lines.slice(1));
+    expect(problems[1]).toMatchObject({ slug: `check-later-${stamp}`, publishDate: later });
+    // Scheduled after the later post, the link to it is fine.
+    const scheduled = await admin.post("/api/admin/posts/check", {
+      content,
+      publishDate: new Date(Date.parse(later) + 60_000).toISOString(),
+    });
+    expect(scheduled.json.problems.map(({ kind }: { kind: string }) => kind)).not.toContain("later-post");
+    // The check is advice: the post still saves, published.
+    const saved = await admin.post("/api/admin/posts", { ...valid, slug: `check-me-${stamp}`, content: lines[3] });
+    expect(saved.status).toBe(201);
+  });
+
+  it("answers 400 to a body it cannot take and 405 to another method", async () => {
+    const tooLong = await admin.post("/api/admin/posts/check", { content: "x".repeat(50_001) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.error).toBe("content is too long (50,000 characters at most)");
+    expect((await admin.post("/api/admin/posts/check", { publishDate: "2026-01-01" })).status).toBe(400);
+    expect((await admin.get("/api/admin/posts/check")).status).toBe(405);
   });
 });

@@ -64,3 +64,4 @@ export {
   revokeShareLink,
 } from "./share-links.server";
 export { warnIfTitleSearchUnindexed } from "./title-search.server";
+export { checkBeforePublishing, parsePublishCheckInput } from "./publish-check.server";

@@ -1,6 +1,7 @@
 import { Tinypool } from "tinypool";
 import { BoundedWork } from "../platform/bounded-work.server";
 import type { ImageSizes } from "./body-images.server";
+import type { MarkdownReferences } from "./markdown-references.server";
 
 /**
  * Markdown is rendered at save and for the admin preview (ADR 004), and some
@@ -58,12 +59,30 @@ export function enableMarkdownWorker(file: string): void {
  * names (renderPostBody reads them).
  */
 export async function renderMarkdownSafely(markdown: string, images: ImageSizes = {}): Promise<string> {
+  return inRenderer(
+    { markdown, images },
+    // Loaded only here: where the worker runs it (production), the pipeline's
+    // modules stay out of the main thread's heap.
+    async () => (await import("./markdown-pipeline.server")).renderMarkdown(markdown, images),
+  );
+}
+
+/**
+ * The first `limit` links and images of the markdown and its images without
+ * alt text (the check before publishing, ADR 057), parsed in the renderer
+ * like a render, with the same queue and deadline.
+ */
+export async function markdownReferencesSafely(markdown: string, limit: number): Promise<MarkdownReferences> {
+  return inRenderer({ references: true, markdown, limit }, async () =>
+    (await import("./markdown-references.server")).markdownReferences(markdown, limit),
+  );
+}
+
+/** Runs a job in the renderer process, or in-thread (`local`) when there is none. */
+async function inRenderer<T>(job: object, local: () => Promise<T>): Promise<T> {
   if (!workerFile) {
     try {
-      // Loaded only here: where the worker runs it (production), the pipeline's
-      // modules stay out of the main thread's heap.
-      const { renderMarkdown } = await import("./markdown-pipeline.server");
-      return renderMarkdown(markdown, images);
+      return await local();
     } catch {
       throw new MarkdownRenderError("content could not be rendered: simplify its markdown");
     }
@@ -86,8 +105,7 @@ export async function renderMarkdownSafely(markdown: string, images: ImageSizes 
   if (!admission) throw new MarkdownRenderError("The server is busy rendering other posts: try again in a moment", 503);
   try {
     return await admission.run(
-      async () =>
-        (await renderer.run({ markdown, images }, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as string,
+      async () => (await renderer.run(job, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as T,
     );
   } catch (error) {
     if (error instanceof Error && error.name === "AbortError") {

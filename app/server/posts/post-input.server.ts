@@ -16,7 +16,7 @@ import { isWellFormedSlug } from "~/lib/slug";
  * words). Rendering markdown costs memory in proportion (ADR 023's worker has
  * 64 MB of heap), so the bound is set by what renders within it.
  */
-const MAX_POST_TEXT = 50_000;
+export const MAX_POST_TEXT = 50_000;
 
 const text = (field: string) =>
   z.string({ error: `${field} must be text` }).max(MAX_POST_TEXT, {

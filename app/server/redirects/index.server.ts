@@ -19,6 +19,7 @@ export {
   followAddressChange,
   listRedirects,
   readAllRedirects,
+  redirectsFrom,
   RedirectError,
   takeAddress,
   updateRedirect,

@@ -248,6 +248,24 @@ export async function dropRedirectsTo(trx: Trx, path: string): Promise<void> {
   await trx.deleteFrom("redirects").where("to_path", "=", path).execute();
 }
 
+/**
+ * Where each of these paths leads, for those a redirect covers: the path on
+ * this site it redirects to, or null for an https address (the check before
+ * publishing, ADR 057). In pieces of 500, within any driver's limit.
+ */
+export async function redirectsFrom(db: Db, paths: string[]): Promise<Map<string, string | null>> {
+  const targets = new Map<string, string | null>();
+  for (let i = 0; i < paths.length; i += 500) {
+    const rows = await db
+      .selectFrom("redirects")
+      .select(["from_path", "to_path"])
+      .where("from_path", "in", paths.slice(i, i + 500))
+      .execute();
+    for (const row of rows) targets.set(row.from_path, row.to_path);
+  }
+  return targets;
+}
+
 /** Every redirect's from, target and status, for the lookup; bounded by MAX_REDIRECTS (and the owner's renames). */
 export async function readAllRedirects(db: Db): Promise<Array<{ from: string; to: string; status: number }>> {
   const rows = await db.selectFrom("redirects").select(["from_path", "to_target", "status"]).execute();

@@ -4,6 +4,7 @@
  * (`detail`) so the editor can say in plain words what went wrong.
  */
 import type { Post } from "~/server/posts/index.server";
+import type { PublishCheck } from "~/lib/publish-check";
 import type { PostDraft } from "./post-draft";
 
 export class ApiFailure extends Error {
@@ -133,4 +134,23 @@ export async function renderPreview(content: string, signal: AbortSignal): Promi
   const body = await response.text();
   if (!response.ok) throw new ApiFailure("Failed to render preview", response.status, explain(body, response.status));
   return (JSON.parse(body) as { html: string }).html;
+}
+
+/**
+ * The check before publishing (ADR 057): what in the body would greet
+ * readers broken. Advice only: undefined when it could not be asked (the
+ * save that follows reports a real failure).
+ */
+export async function checkBeforePublishing(draft: PostDraft): Promise<PublishCheck | undefined> {
+  try {
+    const response = await fetch("/api/admin/posts/check", {
+      method: "POST",
+      credentials: "include",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ content: draft.content, publishDate: draft.publishDate, slug: draft.slug, id: draft.id }),
+    });
+    return response.ok ? ((await response.json()) as PublishCheck) : undefined;
+  } catch {
+    return undefined;
+  }
 }

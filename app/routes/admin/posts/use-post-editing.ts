@@ -6,8 +6,9 @@
 import { type RefObject, useCallback, useRef, useState } from "react";
 import type { useRevalidator } from "react-router";
 import { conflictText } from "~/content/revisions";
-import { ApiFailure, EditConflict, savePost } from "./admin-api";
+import { ApiFailure, checkBeforePublishing, EditConflict, savePost } from "./admin-api";
 import { clearLocalDraft } from "./editor/autosave";
+import { type CheckItem, checkItems } from "./editor/publish-check-place";
 import { missingImageAlt, missingRequiredFields, NO_POST_MESSAGE, type PostDraft, sameDraft } from "./post-draft";
 
 export interface EditorState {
@@ -18,6 +19,15 @@ export interface EditorState {
   key: number;
   /** The stored post's updatedAt the draft is based on (ADR 043): a save from an older one is refused. */
   base?: string;
+}
+
+/** What the check before publishing found (ADR 057): asked in a dialog, then listed under the text. */
+export interface PublishCheckState {
+  items: CheckItem[];
+  /** More links and images than were checked. */
+  more: boolean;
+  /** The dialog is open (else the list shows under the text). */
+  asking: boolean;
 }
 
 export type Notice = { kind: "status" | "error"; text: string; link?: { to: string; label: string } };
@@ -49,6 +59,7 @@ export function usePostEditing({
   const [uploading, setUploading] = useState(false);
   const [saveError, setSaveError] = useState<string>();
   const [discarded, setDiscarded] = useState<EditorState | null>(null);
+  const [check, setCheck] = useState<PublishCheckState>();
   const openings = useRef(0);
 
   const dirty = editor !== null && !sameDraft(editor.initial, editor.draft);
@@ -57,6 +68,7 @@ export function usePostEditing({
     setNotice(undefined);
     setSaveError(undefined);
     setDiscarded(null);
+    setCheck(undefined);
     setEditor({ initial: draft, draft, key: ++openings.current, base });
   }
 
@@ -64,6 +76,7 @@ export function usePostEditing({
     setEditor(null);
     setSaveError(undefined);
     setUploading(false);
+    setCheck(undefined);
     requestAnimationFrame(() => createButtonRef.current?.focus());
   }
 
@@ -85,53 +98,69 @@ export function usePostEditing({
     setEditor({ ...discarded, key: ++openings.current });
   }
 
-  const save = useCallback(async () => {
-    if (!editor) {
-      window.alert(NO_POST_MESSAGE);
-      return;
-    }
-    if (saving || uploading) return;
-    const missing = missingRequiredFields(editor.draft);
-    if (missing) {
-      window.alert(missing);
-      return;
-    }
-    const noAlt = missingImageAlt(editor.draft);
-    if (noAlt) {
-      setSaveError(noAlt);
-      document.querySelector<HTMLInputElement>('input[name="headerImageAlt"]')?.focus();
-      return;
-    }
-    setSaving(true);
-    setSaveError(undefined);
-    try {
-      const saved = await savePost(editor.draft, { baseUpdatedAt: editor.base });
-      clearLocalDraft(owner, editor.draft.id);
-      setEditor(null);
-      setDiscarded(null);
-      setNotice(describeSaved(saved));
-      requestAnimationFrame(() => createButtonRef.current?.focus());
-      await revalidator.revalidate();
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      window.alert(`Error saving post: ${message}`);
-      if (error instanceof EditConflict) {
-        // Saving again replaces their version with this one, on purpose.
-        setEditor((current) => current && { ...current, base: error.updatedAt });
-        setSaveError(conflictText(error.updatedAt));
-      } else if (error instanceof ApiFailure) {
-        setSaveError(
-          error.status === 401
-            ? "Your session has ended. Sign in again in another tab, then press Save here: your changes are kept."
-            : `The post was not saved: ${error.detail}. Your changes are kept.`,
-        );
-      } else {
-        setSaveError("The post was not saved: the server could not be reached. Your changes are kept; try again.");
+  /**
+   * Saves the draft. One that publishes or schedules the post is checked
+   * first (ADR 057): what the check finds is asked about, and the post is
+   * saved only when the writer chooses to publish anyway (`anyway`).
+   */
+  const save = useCallback(
+    async ({ anyway = false }: { anyway?: boolean } = {}) => {
+      if (!editor) {
+        window.alert(NO_POST_MESSAGE);
+        return;
       }
-    } finally {
-      setSaving(false);
-    }
-  }, [editor, saving, uploading, revalidator, owner, setNotice, createButtonRef]);
+      if (saving || uploading) return;
+      const missing = missingRequiredFields(editor.draft);
+      if (missing) {
+        window.alert(missing);
+        return;
+      }
+      const noAlt = missingImageAlt(editor.draft);
+      if (noAlt) {
+        setSaveError(noAlt);
+        document.querySelector<HTMLInputElement>('input[name="headerImageAlt"]')?.focus();
+        return;
+      }
+      setSaving(true);
+      setSaveError(undefined);
+      try {
+        if (editor.draft.published && !anyway) {
+          const found = await checkBeforePublishing(editor.draft);
+          if (found && found.problems.length > 0) {
+            setCheck({ items: checkItems(editor.draft.content, found.problems), more: found.more, asking: true });
+            return;
+          }
+        }
+        setCheck(undefined);
+        const saved = await savePost(editor.draft, { baseUpdatedAt: editor.base });
+        clearLocalDraft(owner, editor.draft.id);
+        setEditor(null);
+        setDiscarded(null);
+        setNotice(describeSaved(saved));
+        requestAnimationFrame(() => createButtonRef.current?.focus());
+        await revalidator.revalidate();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        window.alert(`Error saving post: ${message}`);
+        if (error instanceof EditConflict) {
+          // Saving again replaces their version with this one, on purpose.
+          setEditor((current) => current && { ...current, base: error.updatedAt });
+          setSaveError(conflictText(error.updatedAt));
+        } else if (error instanceof ApiFailure) {
+          setSaveError(
+            error.status === 401
+              ? "Your session has ended. Sign in again in another tab, then press Save here: your changes are kept."
+              : `The post was not saved: ${error.detail}. Your changes are kept.`,
+          );
+        } else {
+          setSaveError("The post was not saved: the server could not be reached. Your changes are kept; try again.");
+        }
+      } finally {
+        setSaving(false);
+      }
+    },
+    [editor, saving, uploading, revalidator, owner, setNotice, createButtonRef],
+  );
 
   return {
     editor,
@@ -140,6 +169,10 @@ export function usePostEditing({
     uploading,
     setUploading,
     saveError,
+    /** What the check before publishing found, if it found anything. */
+    check,
+    /** The check's dialog closes; its list stays under the text. */
+    stopAsking: () => setCheck((current) => current && { ...current, asking: false }),
     /** Whether a closed draft can be restored. */
     canRestore: discarded !== null,
     open,

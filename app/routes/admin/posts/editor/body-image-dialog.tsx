@@ -7,7 +7,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useRef, useState } from "react";
 import { MAX_IMAGE_ALT } from "~/lib/post-rules";
 import { hintClass, inputClass, labelClass } from "./fields";
-import type { PendingImage } from "./use-body-image";
+import type { ImageAnswer, PendingImage } from "./use-body-image";
 
 const MAX_CAPTION = 300;
 
@@ -27,7 +27,7 @@ export function BodyImageDialog({
   onFinish,
 }: {
   pending: PendingImage | undefined;
-  onFinish: (answer: { alt: string; caption: string } | undefined) => void;
+  onFinish: (answer: ImageAnswer | undefined) => void;
 }) {
   const id = useId();
   const [alt, setAlt] = useState("");
@@ -37,7 +37,7 @@ export function BodyImageDialog({
   const altInput = useRef<HTMLInputElement>(null);
   const failed = pending?.upload.state === "failed";
 
-  const close = (answer: { alt: string; caption: string } | undefined) => {
+  const close = (answer: ImageAnswer | undefined) => {
     setAlt("");
     setCaption("");
     setDecorative(false);
@@ -51,7 +51,7 @@ export function BodyImageDialog({
       altInput.current?.focus();
       return;
     }
-    close({ alt: decorative ? "" : alt, caption });
+    close({ alt: decorative ? "" : alt, caption, decorative });
   };
 
   return (

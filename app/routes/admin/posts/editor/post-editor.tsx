@@ -12,6 +12,8 @@ import { hintClass } from "./fields";
 import { ContentField } from "./content-field";
 import { ImageFields, PublishFields, SeoFields, type SectionProps, SummaryFields, TitleAndSlug } from "./post-fields";
 import { PostPreview } from "./post-preview";
+import { PublishCheckDialog, PublishCheckList } from "./publish-check";
+import { type CheckItem, selectInTextarea } from "./publish-check-place";
 import { RevisionsPanel } from "./revisions-panel";
 
 /**
@@ -33,6 +35,14 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
   const [mode, setMode] = useState<EditorMode>("edit");
   const set: SectionProps["set"] = (key, value) => onChange({ ...draft, [key]: value });
   const sections = { draft, set, field };
+  /** An item of the check before publishing: its place in the markdown, selected (the form shown first). */
+  const goTo = (item: CheckItem) => {
+    setMode("edit");
+    requestAnimationFrame(() => {
+      const textarea = document.getElementById(field("content"));
+      if (textarea instanceof HTMLTextAreaElement) selectInTextarea(textarea, item);
+    });
+  };
 
   return (
     <section aria-labelledby={field("heading")}>
@@ -76,6 +86,7 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
           <ImageFields {...sections} onUploadingChange={onUploadingChange} />
           <PublishFields {...sections} />
           <ContentField {...sections} updateContent={editing.changeContent} onUploadingChange={onUploadingChange} />
+          <PublishCheckList check={editing.check} content={draft.content} onGo={goTo} />
           <SeoFields {...sections} />
         </form>
 
@@ -96,6 +107,16 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
           <PostPreview draft={draft} />
         </section>
       </div>
+      <PublishCheckDialog
+        check={editing.check}
+        content={draft.content}
+        onGo={goTo}
+        onStopAsking={editing.stopAsking}
+        onPublishAnyway={() => {
+          editing.stopAsking();
+          void editing.save({ anyway: true });
+        }}
+      />
       <ShareLinks
         subject="post"
         linksUrl={draft.id ? `/api/admin/posts/${encodeURIComponent(draft.id)}/preview-links` : undefined}

@@ -14,6 +14,13 @@ export type UpdateContent = (update: (content: string) => string) => void;
 
 type Upload = { state: "uploading" } | { state: "done"; url: string } | { state: "failed"; message: string };
 
+/** The dialog's answer; a decorative image has no alt text and says so (markdown-image.ts). */
+export interface ImageAnswer {
+  alt: string;
+  caption: string;
+  decorative: boolean;
+}
+
 export interface PendingImage {
   name: string;
   upload: Upload;
@@ -66,7 +73,7 @@ export function useBodyImage(updateContent: UpdateContent, onUploadingChange: (u
   }
 
   /** The writer's answer: insert with this alt text and caption once uploaded, or (undefined) give up. */
-  async function finish(answer: { alt: string; caption: string } | undefined) {
+  async function finish(answer: ImageAnswer | undefined) {
     const job = current.current;
     setPending(undefined);
     current.current = undefined;
@@ -74,7 +81,7 @@ export function useBodyImage(updateContent: UpdateContent, onUploadingChange: (u
     // Save waits until the placeholder has gone from the text, one way or the other.
     try {
       if (!answer) return replacePlaceholder(job.token, "");
-      replacePlaceholder(job.token, imageMarkdown(await job.upload, answer.alt, answer.caption));
+      replacePlaceholder(job.token, imageMarkdown(await job.upload, answer.alt, answer.caption, answer));
     } catch (cause) {
       replacePlaceholder(job.token, "");
       setError(`Failed to upload image: ${cause instanceof ApiFailure ? cause.detail : "try again."}`);

@@ -1,0 +1,32 @@
+import { requireAdminApi } from "~/server/identity/index.server";
+import { getDb } from "~/server/db/index.server";
+import { getConfig } from "~/server/platform/config.server";
+import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
+import { checkBeforePublishing, MarkdownRenderError, parsePublishCheckInput } from "~/server/posts/index.server";
+import type { Route } from "./+types/admin.posts.check";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["POST"]);
+}
+
+/**
+ * The check before publishing (ADR 057, docs/api.md): a draft's body in, what
+ * in it would greet readers broken out, each with its place in the text.
+ * It changes nothing; the editor asks it before a save that publishes.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  const input = parsePublishCheckInput(await readJsonBody(request));
+  if (!input.ok) return jsonError(400, input.message);
+  // This site is its configured address and the one the admin is using.
+  const origins = [...new Set([new URL(getConfig().siteUrl).origin, new URL(request.url).origin])];
+  try {
+    const check = await checkBeforePublishing(getDb(), input.value, { origins });
+    return Response.json(check, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);
+    throw error;
+  }
+}
