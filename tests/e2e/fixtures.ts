@@ -16,10 +16,13 @@ export async function hydrated(page: Page) {
  * a click are full page loads too: call `hydrated(page)` before relying on
  * their scripts. A test fails if the browser reported a CSP violation.
  */
-export const test = base.extend<object, { backend: "sqlite" | "postgres"; site: Site }>({
+export const test = base.extend<object, { backend: "sqlite" | "postgres"; accessibility: boolean; site: Site }>({
   // The database the worker's site runs on: a project's option
   // (playwright.config.ts), TEST_DATABASE's by default.
   backend: [TEST_BACKEND, { scope: "worker", option: true }],
+  // Whether expectNoAxeViolations runs axe: off in the projects that run the
+  // same pages again on another backend (playwright.config.ts).
+  accessibility: [true, { scope: "worker", option: true }],
   // Each worker process has a site of its own: the built server on a new
   // database with the sample posts, on its own port (E2E_PORT + the worker's
   // slot). Workers run side by side without seeing each other's changes, and
@@ -53,8 +56,14 @@ export const test = base.extend<object, { backend: "sqlite" | "postgres"; site: 
   },
 });
 
-/** Runs axe (WCAG 2.x A/AA and best practices) on the page as it is now; expects 0 violations. */
+/**
+ * Runs axe (WCAG 2.x A/AA and best practices) on the page as it is now;
+ * expects 0 violations. Not in a project that repeats the desktop's pages on
+ * another database: the markup is the same, and axe is a large share of a
+ * browser test's time (ADR 058).
+ */
 export async function expectNoAxeViolations(page: Page) {
+  if ((test.info().project.use as { accessibility?: boolean }).accessibility === false) return;
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();

@@ -46,6 +46,8 @@ export async function startSite(slot: number, backend: "sqlite" | "postgres"): P
       // a request sent as the server's 5 s idle limit ends failed with
       // ECONNRESET. Longer than any test, no connection idles out mid-test.
       KEEP_ALIVE_SECONDS: "300",
+      // Every test signs in: scrypt at the test cost (ADR 058).
+      PASSWORD_HASH_COST: "test",
       // With PostgreSQL the two-factor key must be given (ADR 047), as an operator does.
       ...(backend === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
     },

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { getConfig } from "../platform/config.server";
 
 /**
  * scrypt at one of OWASP's recommended settings (ADR 021): N=2^14, r=8, p=5.
@@ -7,6 +8,18 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:c
  * setting at an eighth of its memory.
  */
 export const PASSWORD_PARAMS = { N: 2 ** 14, r: 8, p: 5 } as const;
+
+/**
+ * PASSWORD_HASH_COST=test (ADR 058): the same scrypt at a sixtieth of the
+ * work, for the test suite's servers, which sign in thousands of times; as
+ * Rails' min_cost in its test environment. Never at an https address.
+ */
+export const TEST_PASSWORD_PARAMS = { N: 2 ** 10, r: 8, p: 1 } as const;
+
+/** The parameters new hashes are made with in this process. */
+function todaysParams(): { N: number; r: number; p: number } {
+  return getConfig().passwordHashCost === "test" ? TEST_PASSWORD_PARAMS : PASSWORD_PARAMS;
+}
 const KEY_LENGTH = 64;
 /** The most memory a stored hash may ask for: today's and every earlier setting (N=2^15, r=8: 32 MiB). */
 const MAX_HASH_MEMORY = 32 * 1024 * 1024;
@@ -80,8 +93,9 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PASSWORD_PARAMS);
-  const { N, r, p } = PASSWORD_PARAMS;
+  const params = todaysParams();
+  const key = await derive(password, salt, params);
+  const { N, r, p } = params;
   return ["scrypt", N, r, p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
@@ -118,9 +132,8 @@ export function needsRehash(stored: string): boolean {
   const parsed = parseStored(stored);
   if (!parsed) return true;
   const { N, r, p } = parsed.params;
-  return (
-    N !== PASSWORD_PARAMS.N || r !== PASSWORD_PARAMS.r || p !== PASSWORD_PARAMS.p || parsed.key.length !== KEY_LENGTH
-  );
+  const today = todaysParams();
+  return N !== today.N || r !== today.r || p !== today.p || parsed.key.length !== KEY_LENGTH;
 }
 
 /**

@@ -53,6 +53,8 @@ describe("parseConfig", () => {
     });
     expect(parseConfig({}).auditRetentionDays).toBe(365);
     expect(parseConfig({}).keepAliveTimeoutMs).toBe(5_000);
+    expect(parseConfig({}).passwordHashCost).toBe("standard");
+    expect(parseConfig({ PASSWORD_HASH_COST: "test" }).passwordHashCost).toBe("test");
   });
 
   it("the first start's site settings: the environment's, else the company name and no invented contact details", () => {
@@ -100,6 +102,8 @@ describe("parseConfig", () => {
     ["AUDIT_RETENTION_DAYS", { AUDIT_RETENTION_DAYS: "a year" }],
     ["KEEP_ALIVE_SECONDS", { KEEP_ALIVE_SECONDS: "0" }],
     ["KEEP_ALIVE_SECONDS", { KEEP_ALIVE_SECONDS: "601" }],
+    ["PASSWORD_HASH_COST", { PASSWORD_HASH_COST: "cheap" }],
+    ["PASSWORD_HASH_COST", { PASSWORD_HASH_COST: "test", SITE_URL: "https://www.example.com" }],
     ["ADMIN_EMAIL", { ADMIN_EMAIL: "not-an-email", ADMIN_PASSWORD: "long-enough-pw" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com" }],
     ["ADMIN_PASSWORD", { ADMIN_EMAIL: "a@example.com", ADMIN_PASSWORD: "short" }],

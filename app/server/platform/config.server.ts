@@ -61,6 +61,9 @@ const envSchema = z
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
     KEEP_ALIVE_SECONDS: wholeNumber(1, 600, "a whole number of seconds from 1 to 600").default(5),
+    PASSWORD_HASH_COST: z
+      .enum(["standard", "test"], { error: "must be standard or test" })
+      .default("standard"),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     COMPANY_NAME: optionalString.pipe(
@@ -82,6 +85,13 @@ const envSchema = z
     ),
   })
   .superRefine((env, ctx) => {
+    if (env.PASSWORD_HASH_COST === "test" && env.SITE_URL?.startsWith("https:")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PASSWORD_HASH_COST"],
+        message: "must be standard for a site at an https address: test is for the test suite only",
+      });
+    }
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: "custom",
@@ -112,6 +122,12 @@ export interface Config {
    * keeps them longer (a load balancer's 60 s) needs this raised above its own.
    */
   keepAliveTimeoutMs: number;
+  /**
+   * PASSWORD_HASH_COST: "standard" (OWASP's scrypt setting, ADR 021) or
+   * "test", a far cheaper one the test suite's servers use (ADR 058); refused
+   * with an https SITE_URL, and the server warns at every start.
+   */
+  passwordHashCost: "standard" | "test";
   /**
    * TOTP_ENCRYPTION_KEY: the AES-256-GCM key two-factor secrets are stored
    * with (ADR 037, 047); unset, a SQLite site makes its own key file beside
@@ -169,6 +185,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     keepAliveTimeoutMs: e.KEEP_ALIVE_SECONDS * 1000,
+    passwordHashCost: e.PASSWORD_HASH_COST,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
