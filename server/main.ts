@@ -43,7 +43,9 @@ async function main() {
   }
   const log = getLogger();
   if (config.passwordHashCost === "test")
-    log.warn("PASSWORD_HASH_COST=test: passwords are hashed at the test suite's cheap cost; never use it for a real site");
+    log.warn(
+      "PASSWORD_HASH_COST=test: passwords are hashed at the test suite's cheap cost; never use it for a real site",
+    );
   enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
   await prepareApp();
   startContactNotices(getDb);

@@ -61,9 +61,7 @@ const envSchema = z
       .default("info"),
     TRUST_PROXY: z.string().trim().default("loopback"),
     KEEP_ALIVE_SECONDS: wholeNumber(1, 600, "a whole number of seconds from 1 to 600").default(5),
-    PASSWORD_HASH_COST: z
-      .enum(["standard", "test"], { error: "must be standard or test" })
-      .default("standard"),
+    PASSWORD_HASH_COST: z.enum(["standard", "test"], { error: "must be standard or test" }).default("standard"),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     COMPANY_NAME: optionalString.pipe(
