@@ -76,6 +76,7 @@ export default [
   route("api/admin/redirects.csv", "routes/api/admin.redirects.csv.ts"),
   route("api/admin/redirects/:id", "routes/api/admin.redirects.$id.ts"),
   route("api/admin/not-found", "routes/api/admin.not-found.ts"),
+  route("api/admin/analytics", "routes/api/admin.analytics.ts"),
   route("api/admin/content", "routes/api/admin.content.ts"),
   route("api/admin/content/:name", "routes/api/admin.content.$name.ts"),
   route("api/admin/content/:name/draft", "routes/api/admin.content.$name.draft.ts"),

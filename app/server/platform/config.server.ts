@@ -63,6 +63,7 @@ const envSchema = z
     KEEP_ALIVE_SECONDS: wholeNumber(1, 600, "a whole number of seconds from 1 to 600").default(5),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
+    ANALYTICS_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(730),
     COMPANY_NAME: optionalString.pipe(
       z
         .string()
@@ -122,6 +123,8 @@ export interface Config {
   pageCacheBytes: number;
   /** Audit log entries older than this many days are pruned (ADR 038). */
   auditRetentionDays: number;
+  /** The analytics' daily rows older than this many days are pruned (ADR 056). */
+  analyticsRetentionDays: number;
   /**
    * The first start's site settings (ADR 034): saved in the database then,
    * and changed in Admin > Settings afterwards. Unset values stay unset: no
@@ -171,6 +174,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     keepAliveTimeoutMs: e.KEEP_ALIVE_SECONDS * 1000,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
     company: {
       name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,
