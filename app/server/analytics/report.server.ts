@@ -163,3 +163,28 @@ export function isAnalyticsRow(table: "analytics_days" | "analytics_counts", row
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) < 0x20 || key.charCodeAt(i) === 0x7f) return false;
   return isCount(row.hits) && isCount(row.visitors);
 }
+
+/** The Analytics screen's period choices (days back from today, today included). */
+export const PRESET_DAYS = [7, 30, 90] as const;
+
+/**
+ * The screen's period from its query: `days` (7, 30 or 90), or `from` and
+ * `to` (as the API takes them), else the last 30 days; a bad custom period
+ * shows the last 30 days with the reason.
+ */
+export function parseScreenRange(
+  params: URLSearchParams,
+  now = new Date(),
+): { range: Range; preset: number | null; error: string | null } {
+  const today = utcDay(now);
+  const last = (days: number) => ({ from: daysBefore(today, days - 1), to: today });
+  const days = Number(params.get("days"));
+  if (PRESET_DAYS.includes(days as (typeof PRESET_DAYS)[number]))
+    return { range: last(days), preset: days, error: null };
+  if (params.get("from") === null && params.get("to") === null) {
+    return { range: last(DEFAULT_RANGE_DAYS), preset: DEFAULT_RANGE_DAYS, error: null };
+  }
+  const parsed = parseRange(params, now);
+  if (parsed.ok) return { range: parsed.value, preset: null, error: null };
+  return { range: last(DEFAULT_RANGE_DAYS), preset: DEFAULT_RANGE_DAYS, error: parsed.message };
+}
