@@ -34,7 +34,11 @@ let slug: string;
 const today = () => new Date().toISOString().slice(0, 10);
 
 interface Report {
-  totals: { views: number; visitors: number };
+  totals: { views: number; visitors: number; conversions: number };
+  conversions: {
+    pages: Array<{ path: string; messages: number }>;
+    sources: Array<{ source: string; messages: number }>;
+  };
   days: Array<{ date: string; views: number; visitors: number }>;
   pages: Array<{ path: string; views: number }>;
   referrers: Array<{ source: string; visitors: number }>;
@@ -171,6 +175,28 @@ describe(`analytics on two processes (${TEST_BACKEND})`, () => {
         { source: "newsletter", visitors: 1, views: 1 },
       ]);
       expect(numbers.campaigns).toEqual([{ campaign: "launch", visitors: 1, views: 1 }]);
+
+      // The first visitor sends a contact message from /about: a conversion, with the page and a source of the visit.
+      const sent = await new ApiClient(b.url).post(
+        "/api/contact",
+        {
+          name: "Ada",
+          email: "ada@example.com",
+          phone: "",
+          preferredContact: "email",
+          service: "systems",
+          message: "Hello from the analytics test.",
+          elapsedMs: 10_000,
+        },
+        { ...visitor1, "User-Agent": CHROME, Referer: `${b.url}/about`, Origin: b.url },
+      );
+      expect(sent.status, sent.text).toBe(201);
+      const converted = await waitFor((n) => n.totals.conversions === 1);
+      expect(converted.conversions).toMatchObject({
+        pages: [{ path: "/about", messages: 1 }],
+        sources: [{ source: "news.example.org", messages: 1 }],
+      });
+      expect(converted.totals.views).toBe(5);
     },
   );
 
