@@ -48,8 +48,11 @@ export class PendingDay {
   hits = new Map<Dimension, Map<string, number>>();
   /** Per visitor identity (a hash, or raw), the "dimension\tkey" marks it earned. */
   marks = new Map<string | RawIdentity, Set<string>>();
-  /** Raw identities by address and User-Agent, so one visitor's views share one entry. */
-  raw = new Map<string, RawIdentity>();
+  /**
+   * Each visitor's identity by address and User-Agent, so that one visitor's
+   * views share one entry and one hash (SHA-256 is most of a view's cost).
+   */
+  identities = new Map<string, string | RawIdentity>();
   markCount = 0;
   conversions: PendingConversion[] = [];
 }
@@ -67,6 +70,17 @@ export function visitorHash(salt: string, { address, userAgent }: RawIdentity): 
 }
 
 export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+/** Today's UTC day, worked out once a day rather than once a view. */
+let today = { day: "", endsAt: 0 };
+function currentDay(): string {
+  const now = Date.now();
+  if (now >= today.endsAt || now < today.endsAt - 86_400_000) {
+    const day = utcDay(new Date(now));
+    today = { day, endsAt: Date.parse(`${day}T00:00:00Z`) + 86_400_000 };
+  }
+  return today.day;
+}
 
 export class AnalyticsCounter {
   private days = new Map<string, PendingDay>();
@@ -100,13 +114,14 @@ export class AnalyticsCounter {
   }
 
   private identityOf(pending: PendingDay, day: string, address: string, userAgent: string): string | RawIdentity {
-    const salt = this.salts.get(day);
     const raw = { address, userAgent: userAgent.slice(0, 512) };
-    if (salt !== undefined) return visitorHash(salt, raw);
     const rawKey = `${raw.address}\0${raw.userAgent}`;
-    let known = pending.raw.get(rawKey);
-    if (!known) pending.raw.set(rawKey, (known = raw));
-    return known;
+    const known = pending.identities.get(rawKey);
+    if (known !== undefined) return known;
+    const salt = this.salts.get(day);
+    const identity = salt === undefined ? raw : visitorHash(salt, raw);
+    if (pending.identities.size < COUNTER_LIMITS.pendingMarks) pending.identities.set(rawKey, identity);
+    return identity;
   }
 
   private hit(pending: PendingDay, dimension: Dimension, key: string): string {
@@ -131,15 +146,9 @@ export class AnalyticsCounter {
   }
 
   /** Counts one view of the page `url` (path and query as sent). */
-  recordView(
-    url: string,
-    headers: IncomingHttpHeaders,
-    address: string,
-    siteHost: string | null,
-    now = new Date(),
-  ): void {
+  recordView(url: string, headers: IncomingHttpHeaders, address: string, siteHost: string | null, now?: Date): void {
     const view = describeView(url, headers, siteHost);
-    const day = utcDay(now);
+    const day = now ? utcDay(now) : currentDay();
     const pending = this.dayOf(day);
     const identity = this.identityOf(pending, day, address, headers["user-agent"] ?? "");
     pending.views++;
@@ -158,9 +167,9 @@ export class AnalyticsCounter {
   recordConversion(
     client: { address: string; userAgent: string; referer: string | undefined; host: string | undefined },
     siteHost: string | null,
-    now = new Date(),
+    now?: Date,
   ): void {
-    const day = utcDay(now);
+    const day = now ? utcDay(now) : currentDay();
     const pending = this.dayOf(day);
     if (pending.conversions.length >= COUNTER_LIMITS.pendingConversions) {
       this.dropped++;
