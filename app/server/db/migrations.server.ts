@@ -19,8 +19,8 @@ import * as m018PostRevisions from "./migrations/018_post_revisions.server";
 import * as m019PreviewLinks from "./migrations/019_preview_links.server";
 import * as m020SiteContent from "./migrations/020_site_content.server";
 import * as m021Redirects from "./migrations/021_redirects.server";
-import * as m022PageImageReferences from "./migrations/022_page_image_references.server";
 import * as m022Analytics from "./migrations/022_analytics.server";
+import * as m022PageImageReferences from "./migrations/022_page_image_references.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -31,6 +31,8 @@ import * as m022Analytics from "./migrations/022_analytics.server";
  * migration takes the next number and is added at the end; a name once
  * shipped never changes (a database that ran it would find it pending again).
  * There is no 004: a branch's 004 was left out when it merged, so never shipped.
+ * There are two 022s, from two branches (analytics, page image references):
+ * they touch different tables and run in either order (allowUnorderedMigrations).
  */
 export const migrations: Record<string, Migration> = {
   "001_initial": m001Initial,
@@ -53,6 +55,6 @@ export const migrations: Record<string, Migration> = {
   "019_preview_links": m019PreviewLinks,
   "020_site_content": m020SiteContent,
   "021_redirects": m021Redirects,
-  "022_page_image_references": m022PageImageReferences,
   "022_analytics": m022Analytics,
+  "022_page_image_references": m022PageImageReferences,
 };
