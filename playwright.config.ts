@@ -21,11 +21,13 @@ const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABA
 /**
  * Browser tests whose outcome can differ with the database: they write
  * through the admin (posts, drafts and revisions, administrators, settings and
- * the backup, the inbox, images, two-factor secrets, the pages' content) or search (each
+ * the backup, the inbox, images, two-factor secrets, the pages' content, the analytics) or search (each
  * backend has its own full-text search).
  */
 const DATABASE_SPECS = [
   "admin.spec.ts",
+  "analytics.spec.ts",
+  "analytics-dashboard.spec.ts",
   "administrators.spec.ts",
   "images.spec.ts",
   "inbox.spec.ts",

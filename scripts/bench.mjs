@@ -17,7 +17,9 @@
 //          cold by a content change first
 //   mixed  for --duration: 95% hits (the hot routes), 4% misses (random
 //          articles), 1% writes (an administrator's update of a random post,
-//          which ends every cached page)
+//          which ends every cached page); reads ask as a browser's page load
+//          does (Accept: text/html, a browser's User-Agent), each from another
+//          visitor's address, so the analytics count every one (ADR 056)
 //   search the blog search (/blog/search, ADR 042) on the server without the
 //          page cache, so every request runs the full-text query: the
 //          commonest word (in every post), a prefix of it, four common
@@ -77,6 +79,12 @@ const modes = new Set(opts.modes.split(","));
 const apiPosts = Number(opts["api-posts"]);
 const headers = opts["accept-encoding"] ? { "accept-encoding": opts["accept-encoding"] } : {};
 const BROWSER_ENCODING = { "accept-encoding": "gzip, deflate, br, zstd" };
+/** What a browser's page load sends besides: the analytics count such a request as a view (ADR 056). */
+const BROWSER_PAGE_LOAD = {
+  ...BROWSER_ENCODING,
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+};
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 const CATEGORY_ROUTE = "/blog/category/web-design";
 const MISS_ROUTES = (slug) => ["/", "/blog", `/blog/${slug}`, CATEGORY_ROUTE];
@@ -266,7 +274,8 @@ async function mixed(site, cookie, slugs, hotRoutes) {
         return ["write", () => updatePost(site.url, cookie, post)];
       }
       const route = roll < 5 ? `/blog/${pick(slugs)}` : pick(hotRoutes);
-      return [roll < 5 ? "miss" : "hit", () => fetch(site.url + route, { headers: BROWSER_ENCODING })];
+      const headers = asAnotherVisitor({ headers: BROWSER_PAGE_LOAD }).headers;
+      return [roll < 5 ? "miss" : "hit", () => fetch(site.url + route, { headers })];
     }),
   );
   return rowsOf("mixed", watch.result, (performance.now() - started) / 1000, watch);

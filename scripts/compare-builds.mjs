@@ -15,12 +15,14 @@
 // --connections each), and the server CPU time per request of each
 // (user + system, from /proc). It prints one line per round and route and the
 // medians. With --hits, the same for cached pages: the page cache on (its
-// default size) and no cookie, so every measured request is a hit. A script,
-// not a test.
+// default size) and no cookie, so every measured request is a hit. With
+// --browser, every request says what a browser's page load says (Accept:
+// text/html and a browser's User-Agent), so the analytics count it as a view
+// (ADR 056). A script, not a test.
 //
 // Options: --against DIR (required)  --posts N (default 20)  --hits
 //          --rounds N (default 3)     --duration S (default 6)  --warmup S (default 2)
-//          --connections N (default 5)
+//          --connections N (default 5)   --browser
 //          --accept-encoding "gzip, deflate, br, zstd"   (default: none)
 import fs from "node:fs";
 import os from "node:os";
@@ -41,6 +43,7 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "5" },
     "accept-encoding": { type: "string" },
     hits: { type: "boolean", default: false },
+    browser: { type: "boolean", default: false },
   },
 });
 if (!opts.against) {
@@ -58,7 +61,12 @@ const other = await import(otherLib);
 
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 const posts = Number(opts.posts);
+const BROWSER = {
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+};
 const headers = {
+  ...(opts.browser ? BROWSER : {}),
   ...(opts.hits ? {} : { cookie: "session=bench" }),
   ...(opts["accept-encoding"] ? { "accept-encoding": opts["accept-encoding"] } : {}),
 };

@@ -19,6 +19,8 @@ import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/index.serv
 import { cacheKeyOf, isOpenEndedKey, keepsNotFound, pathOf } from "~/server/page-cache/index.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/db/content-version.server";
 import { notFoundCounter, readAllRedirects, redirectLookup } from "~/server/redirects/index.server";
+import { analyticsWatch } from "~/server/analytics/index.server";
+import { clientAddressOf } from "./client-address";
 
 /** Parses TRUST_PROXY the way Express's "trust proxy" setting expects it. */
 function trustProxySetting(value: string): boolean | number | string {
@@ -163,7 +165,9 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   ) => void;
   // What every answer gets, a cache hit as much as a page Express renders, in
   // this order, on the bare request: the access log, the nonce, the headers
-  // (admin answers: no-store), the not-found log's count of a 404 (ADR 054).
+  // (admin answers: no-store), the not-found log's count of a 404 (ADR 054),
+  // the analytics' count of a public page shown (ADR 056).
+  const clientAddress = clientAddressOf(app.get("trust proxy fn") as (address: string, hop: number) => boolean);
   const everyAnswer = [
     accessLog(log),
     setNonce,
@@ -171,6 +175,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     secretPageHeaders,
     adminNoStore,
     notFoundCounter.watch,
+    analyticsWatch({ clientAddress, siteUrl: config.siteUrl }),
   ];
   const afterRedirects = (req: IncomingMessage, res: ServerResponse, toExpress: () => void) => {
     if (cache) cache.answerHits(req, res, toExpress);

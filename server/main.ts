@@ -14,6 +14,7 @@ import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.
 import { prepareApp } from "./startup";
 import { startAuditPruning } from "~/server/audit/index.server";
 import { startNotFoundLog } from "~/server/redirects/index.server";
+import { startAnalytics } from "~/server/analytics/index.server";
 import { createApp } from "./app";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -55,6 +56,8 @@ async function main() {
   const app = createApp({ build, clientDir });
   // The not-found log's counts are written every few seconds, and once more at shutdown (ADR 054).
   const stopNotFoundLog = startNotFoundLog(getDb, log);
+  // So are the analytics' (ADR 056): a process killed outright loses at most their last few seconds.
+  const stopAnalytics = await startAnalytics(getDb, log, { retentionDays: config.analyticsRetentionDays });
   // Once draining (SIGTERM), every answer closes its connection after it, so
   // a proxy's connections end one by one, each after a whole answer.
   let draining = false;
@@ -104,7 +107,8 @@ async function main() {
     // open connections to end: after their next answer, when the proxy closes
     // them, or at the keep-alive timeout (ADR 033).
     net.Server.prototype.close.call(server, (error?: Error) => {
-      void Promise.all([stopNotFoundLog().then(closeConnection), closeMarkdownWorker()]).then(() => {
+      const lastWrites = Promise.all([stopNotFoundLog(), stopAnalytics()]);
+      void Promise.all([lastWrites.then(closeConnection), closeMarkdownWorker()]).then(() => {
         log.info("stopped");
         process.exit(error ? 1 : 0);
       });

@@ -44,6 +44,8 @@ const SNAPSHOT_KEYS: Record<string, string[]> = {
   image_references: ["post_id", "image_id"],
   page_image_references: ["page", "image_id"],
   site_content: ["name"],
+  analytics_days: ["day"],
+  analytics_counts: ["day", "dimension", "key"],
 };
 
 /** Every backed-up row of a database, and the rows a restore rebuilds, in key order, bytes included. */
@@ -165,7 +167,23 @@ beforeAll(async () => {
       ? { kind: "postgres", url: server.databaseUrl }
       : { kind: "sqlite", file: server.databaseUrl },
   );
+  // A view from a newsletter (ADR 056): the day's numbers travel, written within a few seconds.
+  const viewed = await fetch(`${server.url}/about?utm_source=newsletter`, {
+    headers: { accept: "text/html", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" },
+  });
+  expect(viewed.status).toBe(200);
+  await viewed.text();
+  for (let i = 0; i < 100; i++) {
+    const counted = await source.db
+      .selectFrom("analytics_counts")
+      .select("key")
+      .where("key", "=", "newsletter")
+      .execute();
+    if (counted.length > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   original = await snapshot(source);
+  expect(original.analytics_counts!.length).toBeGreaterThan(0);
   // The draft's header image: the one reference a restore must rebuild (ADR 036).
   expect(original.image_references).toHaveLength(1);
 }, 60_000);

@@ -8,6 +8,7 @@ import { Form, NavLink, useOutletContext } from "react-router";
 export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
   { to: "/admin", label: "Posts" },
   { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/analytics", label: "Analytics" },
   { to: "/admin/images", label: "Images" },
   { to: "/admin/pages", label: "Pages" },
   { to: "/admin/settings", label: "Settings" },

@@ -10,6 +10,7 @@ import { BODY_LIMITS, jsonError, methodNotAllowed, readJsonBody } from "~/server
 import { getLogger } from "~/server/platform/logger.server";
 import { getMailer } from "~/server/inbox/index.server";
 import { addressKey } from "~/server/platform/throttle.server";
+import { recordConversion } from "~/server/analytics/index.server";
 import type { Route } from "./+types/contact";
 
 export const TOO_FAST_MESSAGE = "Error: That was quick! Please check your message and press Send Message again.";
@@ -59,5 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw error;
   }
   if (mailer) scheduleNoticeSweep(0);
+  // A conversion in the analytics (ADR 056): the page it was sent from, and the source of its sender's visit.
+  recordConversion(request, context.clientAddress);
   return accepted();
 }

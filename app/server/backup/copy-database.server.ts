@@ -31,10 +31,12 @@ export const COPIED_TABLES = [
   "site_content_revisions",
   "site_content_drafts",
   "page_image_references",
+  "analytics_days",
+  "analytics_counts",
 ] as const;
 
 /**
- * The primary keys of more than one column (migrations 002, 012, 018); every
+ * The primary keys of more than one column (migrations 002, 012, 018, 022); every
  * other copied table's key is its first column. Batches are read in key
  * order, which is total, so no row is skipped or read twice between them.
  */
@@ -43,6 +45,7 @@ const COMPOUND_KEYS: Partial<Record<(typeof COPIED_TABLES)[number], string[]>> =
   image_references: ["post_id", "image_id"],
   page_image_references: ["page", "image_id"],
   post_autosaves: ["post_id", "admin_id"],
+  analytics_counts: ["day", "dimension", "key"],
 };
 const keyOf = (table: (typeof COPIED_TABLES)[number], firstColumn: string) => COMPOUND_KEYS[table] ?? [firstColumn];
 
@@ -61,6 +64,9 @@ export const SKIPPED_TABLES = [
   "preview_links",
   "site_content_share_links",
   "content_version",
+  // The analytics' salt and today's visitor hashes (ADR 056): short-lived, and the salt never leaves its day.
+  "analytics_salts",
+  "analytics_visitor_hashes",
 ] as const;
 
 /**

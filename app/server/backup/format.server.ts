@@ -39,6 +39,9 @@ export const ROW_TABLES = [
   // The pages' published content and its versions (ADR 053); a backup from before them has none.
   "site_content",
   "site_content_revisions",
+  // The analytics' daily numbers (ADR 056), checked row by row on restore.
+  "analytics_days",
+  "analytics_counts",
 ] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 const IMAGE_TABLES = ["images", "image_variants"] as const;
@@ -66,6 +69,9 @@ export const LEFT_OUT_TABLES = [
   // A page's unpublished draft and its share links (ADR 053): work in progress, like the posts' autosaves.
   "site_content_drafts",
   "site_content_share_links",
+  // The analytics' salt and today's visitor hashes (ADR 056): never kept past their day, so never in a file.
+  "analytics_salts",
+  "analytics_visitor_hashes",
 ] as const;
 
 /**

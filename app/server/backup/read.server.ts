@@ -8,6 +8,7 @@ import { isContentName, parseContent } from "~/lib/site-content";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection, Db } from "../db/db.server";
 import { sniffImageFormat } from "../images/index.server";
+import { isAnalyticsRow } from "../analytics/index.server";
 import { MarkdownRenderError, renderPostBody } from "../posts/index.server";
 import type { TotpKey } from "../identity/index.server";
 import { isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
@@ -173,6 +174,8 @@ async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<B
         const parsed = parseRows(await read(ENTRY_LIMITS.jsonl), manifest.tables[tableName], name);
         if (tableName === "site_settings") for (const row of parsed) checkSettingsRow(row, name);
         if (tableName === "redirects") for (const row of parsed) checkRedirectRow(row, name);
+        if (tableName === "analytics_days" || tableName === "analytics_counts")
+          for (const row of parsed) checkAnalyticsRow(tableName, row, name);
         if (tableName === "site_content" || tableName === "site_content_revisions")
           for (const row of parsed) checkContentRow(row, name);
         rows[tableName]! += parsed.length;
@@ -364,6 +367,15 @@ function checkRedirectRow(row: Row, name: string): void {
   }
 }
 
+/** A day's analytics as the site writes them (ADR 056). */
+function checkAnalyticsRow(table: "analytics_days" | "analytics_counts", row: Row, name: string): void {
+  if (!isAnalyticsRow(table, row)) {
+    throw new BackupError(
+      `The backup's ${shown(name)} has analytics the site would never write: this backup was altered and is refused`,
+    );
+  }
+}
+
 /** A page's document as the site saves it: a page it knows, a document its schema passes (ADR 053). */
 function checkContentRow(row: Row, name: string): void {
   const page = String(row.name);
@@ -419,6 +431,10 @@ function checkSums(text: string, hashes: Map<string, string>): void {
 const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
+  "analytics_days",
+  "analytics_counts",
+  "analytics_salts",
+  "analytics_visitor_hashes",
   "redirects",
   "not_found_paths",
   "site_content_share_links",

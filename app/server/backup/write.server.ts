@@ -196,6 +196,13 @@ function withSecretsSealed(key: Buffer | undefined) {
   };
 }
 
+/** The primary key of the row tables whose key is not `id`. */
+const KEY_COLUMNS: Partial<Record<RowTable, string[]>> = {
+  site_content: ["name"],
+  analytics_days: ["day"],
+  analytics_counts: ["day", "dimension", "key"],
+};
+
 /** A table's rows as pieces of JSON lines, in key order (`transform`: what a row is written as). */
 async function writeRows(
   db: Db,
@@ -214,15 +221,21 @@ async function writeRows(
     lines = [];
     size = 0;
   };
-  // Every table here has a text or integer primary key: id, or a page's name (site_content).
-  const key = table === "site_content" ? "name" : "id";
-  for (let after: string | number | undefined; ;) {
-    let query = db
-      .selectFrom(table)
-      .selectAll()
-      .orderBy(key as never)
-      .limit(PAGE_ROWS);
-    if (after !== undefined) query = query.where(key as never, ">", after as never);
+  // Every table here has a text or integer primary key: id, a page's name (site_content), a day
+  // (analytics_days), or a day's dimension and key (analytics_counts), read in key order.
+  const keys = KEY_COLUMNS[table] ?? ["id"];
+  for (let after: unknown[] | undefined; ;) {
+    let query = keys.reduce((ordered, column) => ordered.orderBy(column as never), db.selectFrom(table).selectAll());
+    query = query.limit(PAGE_ROWS);
+    if (after !== undefined) {
+      const last = after;
+      query =
+        keys.length === 1
+          ? query.where(keys[0] as never, ">", last[0] as never)
+          : query.where((eb) =>
+              eb(eb.refTuple(...(keys as [never, never, never])), ">", eb.tuple(...(last as [never, never, never]))),
+            );
+    }
     const page = (await query.execute()) as Array<Record<string, unknown>>;
     for (const row of page) {
       const line = JSON.stringify(transform(row));
@@ -232,7 +245,7 @@ async function writeRows(
       if (size >= JSONL_PIECE_BYTES) await flush();
     }
     if (page.length < PAGE_ROWS) break;
-    after = page.at(-1)![key] as string | number;
+    after = keys.map((column) => page.at(-1)![column]);
   }
   await flush();
   return count;

@@ -303,6 +303,41 @@ export interface SiteContentShareLinksTable {
   expires_at: string;
 }
 
+/** One day of analytics (migration 023, ADR 056): totals. `day` is YYYY-MM-DD, UTC. */
+interface AnalyticsDaysTable {
+  day: string;
+  views: number;
+  visitors: number;
+  /** Contact messages sent that day. */
+  conversions: number;
+  /** Visitor hashes written that day: they stop at a ceiling (analytics/store.server.ts). */
+  marks: number;
+}
+
+/** A day's count for one key of one dimension (page, source, campaign, device, conversion_page, conversion_source). */
+interface AnalyticsCountsTable {
+  day: string;
+  dimension: string;
+  key: string;
+  /** Views; contact messages for the conversion dimensions. */
+  hits: number;
+  visitors: number;
+}
+
+/** The day's random salt of the visitor hash, shared by every process; deleted once the day is over. */
+interface AnalyticsSaltsTable {
+  day: string;
+  salt: string;
+}
+
+/** Today's visitor hashes by dimension key, so that each visitor counts once across processes; deleted with the salt. */
+interface AnalyticsVisitorHashesTable {
+  day: string;
+  hash: string;
+  dimension: string;
+  key: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -328,4 +363,8 @@ export interface Database {
   site_content_revisions: SiteContentRevisionsTable;
   site_content_drafts: SiteContentDraftsTable;
   site_content_share_links: SiteContentShareLinksTable;
+  analytics_days: AnalyticsDaysTable;
+  analytics_counts: AnalyticsCountsTable;
+  analytics_salts: AnalyticsSaltsTable;
+  analytics_visitor_hashes: AnalyticsVisitorHashesTable;
 }

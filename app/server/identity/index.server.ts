@@ -16,6 +16,7 @@ export { busyRefusal, HashingBusyError } from "./passwords.server";
 export {
   deleteExpiredSessions,
   getAdmin,
+  hasSessionCookie,
   listOwnSessions,
   requireAdminApi,
   requireAdminPage,

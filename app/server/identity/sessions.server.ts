@@ -34,6 +34,21 @@ function sessionCookieName(secure: boolean = getConfig().secureCookies): string 
   return secure ? "__Host-session" : "session";
 }
 
+/**
+ * Whether a Cookie header carries a session cookie (either name), without
+ * reading it: a plain check for what the analytics leave out (ADR 056), a
+ * signed-in administrator's own visits. A stale cookie counts too: an
+ * administrator's browser either way.
+ */
+export function hasSessionCookie(header: string | undefined): boolean {
+  if (!header || !header.includes("session=")) return false;
+  for (const part of header.split(";")) {
+    const pair = part.trimStart();
+    if (pair.startsWith("session=") || pair.startsWith("__Host-session=")) return true;
+  }
+  return false;
+}
+
 let cookie: ReturnType<typeof createCookie> | undefined;
 function sessionCookie() {
   const secure = getConfig().secureCookies;

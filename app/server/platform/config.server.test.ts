@@ -34,6 +34,7 @@ describe("parseConfig", () => {
         PAGE_CACHE_MB: "0",
         AUDIT_RETENTION_DAYS: "30",
         KEEP_ALIVE_SECONDS: "65",
+        ANALYTICS_RETENTION_DAYS: "90",
       },
       "/srv",
     );
@@ -50,11 +51,13 @@ describe("parseConfig", () => {
       pageCacheBytes: 0,
       auditRetentionDays: 30,
       keepAliveTimeoutMs: 65_000,
+      analyticsRetentionDays: 90,
     });
     expect(parseConfig({}).auditRetentionDays).toBe(365);
     expect(parseConfig({}).keepAliveTimeoutMs).toBe(5_000);
     expect(parseConfig({}).passwordHashCost).toBe("standard");
     expect(parseConfig({ PASSWORD_HASH_COST: "test" }).passwordHashCost).toBe("test");
+    expect(parseConfig({}).analyticsRetentionDays).toBe(730);
   });
 
   it("the first start's site settings: the environment's, else the company name and no invented contact details", () => {

@@ -64,6 +64,7 @@ const envSchema = z
     PASSWORD_HASH_COST: z.enum(["standard", "test"], { error: "must be standard or test" }).default("standard"),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
+    ANALYTICS_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(730),
     COMPANY_NAME: optionalString.pipe(
       z
         .string()
@@ -136,6 +137,8 @@ export interface Config {
   pageCacheBytes: number;
   /** Audit log entries older than this many days are pruned (ADR 038). */
   auditRetentionDays: number;
+  /** The analytics' daily rows older than this many days are pruned (ADR 056). */
+  analyticsRetentionDays: number;
   /**
    * The first start's site settings (ADR 034): saved in the database then,
    * and changed in Admin > Settings afterwards. Unset values stay unset: no
@@ -186,6 +189,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     passwordHashCost: e.PASSWORD_HASH_COST,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
     company: {
       name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,

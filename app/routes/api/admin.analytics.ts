@@ -1,0 +1,24 @@
+import { analyticsReport, parseRange } from "~/server/analytics/index.server";
+import { getDb } from "~/server/db/index.server";
+import { requireAdminApi } from "~/server/identity/index.server";
+import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
+import type { Route } from "./+types/admin.analytics";
+
+/**
+ * GET /api/admin/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD (UTC days, at most
+ * 366; without both, the last 30 days): `{totals: {views, visitors},
+ * days: [{date, views, visitors}], pages: [{path, views}], referrers:
+ * [{source, visitors}]}` and the dashboard's campaigns, devices and contact
+ * messages (ADR 056; docs/api.md). 400 for a bad range.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminApi(request);
+  const range = parseRange(new URL(request.url).searchParams);
+  if (!range.ok) return jsonError(400, range.message);
+  return Response.json(await analyticsReport(getDb(), range.value), { headers: { "Cache-Control": "no-store" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdminApi(request);
+  return methodNotAllowed(["GET"]);
+}
