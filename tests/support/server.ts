@@ -62,8 +62,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       SEED_SAMPLE_POSTS: "false",
       ADMIN_EMAIL: TEST_ADMIN.email,
       ADMIN_PASSWORD: TEST_ADMIN.password,
-      // Thousands of sign-ins: scrypt at the test cost (ADR 058); a test of hashing itself passes "standard".
-      PASSWORD_HASH_COST: "test",
+      // Thousands of sign-ins: scrypt at the test cost (ADR 058); a test of
+      // hashing itself passes "standard", as a site at an https address must.
+      PASSWORD_HASH_COST: env.SITE_URL?.startsWith("https:") ? "standard" : "test",
       ...(TEST_BACKEND === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
       ...env,
       DATABASE_URL: databaseUrl,
