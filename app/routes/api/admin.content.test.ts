@@ -297,7 +297,9 @@ describe("drafts, previews and share links", () => {
     expect(shared.status).toBe(200);
     expect(shared.text).toContain("Ana Ruiz");
     expect((await visitor().get(path.replace("/about/", "/landing/"))).status).toBe(404);
-    expect((await visitor().get(`${path.slice(0, -1)}A`)).status).toBe(404);
+    // Another token: its last character changed (to another one: a token may end in "A").
+    const other = `${path.slice(0, -1)}${path.endsWith("A") ? "B" : "A"}`;
+    expect((await visitor().get(other)).status).toBe(404);
     expect((await admin.get("/api/admin/content/about/share-links")).json.links).toHaveLength(1);
     expect((await admin.get("/api/admin/content")).json[1]).toMatchObject({ name: "about", hasDraft: true });
   });
