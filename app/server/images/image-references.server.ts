@@ -76,6 +76,20 @@ export async function referencePostImages(
 
 const REBUILD_POSTS = 100;
 
+/** Which of these uploads are stored, read 500 ids at a time. */
+export async function storedAmong(writer: Writer, ids: string[]): Promise<Set<string>> {
+  const stored = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await writer
+      .selectFrom("images")
+      .select("id")
+      .where("id", "in", ids.slice(i, i + 500))
+      .execute();
+    for (const row of rows) stored.add(row.id);
+  }
+  return stored;
+}
+
 /**
  * Rewrites every reference from the posts' own text: migration 012 fills the
  * table with it and a restore rebuilds it (a backup does not carry the table).
@@ -99,16 +113,7 @@ export async function rebuildImageReferences(writer: Writer): Promise<void> {
         image_id,
       })),
     );
-    const ids = [...new Set(wanted.map((row) => row.image_id))];
-    const stored = new Set<string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await writer
-        .selectFrom("images")
-        .select("id")
-        .where("id", "in", ids.slice(i, i + 500))
-        .execute();
-      for (const row of rows) stored.add(row.id);
-    }
+    const stored = await storedAmong(writer, [...new Set(wanted.map((row) => row.image_id))]);
     const rows = wanted.filter((row) => stored.has(row.image_id));
     for (let i = 0; i < rows.length; i += 200) {
       await writer

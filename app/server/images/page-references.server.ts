@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import { imageIdsIn } from "~/lib/images";
 import { isForeignKeyViolation } from "../db/dialect.server";
 import type { Database } from "../db/schema.server";
-import { ImageMissingError } from "./image-references.server";
+import { ImageMissingError, storedAmong } from "./image-references.server";
 
 /**
  * Which uploads the editable pages use (ADR 053, as ADR 036 for posts): a
@@ -12,19 +12,6 @@ import { ImageMissingError } from "./image-references.server";
  */
 
 type Writer = Kysely<Database> | Transaction<Database>;
-
-async function storedAmong(writer: Writer, ids: string[]): Promise<Set<string>> {
-  const stored = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await writer
-      .selectFrom("images")
-      .select("id")
-      .where("id", "in", ids.slice(i, i + 500))
-      .execute();
-    for (const row of rows) stored.add(row.id);
-  }
-  return stored;
-}
 
 /**
  * Brings a page's references in step with its documents (`texts`: the
