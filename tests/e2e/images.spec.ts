@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type Locator, type Page, type TestInfo } from "@playwright/test";
+import { type Locator, type Page, type Route, type TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN } from "../../playwright.config";
 import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
@@ -194,6 +194,14 @@ async function sendImageTo(page: Page, how: "paste" | "drop", name: string, byte
   );
 }
 
+/** Holds the next upload until the returned function lets it go on. */
+async function holdNextUpload(page: Page): Promise<() => Promise<void>> {
+  let hold!: (route: Route) => void;
+  const held = new Promise<Route>((resolve) => (hold = resolve));
+  await page.route("**/api/admin/upload", (route) => hold(route), { times: 1 });
+  return async () => (await held).continue();
+}
+
 async function describeImage(page: Page, answer: { alt?: string; caption?: string; decorative?: boolean }) {
   const dialog = page.getByRole("dialog", { name: "Describe the image" });
   await expect(dialog).toBeVisible();
@@ -283,7 +291,9 @@ test("images go into the body by picking, pasting and dropping, with alt text an
     /^Before the pictures\.\n\n!\[A yellow circle\]\(\/images\/[0-9a-f]{64}-1200\.webp "The \\"sun\\", roughly"\)$/,
   );
 
-  // Pasted at the end of the text, decorative; dropped, described.
+  // Pasted at the end of the text, decorative; dropped, described. The pasted one's upload is held
+  // until the dropped one's dialog is open: its end must not let Save (or Insert) through meanwhile.
+  const releaseUpload = await holdNextUpload(page);
   await content.press("End");
   await content.pressSequentially("\n\n");
   await sendImageTo(page, "paste", "pasted.jpg", await uniquePhoto(testInfo));
@@ -291,7 +301,13 @@ test("images go into the body by picking, pasting and dropping, with alt text an
   await content.press("End");
   await content.pressSequentially("\n\nAfter them.\n\n");
   await sendImageTo(page, "drop", "dropped.jpg", await uniquePhoto(testInfo));
+  await expect(page.getByRole("dialog", { name: "Describe the image" })).toBeVisible();
+  await releaseUpload();
+  await expect(content).toHaveValue(/<!-- decorative -->/);
+  const save = page.getByRole("button", { name: "Save", includeHidden: true });
+  await expect(save).toBeDisabled();
   await describeImage(page, { alt: "Another circle" });
+  await expect(save).toBeEnabled();
   // Decorative: empty alt text, and the mark that tells the check before publishing so (ADR 057).
   await expect(content).toHaveValue(
     /\n\n!\[\]\(\/images\/[0-9a-f]{64}-1200\.webp\)<!-- decorative -->\n\nAfter them\.\n\n!\[Another circle\]/,

@@ -56,7 +56,13 @@ export function usePostEditing({
 }) {
   const [editor, setEditor] = useState<EditorState | null>(null);
   const [saving, setSaving] = useState(false);
-  const [uploading, setUploading] = useState(false);
+  // Uploads still going: a header image and body images can overlap, and the end of one must not clear another.
+  const [uploads, setUploads] = useState(0);
+  const uploading = uploads > 0;
+  const uploadChanged = useCallback(
+    (started: boolean) => setUploads((count) => Math.max(0, count + (started ? 1 : -1))),
+    [],
+  );
   const [saveError, setSaveError] = useState<string>();
   const [discarded, setDiscarded] = useState<EditorState | null>(null);
   const [check, setCheck] = useState<PublishCheckState>();
@@ -75,7 +81,7 @@ export function usePostEditing({
   function backToList() {
     setEditor(null);
     setSaveError(undefined);
-    setUploading(false);
+    setUploads(0);
     setCheck(undefined);
     requestAnimationFrame(() => createButtonRef.current?.focus());
   }
@@ -167,7 +173,8 @@ export function usePostEditing({
     dirty,
     saving,
     uploading,
-    setUploading,
+    /** An upload starts (true) or ends (false); Save waits while any is going. */
+    uploadChanged,
     saveError,
     /** What the check before publishing found, if it found anything. */
     check,

@@ -46,6 +46,8 @@ export function BodyImageDialog({
   };
   const insert = (event: React.FormEvent) => {
     event.preventDefault();
+    // React passes events up through the portal: this form sits inside the editor's, which would save the post.
+    event.stopPropagation();
     if (!decorative && alt.trim() === "") {
       setMissingAlt(true);
       altInput.current?.focus();

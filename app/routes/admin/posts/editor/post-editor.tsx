@@ -25,7 +25,7 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
   const { draft, initial, base: baseUpdatedAt } = editing.editor;
   const { saving, uploading, saveError: error, change: onChange, close: onClose, restore: onRestore } = editing;
   const onSave = () => void editing.save();
-  const onUploadingChange = editing.setUploading;
+  const onUploadingChange = editing.uploadChanged;
   // The slug as last saved (existing posts), to warn before changing a public address.
   const savedSlug = initial.id ? initial.slug : undefined;
   // The signed-in administrator's e-mail: whose unsaved drafts this browser keeps (ADR 043).
