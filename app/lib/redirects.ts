@@ -70,6 +70,10 @@ export function checkFromPath(input: string): Checked {
     return { ok: false, message: "from must be a path without ? or #" };
   }
   const path = withoutTrailingSlash(new URL(text, BASE).pathname);
+  // Dot segments can leave two slashes in front (/.//host): still not a path of its own.
+  if (path.startsWith("//")) {
+    return { ok: false, message: "from must be a path on this site, starting with / (such as /old-page)" };
+  }
   if (path.length > REDIRECT_LIMITS.from) {
     return { ok: false, message: `from is too long (${REDIRECT_LIMITS.from} characters at most)` };
   }
@@ -101,6 +105,9 @@ export function checkTarget(input: string): Checked {
     if (text.startsWith("//") || text.startsWith("/\\")) return refused;
     const url = new URL(text, BASE);
     const value = url.pathname + url.search + url.hash;
+    // Resolving dot segments and backslashes can make the path start with //
+    // (/.//host, /..//host, /./\host): as a Location that is another host.
+    if (value.startsWith("//")) return refused;
     return value.length > REDIRECT_LIMITS.to ? refused : { ok: true, value };
   }
   if (!/^https:\/\//i.test(text)) return refused;

@@ -133,6 +133,17 @@ const jsonRoutes: Array<[string, string, string[]]> = [
   ["POST", "/api/admin/invites", ["email", "password"]],
   ["DELETE", "/api/admin/administrators/:other", ["password"]],
   ["POST", "/api/admin/preview", ["content"]],
+  ["POST", "/api/admin/posts/check", ["content", "publishDate", "slug", "id"]],
+  ["PUT", "/api/admin/content/contact", ["messages"]],
+  ["PUT", "/api/admin/content/about", ["tagline", "mission", "solutions", "story"]],
+  ["PUT", "/api/admin/content/about/draft", ["document", "baseVersion", "overDraftVersion"]],
+  ["DELETE", "/api/admin/content/about/draft", []],
+  ["POST", "/api/admin/content/about/share-links", []],
+  ["DELETE", "/api/admin/content/about/share-links/:other", []],
+  ["POST", "/api/admin/redirects", ["from", "to", "status"]],
+  ["PUT", "/api/admin/redirects/:other", ["from", "to", "status"]],
+  // Read as CSV whatever the type says.
+  ["POST", "/api/admin/redirects.csv", ["from", "to", "status"]],
 ];
 const formRoutes: Array<[string, string, string[]]> = [
   ["POST", "/admin/login", ["email", "password", "code", "step"]],
@@ -235,6 +246,17 @@ describe.each([
       "/admin/messages?q=",
       "/admin/messages?status=",
       "/admin/setup?token=",
+      "/api/admin/content/",
+      "/api/admin/content/about/revisions/",
+      "/api/admin/redirects/",
+      "/api/admin/redirects?q=",
+      "/api/admin/redirects?offset=",
+      "/api/admin/not-found?limit=",
+      "/api/admin/analytics?from=2026-01-01&to=",
+      "/api/admin/analytics?to=2026-01-01&from=",
+      "/api/admin/analytics.csv?to=2026-01-01&from=",
+      "/pages/preview/about/",
+      "/pages/preview/landing/",
       "/",
     ];
     await fc.assert(

@@ -79,6 +79,12 @@ describe("attack 2 and bounded bodies: every route that reads a body stops at it
     ["PUT", "/api/admin/posts/:post/autosave", JSON_TYPE, true, 1024 * 1024],
     ["PATCH", "/api/admin/messages/:message", JSON_TYPE, true, 1024 * 1024],
     ["POST", "/api/admin/preview", JSON_TYPE, true, 1024 * 1024],
+    ["POST", "/api/admin/posts/check", JSON_TYPE, true, 1024 * 1024],
+    // A page's document and its draft: 256 KiB and room for the draft's version fields.
+    ["PUT", "/api/admin/content/landing", JSON_TYPE, true, 256 * 1024 + 1024],
+    ["PUT", "/api/admin/content/about/draft", JSON_TYPE, true, 256 * 1024 + 1024],
+    ["POST", "/api/admin/redirects", JSON_TYPE, true, 1024 * 1024],
+    ["POST", "/api/admin/redirects.csv", { "Content-Type": "text/csv" }, true, 1_000_000],
     // Removing an administrator carries the password in a JSON body (ADR 046).
     ["DELETE", "/api/admin/administrators/00000000-0000-4000-8000-000000000000", JSON_TYPE, true, 1024 * 1024],
     [
@@ -226,6 +232,40 @@ describe("attack 4: text the database cannot store", () => {
   );
 
   it.each([
+    ["POST", "/api/admin/posts/check", { content: "[a](/blog/x\u0000)" }, "content"],
+    [
+      "PUT",
+      "/api/admin/content/about/draft",
+      { document: { story: "\u0000" }, baseVersion: 0, overDraftVersion: 0 },
+      "document.story",
+    ],
+    ["PUT", "/api/admin/content/landing", { hero: { title: "a\u0000" } }, "hero.title"],
+    ["POST", "/api/admin/redirects", { from: "/nul", to: "/about\u0000" }, "to"],
+  ])("%s %s with NUL in a string is a 400 naming the field", async (method, path, body, field) => {
+    const answer = await admin.request(method, path, body);
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toBe(
+      `${field} contains a character that cannot be stored (a NUL character or an unpaired surrogate)`,
+    );
+  });
+
+  it.each([
+    ["in a field", "/csv-nul,/about\u0000\n"],
+    ["in a quoted field", '"/csv-nul-quoted","/a\u0000b"\n'],
+  ])("a redirects CSV with NUL %s is a 400, nothing imported", async (_where, csv) => {
+    const answer = await admin.request("POST", "/api/admin/redirects.csv", csv, { "Content-Type": "text/csv" });
+    expect(answer.status).toBe(400);
+    expect((await admin.get("/api/admin/redirects?q=csv-")).json).toEqual([]);
+  });
+
+  it.each([
+    ["GET", "/api/admin/content/%00"],
+    ["PUT", "/api/admin/content/%00/draft"],
+    ["GET", "/api/admin/content/about/revisions/%00"],
+    ["DELETE", "/api/admin/content/about/share-links/%00"],
+    ["GET", "/api/admin/redirects/%00"],
+    ["DELETE", "/api/admin/redirects/%00"],
+    ["GET", "/pages/preview/about/%00"],
     ["GET", "/blog/%00"],
     ["GET", "/blog/abc%00def"],
     ["GET", "/blog?article=%00"],

@@ -4,7 +4,7 @@ import { stringify } from "csv-stringify/sync";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS, REDIRECT_LIMITS, type RedirectStatus } from "~/lib/redirects";
 import { changingContent } from "../db/content-version.server";
 import type { Db } from "../db/db.server";
-import { checkInput, countRedirects, placeRedirect, RedirectError } from "./redirects.server";
+import { checkInput, countingInTurn, countRedirects, placeRedirect, RedirectError } from "./redirects.server";
 
 /**
  * Redirects as CSV (ADR 054), for a site moving from another platform:
@@ -146,6 +146,7 @@ export async function importRedirectsCsv(db: Db, text: string): Promise<ImportRe
   if (lines.length === 0) return { ok: false, problems: [{ line: 1, message: "the file holds no redirect" }] };
   try {
     await changingContent(db, async (trx) => {
+      await countingInTurn(trx);
       const found: CsvProblem[] = [];
       for (const { line, ...redirect } of lines) {
         try {

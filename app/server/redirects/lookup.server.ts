@@ -39,7 +39,12 @@ export function redirectLookup({ readVersion, load, logger }: RedirectLookupOpti
     if (loaded?.version === version) return loaded.targets;
     if (loading?.version !== version) {
       const done = load().then((rows) => {
-        const targets = new Map(rows.map((row) => [row.from, { to: row.to, status: row.status }]));
+        const targets = new Map(
+          rows
+            // A row saved before the target check resolved dot segments may lead to //host: never sent.
+            .filter((row) => !row.to.startsWith("//"))
+            .map((row) => [row.from, { to: row.to, status: row.status }]),
+        );
         if (loading?.done === done) {
           loaded = { version, targets };
           loading = undefined;

@@ -10,6 +10,7 @@ import {
 } from "~/lib/redirects";
 import { changingContent } from "../db/content-version.server";
 import { isUniqueViolation, type Db } from "../db/db.server";
+import { isPostgres } from "../db/dialect.server";
 import { isRecordId } from "../db/ids.server";
 import type { Database, RedirectsTable } from "../db/schema.server";
 
@@ -139,6 +140,18 @@ async function place(
   return trx.selectFrom("redirects").selectAll().where("from_path", "=", from).executeTakeFirstOrThrow();
 }
 
+/** The PostgreSQL advisory lock the writes that count the redirects take (analytics' is 560_056). */
+const COUNT_LOCK = 540_054;
+
+/**
+ * Writes that check MAX_REDIRECTS take turns from here to their commit: on
+ * PostgreSQL two creates at 9,999 each counted 9,999 and both saved. (SQLite's
+ * IMMEDIATE transactions already take turns.)
+ */
+async function countingInTurn(trx: Trx): Promise<void> {
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${COUNT_LOCK})`.execute(trx);
+}
+
 async function countRedirects(db: Db | Trx): Promise<number> {
   const row = await db
     .selectFrom("redirects")
@@ -161,6 +174,7 @@ async function saving<T>(db: Db, from: string, write: (trx: Trx) => Promise<T>):
 export async function createRedirect(db: Db, input: RedirectInput): Promise<Redirect> {
   const checked = checkInput(input);
   return saving(db, checked.from, async (trx) => {
+    await countingInTurn(trx);
     if ((await countRedirects(trx)) >= MAX_REDIRECTS) {
       throw new RedirectError(409, `The site keeps at most ${MAX_REDIRECTS.toLocaleString("en-US")} redirects`);
     }
@@ -272,4 +286,4 @@ export async function readAllRedirects(db: Db): Promise<Array<{ from: string; to
   return rows.map((row) => ({ from: row.from_path, to: row.to_target, status: row.status }));
 }
 
-export { place as placeRedirect, countRedirects };
+export { place as placeRedirect, countRedirects, countingInTurn };

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import { isShareTokenShaped, MAX_LIVE_SHARE_LINKS, SHARE_LINK_DAYS, SHARE_TOKEN_BYTES } from "~/lib/share-links";
-import type { ContentName } from "~/lib/site-content";
+import { CONTENT_NAMES, type ContentName } from "~/lib/site-content";
 import type { Db } from "../db/db.server";
+import { isPostgres } from "../db/dialect.server";
 import { isRecordId } from "../db/ids.server";
 import { hashSecretToken, newSecretToken } from "../platform/secret-tokens.server";
 
@@ -13,6 +15,8 @@ import { hashSecretToken, newSecretToken } from "../platform/secret-tokens.serve
  */
 
 const DAY_MS = 86_400_000;
+/** The first key of the PostgreSQL advisory lock of a page's share links (page-images.server.ts has 53). */
+const SHARE_LINKS_LOCK = 5_301;
 
 export class PageShareLinkError extends Error {
   readonly status = 409;
@@ -34,8 +38,12 @@ export async function createPageShareLink(
   now = new Date(),
 ): Promise<{ id: string; token: string; createdAt: string; expiresAt: string }> {
   const createdAt = now.toISOString();
-  // The cap bounds how many rows a page's links can grow to; two links made at the same instant may both pass it.
+  // The cap bounds how many rows a page's links can grow to. SQLite's
+  // IMMEDIATE transactions count one at a time; on PostgreSQL a lock per
+  // page, held to the transaction's end, does (two at once both passed it).
   return db.transaction().execute(async (trx) => {
+    if (isPostgres(trx))
+      await sql`select pg_advisory_xact_lock(${SHARE_LINKS_LOCK}, ${CONTENT_NAMES.indexOf(name)})`.execute(trx);
     await trx.deleteFrom("site_content_share_links").where("expires_at", "<=", createdAt).execute();
     const live = await trx
       .selectFrom("site_content_share_links")
