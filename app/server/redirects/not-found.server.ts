@@ -115,7 +115,9 @@ export class NotFoundCounter {
    */
   async flush(db: Db): Promise<void> {
     if (this.pending.size === 0) return;
-    const batch = [...this.pending];
+    // In path order, as every process writes: two PostgreSQL processes upserting the same new paths
+    // in different orders could each hold a row the other waits for (a deadlock, the batch lost).
+    const batch = [...this.pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.pending = new Map();
     this.dropped = 0;
     for (let i = 0; i < batch.length; i += UPSERT_ROWS) {
