@@ -6,6 +6,7 @@ import { getDb } from "~/server/db/index.server";
 import { requireAdminPage } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
 import { AnalyticsChart } from "./chart";
+import { DateField } from "./date-field";
 import { NumbersTable } from "./numbers-table";
 
 /**
@@ -49,26 +50,8 @@ function RangePicker({ preset, from, to }: { preset: number | null; from: string
         </ul>
       </nav>
       <Form method="get" className="flex flex-wrap items-end gap-2" aria-label={text.customHeading}>
-        <label className="flex flex-col text-sm font-medium">
-          {text.fromLabel}
-          <input
-            type="date"
-            name="from"
-            defaultValue={from}
-            required
-            className="mt-1 min-h-10 rounded-md border border-neutral-400 px-2"
-          />
-        </label>
-        <label className="flex flex-col text-sm font-medium">
-          {text.toLabel}
-          <input
-            type="date"
-            name="to"
-            defaultValue={to}
-            required
-            className="mt-1 min-h-10 rounded-md border border-neutral-400 px-2"
-          />
-        </label>
+        <DateField label={text.fromLabel} name="from" value={from} />
+        <DateField label={text.toLabel} name="to" value={to} />
         <button
           type="submit"
           className="min-h-10 rounded-md border border-neutral-400 bg-white px-3 font-medium hover:bg-neutral-100"
