@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { AdminScreen } from "~/components/admin/admin-screen";
 import { analyticsText as text } from "~/content/analytics";
 import { pageMeta } from "~/lib/seo";
 import { analyticsReport, chartOf, parseScreenRange } from "~/server/analytics/index.server";
@@ -90,9 +91,7 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/analytics";
   const label = (key: string) => (key === "(other)" ? text.other : key);
   return (
-    <div className="mx-auto max-w-5xl">
-      <h1 className="text-3xl font-bold">{text.title}</h1>
-      <p className="mt-2 max-w-prose text-neutral-700">{text.intro}</p>
+    <AdminScreen width="5xl" title={text.title} intro={text.intro}>
       <RangePicker preset={preset} from={from} to={to} />
       {error && (
         <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-900">
@@ -165,6 +164,6 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
         </div>
         <p className="mt-6 text-sm text-neutral-700">{text.otherHint}</p>
       </div>
-    </div>
+    </AdminScreen>
   );
 }
