@@ -5,7 +5,7 @@
  * opened it on the way out.
  */
 import * as Dialog from "@radix-ui/react-dialog";
-import { type ReactNode, type Ref, useRef } from "react";
+import { type ReactNode, useRef } from "react";
 
 export function ConfirmDialog({
   open,
@@ -21,7 +21,7 @@ export function ConfirmDialog({
   focusOnOpen: () => void;
   title: ReactNode;
   description: ReactNode;
-  /** Anything between the question and its buttons, and the buttons. */
+  /** Anything between the question and its buttons, and the buttons (DialogActions). */
   children: ReactNode;
 }) {
   // The row's button that opened it: focus goes back there on Cancel.
@@ -49,20 +49,5 @@ export function ConfirmDialog({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
-  );
-}
-
-/** The question's Cancel: closes it, as Escape and a click outside do. */
-export function ConfirmCancel({ ref }: { ref?: Ref<HTMLButtonElement> }) {
-  return (
-    <Dialog.Close asChild>
-      <button
-        ref={ref}
-        type="button"
-        className="min-h-10 rounded-md border border-neutral-400 px-4 py-2 font-medium hover:bg-neutral-100"
-      >
-        Cancel
-      </button>
-    </Dialog.Close>
   );
 }

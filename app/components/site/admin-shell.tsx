@@ -18,3 +18,16 @@ export function FormAlert({ message }: { message?: string }) {
     </p>
   );
 }
+
+/** The card's one button: it sends the form, and says what is under way (`busyLabel`) until the answer. */
+export function CardSubmit({ busy, busyLabel, children }: { busy: boolean; busyLabel: string; children: string }) {
+  return (
+    <button
+      type="submit"
+      disabled={busy}
+      className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
+    >
+      {busy ? busyLabel : children}
+    </button>
+  );
+}

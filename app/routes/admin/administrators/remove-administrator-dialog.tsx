@@ -1,7 +1,8 @@
 import { useRef } from "react";
 import { Form } from "react-router";
-import { ConfirmCancel, ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { ConfirmDialog } from "~/components/admin/confirm-dialog";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
+import { DialogAction, DialogActions } from "~/components/admin/dialog-actions";
 
 export interface RemovalTarget {
   id: string;
@@ -59,16 +60,11 @@ export function RemoveAdministratorDialog({
             attempt={refusal}
           />
         </div>
-        <div className="flex flex-wrap justify-end gap-3">
-          <ConfirmCancel />
-          <button
-            type="submit"
-            disabled={busy}
-            className="min-h-10 rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 disabled:opacity-60"
-          >
+        <DialogActions inForm>
+          <DialogAction tone="danger" type="submit" disabled={busy}>
             {busy ? "Removing..." : target?.self ? "Remove myself" : "Remove"}
-          </button>
-        </div>
+          </DialogAction>
+        </DialogActions>
       </Form>
     </ConfirmDialog>
   );

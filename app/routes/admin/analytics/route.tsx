@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { AdminScreen } from "~/components/admin/admin-screen";
 import { analyticsText as text } from "~/content/analytics";
 import { pageMeta } from "~/lib/seo";
 import { analyticsReport, chartOf, parseScreenRange } from "~/server/analytics/index.server";
@@ -6,6 +7,7 @@ import { getDb } from "~/server/db/index.server";
 import { requireAdminPage } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
 import { AnalyticsChart } from "./chart";
+import { DateField } from "./date-field";
 import { NumbersTable } from "./numbers-table";
 
 /**
@@ -49,26 +51,8 @@ function RangePicker({ preset, from, to }: { preset: number | null; from: string
         </ul>
       </nav>
       <Form method="get" className="flex flex-wrap items-end gap-2" aria-label={text.customHeading}>
-        <label className="flex flex-col text-sm font-medium">
-          {text.fromLabel}
-          <input
-            type="date"
-            name="from"
-            defaultValue={from}
-            required
-            className="mt-1 min-h-10 rounded-md border border-neutral-400 px-2"
-          />
-        </label>
-        <label className="flex flex-col text-sm font-medium">
-          {text.toLabel}
-          <input
-            type="date"
-            name="to"
-            defaultValue={to}
-            required
-            className="mt-1 min-h-10 rounded-md border border-neutral-400 px-2"
-          />
-        </label>
+        <DateField label={text.fromLabel} name="from" value={from} />
+        <DateField label={text.toLabel} name="to" value={to} />
         <button
           type="submit"
           className="min-h-10 rounded-md border border-neutral-400 bg-white px-3 font-medium hover:bg-neutral-100"
@@ -107,9 +91,7 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/analytics";
   const label = (key: string) => (key === "(other)" ? text.other : key);
   return (
-    <div className="mx-auto max-w-5xl">
-      <h1 className="text-3xl font-bold">{text.title}</h1>
-      <p className="mt-2 max-w-prose text-neutral-700">{text.intro}</p>
+    <AdminScreen width="5xl" title={text.title} intro={text.intro}>
       <RangePicker preset={preset} from={from} to={to} />
       {error && (
         <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-red-900">
@@ -182,6 +164,6 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
         </div>
         <p className="mt-6 text-sm text-neutral-700">{text.otherHint}</p>
       </div>
-    </div>
+    </AdminScreen>
   );
 }

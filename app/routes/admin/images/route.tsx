@@ -1,4 +1,5 @@
 import { Form, redirect, useActionData, useNavigation } from "react-router";
+import { AdminScreen, listLoading } from "~/components/admin/admin-screen";
 import { Pager } from "~/components/admin/pager";
 import { adminListHref, countOf, pageCount } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
@@ -49,15 +50,13 @@ export default function AdminImages({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busyId = navigation.formData?.get("id");
-  const loading =
-    navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/images";
+  const loading = listLoading(navigation, "/admin/images");
   return (
-    <div className="mx-auto max-w-5xl">
-      <h1 className="text-3xl font-bold">Images</h1>
-      <p className="mt-2 max-w-prose text-neutral-700">
-        Uploaded images that no post uses, neither as its header image nor in its content, and no page shows as a team
-        photo. Deleting one frees its space; an image in use is never listed here and cannot be deleted.
-      </p>
+    <AdminScreen
+      width="5xl"
+      title="Images"
+      intro="Uploaded images that no post uses, neither as its header image nor in its content, and no page shows as a team photo. Deleting one frees its space; an image in use is never listed here and cannot be deleted."
+    >
       {result && "error" in result && (
         <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 p-3 text-red-900">
           {result.error}
@@ -141,6 +140,6 @@ export default function AdminImages({ loaderData }: Route.ComponentProps) {
         hrefFor={(n) => adminListHref("/admin/images", { page: n })}
         label="Pages of images"
       />
-    </div>
+    </AdminScreen>
   );
 }

@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminCard, FormAlert } from "~/components/site/admin-shell";
+import { AdminCard, CardSubmit, FormAlert } from "~/components/site/admin-shell";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";
@@ -101,13 +101,9 @@ export default function AdminInvite({ loaderData, actionData }: Route.ComponentP
           defaultValue={actionData?.name}
         />
         <NewPasswordFields />
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
-        >
-          {busy ? "Joining..." : "Join and sign in"}
-        </button>
+        <CardSubmit busy={busy} busyLabel="Joining...">
+          Join and sign in
+        </CardSubmit>
       </Form>
     </AdminCard>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminCard, FormAlert } from "~/components/site/admin-shell";
+import { AdminCard, CardSubmit, FormAlert } from "~/components/site/admin-shell";
 import { TextField } from "~/components/ui/text-field";
 import { CODE_MAX_LENGTH, CODE_REQUIRED, MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
@@ -133,13 +133,9 @@ export default function AdminLogin({ loaderData, actionData }: Route.ComponentPr
             </div>
           </>
         )}
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
-        >
-          {busy ? (twoFactor ? "Checking..." : "Signing in...") : twoFactor ? "Verify and sign in" : "Sign in"}
-        </button>
+        <CardSubmit busy={busy} busyLabel={twoFactor ? "Checking..." : "Signing in..."}>
+          {twoFactor ? "Verify and sign in" : "Sign in"}
+        </CardSubmit>
         {twoFactor && (
           <div className="flex flex-wrap justify-between gap-2 text-sm">
             <button

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Link, redirect, useNavigation } from "react-router";
+import { listLoading } from "~/components/admin/admin-screen";
 import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
 import { Pager } from "~/components/admin/pager";
 import {
@@ -102,9 +103,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const busyId = navigation.formData?.get("id");
   const busySender = navigation.formData?.get("intent") === "forget" ? navigation.formData.get("email") : undefined;
-  // Another page or filter on its way (not the refresh after marking or deleting a message).
-  const loading =
-    navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/messages";
+  const loading = listLoading(navigation, "/admin/messages");
   const forgottenRef = useRef<HTMLParagraphElement>(null);
   const forgotten = actionData?.forgotten;
 

@@ -1,4 +1,5 @@
 import { Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { AdminScreen, listLoading } from "~/components/admin/admin-screen";
 import { Pager } from "~/components/admin/pager";
 import { notFoundText as text } from "~/content/redirects";
 import { pageCount } from "~/lib/admin-lists";
@@ -51,12 +52,9 @@ export default function AdminNotFound({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busyPath = navigation.formData?.get("path");
-  const loading =
-    navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/not-found";
+  const loading = listLoading(navigation, "/admin/not-found");
   return (
-    <div className="mx-auto max-w-5xl">
-      <h1 className="text-3xl font-bold">{text.title}</h1>
-      <p className="mt-2 max-w-prose text-neutral-700">{text.intro}</p>
+    <AdminScreen width="5xl" title={text.title} intro={text.intro}>
       {result && "done" in result && (
         <p
           role="status"
@@ -116,6 +114,6 @@ export default function AdminNotFound({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
       <Pager page={page} pages={pages} hrefFor={notFoundHref} label={text.pagerLabel} />
-    </div>
+    </AdminScreen>
   );
 }

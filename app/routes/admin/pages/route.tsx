@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { AdminScreen } from "~/components/admin/admin-screen";
 import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
@@ -19,9 +20,7 @@ export const meta = () => pageMeta({ title: "Pages | Blog Admin", noindex: true 
 
 export default function AdminPages({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="mx-auto max-w-3xl">
-      <h1 className="text-3xl font-bold">{pagesText.screenTitle}</h1>
-      <p className="mt-2 max-w-prose text-neutral-700">{pagesText.screenIntro}</p>
+    <AdminScreen width="3xl" title={pagesText.screenTitle} intro={pagesText.screenIntro}>
       <ul className="mt-6 flex flex-col gap-4">
         {loaderData.pages.map((page) => (
           <li key={page.name} className="rounded-lg border border-neutral-200 bg-white p-5">
@@ -47,6 +46,6 @@ export default function AdminPages({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-    </div>
+    </AdminScreen>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from "react";
-import { ConfirmCancel, ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { DialogAction, DialogActions } from "~/components/admin/dialog-actions";
 import { DELETE_CONFIRMATION } from "./post-draft";
 
 /**
@@ -52,19 +53,17 @@ export function DeletePostDialog({
           </p>
         </div>
       </div>
-      <div className="mt-6 flex flex-wrap justify-end gap-3">
-        <ConfirmCancel ref={cancel} />
-        <button
-          type="button"
+      <DialogActions cancelRef={cancel}>
+        <DialogAction
+          tone="danger"
           onClick={() => {
             onConfirm({ deleteImages });
             setDeleteImages(false);
           }}
-          className="min-h-10 rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800"
         >
           Delete
-        </button>
-      </div>
+        </DialogAction>
+      </DialogActions>
     </ConfirmDialog>
   );
 }

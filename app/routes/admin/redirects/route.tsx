@@ -1,4 +1,5 @@
 import { redirect, useActionData, useNavigation } from "react-router";
+import { AdminScreen, listLoading } from "~/components/admin/admin-screen";
 import { Pager } from "~/components/admin/pager";
 import { redirectsText as text } from "~/content/redirects";
 import { pageCount } from "~/lib/admin-lists";
@@ -48,12 +49,9 @@ export default function AdminRedirects({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const intent = navigation.formData?.get("intent");
-  const loading =
-    navigation.state === "loading" && !navigation.formData && navigation.location.pathname === "/admin/redirects";
+  const loading = listLoading(navigation, "/admin/redirects");
   return (
-    <div className="mx-auto max-w-5xl">
-      <h1 className="text-3xl font-bold">{text.title}</h1>
-      <p className="mt-2 max-w-prose text-neutral-700">{text.intro}</p>
+    <AdminScreen width="5xl" title={text.title} intro={text.intro}>
       {result && "error" in result && (
         <p role="alert" className="mt-4 rounded-md border border-red-300 bg-red-50 p-3 text-red-900">
           {result.error}
@@ -95,6 +93,6 @@ export default function AdminRedirects({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
       <Pager page={page} pages={pages} hrefFor={(n) => redirectsHref({ page: n, q })} label={text.pagerLabel} />
-    </div>
+    </AdminScreen>
   );
 }

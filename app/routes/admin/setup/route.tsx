@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminCard, FormAlert } from "~/components/site/admin-shell";
+import { AdminCard, CardSubmit, FormAlert } from "~/components/site/admin-shell";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";
@@ -57,13 +57,9 @@ export default function AdminSetup({ loaderData, actionData }: Route.ComponentPr
         <input type="hidden" name="token" value={loaderData.token} />
         <TextField label="E-mail" name="email" type="email" autoComplete="username" defaultValue={actionData?.email} />
         <NewPasswordFields />
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
-        >
-          {busy ? "Creating..." : "Create administrator"}
-        </button>
+        <CardSubmit busy={busy} busyLabel="Creating...">
+          Create administrator
+        </CardSubmit>
       </Form>
     </AdminCard>
   );

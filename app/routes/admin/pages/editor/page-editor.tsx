@@ -5,7 +5,8 @@
  */
 import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
-import { ConfirmCancel, ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { ConfirmDialog } from "~/components/admin/confirm-dialog";
+import { DialogAction, DialogActions } from "~/components/admin/dialog-actions";
 import { ShareLinks } from "~/components/admin/share-links";
 import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { defaultContent } from "~/content/site-content-defaults";
@@ -106,19 +107,17 @@ export function PageEditor(props: EditorData & { revisions: ContentRevisionSumma
         title={confirmation?.title}
         description={confirmation?.description}
       >
-        <div className="mt-6 flex flex-wrap justify-end gap-3">
-          <ConfirmCancel ref={cancel} />
-          <button
-            type="button"
+        <DialogActions cancelRef={cancel}>
+          <DialogAction
+            tone="primary"
             onClick={() => {
               confirmation?.run();
               setConfirmation(null);
             }}
-            className="min-h-10 rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
           >
             {confirmation?.confirm}
-          </button>
-        </div>
+          </DialogAction>
+        </DialogActions>
       </ConfirmDialog>
     </div>
   );

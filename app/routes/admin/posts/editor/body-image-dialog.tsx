@@ -5,6 +5,7 @@
  */
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useRef, useState } from "react";
+import { DialogAction, DialogActions } from "~/components/admin/dialog-actions";
 import { MAX_IMAGE_ALT } from "~/lib/post-rules";
 import { hintClass, inputClass, labelClass } from "./fields";
 import type { ImageAnswer, PendingImage } from "./use-body-image";
@@ -118,23 +119,11 @@ export function BodyImageDialog({
                 onChange={(e) => setCaption(e.target.value)}
               />
             </div>
-            <div className="flex flex-wrap justify-end gap-3">
-              <Dialog.Close asChild>
-                <button
-                  type="button"
-                  className="min-h-10 rounded-md border border-neutral-400 px-4 py-2 font-medium hover:bg-neutral-100"
-                >
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button
-                type="submit"
-                disabled={failed}
-                className="min-h-10 rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800 disabled:opacity-60"
-              >
+            <DialogActions inForm>
+              <DialogAction tone="primary" type="submit" disabled={failed}>
                 Insert image
-              </button>
-            </div>
+              </DialogAction>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -6,6 +6,7 @@
  */
 import * as Dialog from "@radix-ui/react-dialog";
 import { useRef } from "react";
+import { DialogAction, DialogActions } from "~/components/admin/dialog-actions";
 import { problemText, publishCheckText as text } from "~/content/publish-check";
 import type { PublishCheckState } from "../use-post-editing";
 import { hintClass } from "./fields";
@@ -87,23 +88,11 @@ export function PublishCheckDialog({
               }}
             />
           </div>
-          <div className="mt-6 flex flex-wrap justify-end gap-3">
-            <Dialog.Close asChild>
-              <button
-                type="button"
-                className="min-h-10 rounded-md border border-neutral-400 px-4 py-2 font-medium hover:bg-neutral-100"
-              >
-                {text.back}
-              </button>
-            </Dialog.Close>
-            <button
-              type="button"
-              onClick={onPublishAnyway}
-              className="min-h-10 rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800"
-            >
+          <DialogActions cancelLabel={text.back}>
+            <DialogAction tone="primary" onClick={onPublishAnyway}>
               {text.anyway}
-            </button>
-          </div>
+            </DialogAction>
+          </DialogActions>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
