@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import axe, { type Result } from "axe-core";
@@ -94,6 +96,18 @@ export async function expectNoAxeViolations(page: Page) {
   }
   const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
   expect(summary).toEqual([]);
+}
+
+/**
+ * Saves a screenshot for a person to look at, as `<name>-<project>.png` in
+ * SCREENSHOT_DIR; without it, takes none. A screenshot checks nothing, and
+ * a full-page one costs about a second of a busy machine.
+ */
+export async function screenshotForReview(page: Page, name: string, { fullPage = true } = {}) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}-${test.info().project.name}.png`), fullPage });
 }
 
 let addressesGiven = 0;
