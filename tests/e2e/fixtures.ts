@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import axe, { type Result } from "axe-core";
 import { TEST_BACKEND } from "../support/backend";
 import { startSite, type Site } from "../support/e2e-site";
 
@@ -56,21 +59,55 @@ export const test = base.extend<object, { backend: "sqlite" | "postgres"; access
   },
 });
 
+declare global {
+  interface Window {
+    axe: typeof axe;
+  }
+}
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+
 /**
  * Runs axe (WCAG 2.x A/AA and best practices) on the page as it is now;
  * expects 0 violations. Not in a project that repeats the desktop's pages on
  * another database: the markup is the same, and axe is a large share of a
  * browser test's time (ADR 058).
+ *
+ * axe runs in the page itself, put there once per document, and reports the
+ * nodes of its violations alone (ADR 059). AxeBuilder's default, made for
+ * pages with frames, injects axe again at every call, collects every passing
+ * node's selector and HTML and merges them in a new blank page: 3 to 6 s a
+ * run on the Pages editor's long form instead of under one. A page with
+ * frames still goes through AxeBuilder, which checks inside them.
  */
 export async function expectNoAxeViolations(page: Page) {
   if ((test.info().project.use as { accessibility?: boolean }).accessibility === false) return;
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
-  );
+  let violations: Result[];
+  if (page.frames().length > 1) {
+    violations = (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations;
+  } else {
+    if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
+    violations = await page.evaluate(
+      async (tags) =>
+        (await window.axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] }))
+          .violations,
+      AXE_TAGS,
+    );
+  }
+  const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
   expect(summary).toEqual([]);
+}
+
+/**
+ * Saves a screenshot for a person to look at, as `<name>-<project>.png` in
+ * SCREENSHOT_DIR; without it, takes none. A screenshot checks nothing, and
+ * a full-page one costs about a second of a busy machine.
+ */
+export async function screenshotForReview(page: Page, name: string, { fullPage = true } = {}) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}-${test.info().project.name}.png`), fullPage });
 }
 
 let addressesGiven = 0;

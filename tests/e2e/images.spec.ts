@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { type Locator, type Page, type Route, type TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
 
 /**
  * Issue 16, images (ADR 036): an image no post uses is on the Images screen
@@ -12,8 +10,6 @@ import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
  * server; each test uploads images of its own.
  */
 
-const SCREENSHOTS = path.resolve(".tmp/screenshots");
-
 /** The phone project at 390 px (the narrowest common phone), desktop at 1280 px. */
 test.beforeEach(async ({ page }, testInfo) => {
   if (testInfo.project.name === "phone") await page.setViewportSize({ width: 390, height: 844 });
@@ -21,12 +17,6 @@ test.beforeEach(async ({ page }, testInfo) => {
   const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
   expect(response.status()).toBe(200);
 });
-
-/** Saved for a person to look at (.tmp/screenshots); a dialog's screenshot is of the viewport it covers. */
-async function screenshot(page: Page, testInfo: TestInfo, name: string, { fullPage = true } = {}) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${testInfo.project.name}.png`), fullPage });
-}
 
 let colours = 0;
 /** A JPEG no other test uploads (its colour is this run's, project's and call's own). */
@@ -116,7 +106,7 @@ test("an image taken out of its post is listed with its size and date, and can b
   await expect(card).toContainText(`Uploaded${today}`);
   await expect(card).toContainText("1200 × 800 px");
   await expectNoAxeViolations(page);
-  await screenshot(page, testInfo, "images-list");
+  await screenshotForReview(page, "images-list");
 
   // Delete asks first; cancel keeps it.
   const remove = card.getByRole("button", { name: /^Delete the 1200 × 800 image uploaded/ });
@@ -147,7 +137,7 @@ test("deleting a post can delete the images only it used", async ({ page }, test
   await expect(withImages).not.toBeChecked();
   await withImages.check();
   await expectNoAxeViolations(page);
-  await screenshot(page, testInfo, "post-delete-confirmation", { fullPage: false });
+  await screenshotForReview(page, "post-delete-confirmation", { fullPage: false });
   await confirmation.getByRole("button", { name: "Delete" }).click();
 
   await expect(row).toHaveCount(0);
@@ -157,7 +147,7 @@ test("deleting a post can delete the images only it used", async ({ page }, test
   await expect(imageCard(page, image.id)).toHaveCount(0);
 });
 
-test("with no unused images the screen says so", async ({ page, baseURL }, testInfo) => {
+test("with no unused images the screen says so", async ({ page, baseURL }) => {
   // Clear what earlier tests left unused (deleting an unused image changes no post).
   for (;;) {
     const unused = (await (await page.request.get("/api/admin/images?unused=1&limit=100")).json()) as Array<{
@@ -174,7 +164,7 @@ test("with no unused images the screen says so", async ({ page, baseURL }, testI
   await expect(page.getByText("No unused images.")).toBeVisible();
   await expect(page.getByRole("list", { name: "Unused images" })).toHaveCount(0);
   await expectNoAxeViolations(page);
-  await screenshot(page, testInfo, "images-empty");
+  await screenshotForReview(page, "images-empty");
 });
 
 /** Fires a paste or a drop of an image file at the content field, as a browser does for a real one. */
@@ -240,7 +230,7 @@ async function checkedBeforePublishing(page: Page, testInfo: TestInfo, content: 
   await expect(items.nth(0)).toContainText("that post is a draft");
   await expect(items.nth(1)).toContainText("/blog/no-such-post-here: there is no such post");
   await expect(items.nth(2)).toContainText("Image without alt text");
-  await screenshot(page, testInfo, "publish-check-dialog", { fullPage: false });
+  await screenshotForReview(page, "publish-check-dialog", { fullPage: false });
   await expectNoAxeViolations(page);
 
   await items.nth(1).getByRole("button").click();
@@ -250,7 +240,7 @@ async function checkedBeforePublishing(page: Page, testInfo: TestInfo, content: 
   // The list stays under the text: the next item from there.
   const list = page.getByRole("region", { name: "Found before going live" });
   await list.scrollIntoViewIfNeeded();
-  await screenshot(page, testInfo, "publish-check-list", { fullPage: false });
+  await screenshotForReview(page, "publish-check-list", { fullPage: false });
   await list.getByRole("button", { name: /Image without alt text/ }).click();
   await expect(content).toBeFocused();
   expect(await selectedText(content)).toBe(`![](${upload})`);
@@ -284,7 +274,7 @@ test("images go into the body by picking, pasting and dropping, with alt text an
   await dialog.getByRole("button", { name: "Insert image" }).click();
   await expect(dialog.getByText("Describe the image, or mark it as decorative.")).toBeVisible();
   await expect(dialog.getByLabel("Alt text")).toBeFocused();
-  await screenshot(page, testInfo, "describe-image-dialog", { fullPage: false });
+  await screenshotForReview(page, "describe-image-dialog", { fullPage: false });
   await expectNoAxeViolations(page);
   await describeImage(page, { alt: "A yellow circle", caption: 'The "sun", roughly' });
   await expect(content).toHaveValue(
@@ -337,6 +327,6 @@ test("images go into the body by picking, pasting and dropping, with alt text an
   // The decorative image and the one published anyway without alt text.
   await expect(article.locator('img[alt=""][loading="lazy"]')).toHaveCount(2);
   await expect(article.locator('img[alt="Another circle"]')).toHaveAttribute("width", "1200");
-  await screenshot(page, testInfo, "article-with-body-images");
+  await screenshotForReview(page, "article-with-body-images");
   await expectNoAxeViolations(page);
 });

@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import path from "node:path";
 import { type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
 
 /**
  * Issue 16, the inbox (ADR 035): the owner filters messages by read state,
@@ -13,12 +12,10 @@ import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
  * works on messages of its own, found by a tag in their names.
  */
 
+/** Signs in over the API, which gives the page's context the session cookie (the form is smoke.spec.ts's to test). */
 async function signIn(page: Page) {
-  await page.goto("/admin/login");
-  await page.getByLabel("E-mail").fill(E2E_ADMIN.email);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
+  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
+  expect(response.status()).toBe(200);
 }
 
 let addresses = 0;
@@ -54,13 +51,6 @@ async function openInbox(page: Page) {
   await hydrated(page);
 }
 
-/** Screenshots for a person to look at (.tmp/inbox-screens), at 390 px (phone) and 1280 px (desktop). */
-async function screenshot(page: Page, testInfo: TestInfo, name: string) {
-  const dir = path.join(".tmp", "inbox-screens");
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${testInfo.project.name}-${name}.png`), fullPage: true });
-}
-
 test.beforeEach(async ({ page }, testInfo) => {
   await page.emulateMedia({ reducedMotion: "reduce" });
   // The phone project is checked at 390 px, the narrowest common phone width.
@@ -78,7 +68,7 @@ test("the read/unread filter and the search narrow the inbox, and the address ke
   await sendMessage(request, testInfo, { name: "Carla Unrelated", email: `carla+${tag}@example.org` });
 
   await openInbox(page);
-  await screenshot(page, testInfo, "1-with-messages");
+  await screenshotForReview(page, "inbox-1-with-messages");
   await expectNoAxeViolations(page);
 
   await page
@@ -100,7 +90,7 @@ test("the read/unread filter and the search narrow the inbox, and the address ke
   await expect(list).toHaveCount(2);
   await expect(page.getByRole("article", { name: `Ada ${tag}` })).toHaveCount(0);
   await expect(search).toHaveValue(tag.toUpperCase());
-  await screenshot(page, testInfo, "2-filtered");
+  await screenshotForReview(page, "inbox-2-filtered");
   await expectNoAxeViolations(page);
 
   // Reload and Back keep the view: the box shows what was typed.
@@ -121,7 +111,7 @@ test("the read/unread filter and the search narrow the inbox, and the address ke
   await expect(page.getByText("No messages match.")).toBeVisible();
   await expect(list).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Export CSV" })).toHaveCount(0);
-  await screenshot(page, testInfo, "3-empty");
+  await screenshotForReview(page, "inbox-3-empty");
   await expectNoAxeViolations(page);
 
   await page.getByRole("link", { name: "Show all messages" }).click();

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { expect, expectNoAxeViolations, screenshotForReview, test } from "./fixtures";
 
 /**
  * Share links of drafts (issue 18, ADR 044): from the editor, a link that a
@@ -51,7 +51,7 @@ test("a draft's share link: made in the editor, copied, opened signed out with i
   await expect(share.getByText("Link copied.")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
   await share.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: testInfo.outputPath("editor-share.png"), fullPage: false });
+  await screenshotForReview(page, "editor-share", { fullPage: false });
   await expectNoAxeViolations(page);
 
   // Someone without an account, in their own browser.
@@ -73,7 +73,7 @@ test("a draft's share link: made in the editor, copied, opened signed out with i
     // A draft has no place in the list yet: no Previous/Next.
     await expect(readerPage.getByRole("button", { name: /^Previous/ })).toHaveCount(0);
     await readerPage.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-    await readerPage.screenshot({ path: testInfo.outputPath("reader.png"), fullPage: true });
+    await screenshotForReview(readerPage, "share-link-reader");
     await expectNoAxeViolations(readerPage);
 
     // Revoked in the editor: the reader's next load is a 404.

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
 
 /**
  * Autosave, edit conflicts and revisions (issue 18, ADR 043) in the browser,
@@ -76,9 +76,7 @@ test("a draft kept on the server survives a closed tab: another browser is offer
   const offer = again.getByRole("region", { name: "Unsaved changes found" });
   await expect(offer).toContainText("kept on the server");
   await expectNoAxeViolations(again);
-  if (process.env.REVISIONS_SCREENSHOTS) {
-    await again.screenshot({ path: `.tmp/restore-offer-${testInfo.project.name}.png` });
-  }
+  await screenshotForReview(again, "restore-offer", { fullPage: false });
   await offer.getByRole("button", { name: "Restore newer changes" }).click();
   await expect(again.getByLabel("Content")).toHaveValue("Typed before the tab was closed.");
   await expect(offer).toBeHidden();
@@ -256,9 +254,7 @@ test("history lists the saved versions, compares one with the form and restores 
   await expect(history.locator("ins").filter({ hasText: "first" })).toContainText("only in version 1");
   await expect(history.locator("del").filter({ hasText: "third" })).toContainText("only in the form now");
   await expectNoAxeViolations(page);
-  if (process.env.REVISIONS_SCREENSHOTS) {
-    await page.screenshot({ path: `.tmp/revisions-${testInfo.project.name}.png`, fullPage: true });
-  }
+  await screenshotForReview(page, "revisions");
 
   await history.getByRole("button", { name: "Restore this version" }).click();
   await expect(page.getByLabel("Content")).toHaveValue("The first words of the post.");

@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test, useOwnClientAddress } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, screenshotForReview, test, useOwnClientAddress } from "./fixtures";
 
 /**
  * Issue 17: the owner turns on two-factor sign-in on the Account screen,
@@ -12,19 +10,12 @@ import { expect, expectNoAxeViolations, hydrated, test, useOwnClientAddress } fr
  * on or off asks the password in the same form, and turning it on signs out
  * the account's other sessions (issue 28, ADR 046). Every project shares one
  * server and one administrator: each test leaves 2FA off.
- * Screenshots of each state go to .tmp/screens/ (looked at by a person).
+ * With SCREENSHOT_DIR set, each state is saved there for a person to look at.
  */
 
 const STEP_MS = 30_000;
 const totpCode = (secret: string, timestamp = Date.now()) =>
   new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp });
-
-const SCREENS = path.resolve(import.meta.dirname, "../../.tmp/screens");
-async function screenshot(page: Page, name: string) {
-  fs.mkdirSync(SCREENS, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
-}
 
 async function enterPassword(page: Page) {
   await page.goto("/admin/login");
@@ -83,7 +74,7 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   await openAccount(page);
   await expect(page.getByText("Off.", { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
-  await screenshot(page, "account-2fa-off");
+  await screenshotForReview(page, "account-2fa-off");
 
   // Turning it on asks the password, in the same form (ADR 046): a wrong one is explained beside the field.
   const setupPassword = page.getByLabel("Your password, to turn it on");
@@ -96,7 +87,7 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   await expect(setupPassword).toHaveValue("not-my-password");
   await expect(page.getByRole("img", { name: /QR code/ })).toHaveCount(0);
   await expectNoAxeViolations(page);
-  await screenshot(page, "account-2fa-wrong-password");
+  await screenshotForReview(page, "account-2fa-wrong-password");
   await setupPassword.fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   const qr = page.getByRole("img", { name: /QR code/ });
@@ -105,7 +96,7 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   const secret = (await page.getByTestId("totp-secret").textContent())!.replace(/\s/g, "");
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await expectNoAxeViolations(page);
-  await screenshot(page, "account-2fa-setup");
+  await screenshotForReview(page, "account-2fa-setup");
 
   // A wrong code first: explained, and the setup stays.
   const codeField = page.getByLabel("Code from the app");
@@ -126,7 +117,7 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   const download = page.getByRole("link", { name: "Download as a text file" });
   expect(decodeURIComponent((await download.getAttribute("href"))!)).toContain(codes[0]);
   await expectNoAxeViolations(page);
-  await screenshot(page, "account-recovery-codes");
+  await screenshotForReview(page, "account-recovery-codes");
   await expect(page.getByRole("status").filter({ hasText: "Two-factor sign-in is on." })).toContainText(
     "Your other sessions were signed out.",
   );
@@ -145,7 +136,7 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   await expect(code).toHaveAttribute("inputmode", "numeric");
   await expect(page.getByLabel("Password")).toBeHidden();
   await expectNoAxeViolations(page);
-  await screenshot(page, "sign-in-code-step");
+  await screenshotForReview(page, "sign-in-code-step");
 
   // The code that turned 2FA on is used; the next step's code (one step of drift) signs in.
   const signInCode = totpCode(secret, Date.now() + STEP_MS);
@@ -167,7 +158,7 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   const recovery = page.getByLabel("Recovery code");
   await expect(recovery).toBeFocused();
   await expect(recovery).toHaveAttribute("inputmode", "text");
-  await screenshot(page, "sign-in-recovery-step");
+  await screenshotForReview(page, "sign-in-recovery-step");
   await recovery.fill(codes[0]!);
   await page.getByRole("button", { name: "Verify and sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
@@ -175,7 +166,7 @@ test("turn on 2FA, then sign in with a code, refuse the same code again, sign in
   await openAccount(page);
   await expect(page.getByText("9 of 10 recovery codes are unused")).toBeVisible();
   await expectNoAxeViolations(page);
-  await screenshot(page, "account-2fa-on");
+  await screenshotForReview(page, "account-2fa-on");
 
   // Turning it off asks the password.
   await page.getByLabel("Your password, to turn it off").fill("not-my-password");
@@ -206,7 +197,7 @@ test("the session list marks this device and signs out another session", async (
   await expect(list.getByText("This device")).toBeVisible();
   await expect(list.getByText("Firefox on macOS")).toBeVisible();
   await expectNoAxeViolations(page);
-  await screenshot(page, "account-sessions");
+  await screenshotForReview(page, "account-sessions");
 
   await list
     .getByRole("button", { name: /^Sign out Firefox on macOS/ })
