@@ -517,7 +517,14 @@ test.describe("Latest Insights carousel", () => {
       }).observe(document.body, { childList: true, subtree: true, characterData: true });
     });
     const previous = (await page.getByRole("button", { name: "Previous article" }).boundingBox())!;
-    await page.mouse.move(previous.x + previous.width / 2, previous.y + previous.height / 2, { steps: 8 });
+    // Straight there, then two small moves over it (Radix opens on a move once the pointer has left the
+    // last tooltip's grace area). The 300 ms skip window starts on leaving "Next article": three mouse
+    // events, where a glide of 8 steps took over 300 ms on a loaded machine and met the full delay.
+    const x = previous.x + previous.width / 2;
+    const y = previous.y + previous.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.move(x + 1, y);
+    await page.mouse.move(x + 2, y);
     await expect(page.getByRole("tooltip").filter({ hasText: "Previous article" })).toBeVisible({ timeout: 3000 });
     const skipped = await page.evaluate(() => {
       const w = window as unknown as { enteredPreviousAt: number; previousTipAt: number };
