@@ -509,7 +509,10 @@ test.describe("Latest Insights carousel", () => {
     await page.evaluate(() => {
       const w = window as unknown as { enteredPreviousAt?: number; previousTipAt?: number };
       const button = document.querySelector('[aria-label="Previous article"]')!;
-      button.addEventListener("pointermove", () => (w.enteredPreviousAt ??= performance.now()));
+      // The last move before the tooltip showed: the one that opened it. From there, no 700 ms delay.
+      button.addEventListener("pointermove", () => {
+        if (w.previousTipAt === undefined) w.enteredPreviousAt = performance.now();
+      });
       new MutationObserver(() => {
         const tip = document.querySelector('[role="tooltip"]');
         if (w.previousTipAt === undefined && tip?.textContent?.includes("Previous article"))
