@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "../platform/config.server";
-import { describeView, hostOf, isPageAnswer, mayBeView, OTHER, pagePathOf, UNKNOWN } from "./views.server";
+import { describeView, hostOfUrl, isPageAnswer, mayBeView, OTHER, pagePathOf, UNKNOWN } from "./views.server";
 
 /**
  * The process's counts since its last write (ADR 056), in memory: nothing is
@@ -41,18 +41,23 @@ export interface PendingConversion {
   page: string;
 }
 
+/** A visitor's marks: per dimension, the keys it was counted under ("all" has the one key ""). */
+export type VisitorMarks = Map<MarkDimension, Set<string>>;
+
 /** One day's counts since the last write. */
 export class PendingDay {
   views = 0;
   /** Per dimension, per key: views (or messages for the conversion dimensions). */
   hits = new Map<Dimension, Map<string, number>>();
-  /** Per visitor identity (a hash, or raw), the "dimension\tkey" marks it earned. */
-  marks = new Map<string | RawIdentity, Set<string>>();
+  /** Per visitor identity (a hash, or raw), the marks it earned. */
+  marks = new Map<string | RawIdentity, VisitorMarks>();
   /**
-   * Each visitor's identity by address and User-Agent, so that one visitor's
-   * views share one entry and one hash (SHA-256 is most of a view's cost).
+   * Each visitor's identity by address, then User-Agent, so that one
+   * visitor's views share one entry and one hash (SHA-256 is most of a new
+   * visitor's cost); `identityCount` entries in all.
    */
-  identities = new Map<string, string | RawIdentity>();
+  identities = new Map<string, Map<string, string | RawIdentity>>();
+  identityCount = 0;
   markCount = 0;
   conversions: PendingConversion[] = [];
 }
@@ -114,34 +119,51 @@ export class AnalyticsCounter {
   }
 
   private identityOf(pending: PendingDay, day: string, address: string, userAgent: string): string | RawIdentity {
-    const raw = { address, userAgent: userAgent.slice(0, 512) };
-    const rawKey = `${raw.address}\0${raw.userAgent}`;
-    const known = pending.identities.get(rawKey);
+    const agent = userAgent.slice(0, 512);
+    let byAgent = pending.identities.get(address);
+    const known = byAgent?.get(agent);
     if (known !== undefined) return known;
+    const raw = { address, userAgent: agent };
     const salt = this.salts.get(day);
     const identity = salt === undefined ? raw : visitorHash(salt, raw);
-    if (pending.identities.size < COUNTER_LIMITS.pendingMarks) pending.identities.set(rawKey, identity);
+    if (pending.identityCount < COUNTER_LIMITS.pendingMarks) {
+      if (!byAgent) pending.identities.set(address, (byAgent = new Map<string, string | RawIdentity>()));
+      byAgent.set(agent, identity);
+      pending.identityCount++;
+    }
     return identity;
   }
 
+  /** Counts a view under a key of a dimension; answers the key counted (OTHER past the bound). */
   private hit(pending: PendingDay, dimension: Dimension, key: string): string {
     let keys = pending.hits.get(dimension);
     if (!keys) pending.hits.set(dimension, (keys = new Map<string, number>()));
-    const counted = keys.has(key) || keys.size < COUNTER_LIMITS.pendingKeys ? key : OTHER;
+    const hits = keys.get(key);
+    if (hits !== undefined) {
+      keys.set(key, hits + 1);
+      return key;
+    }
+    const counted = keys.size < COUNTER_LIMITS.pendingKeys ? key : OTHER;
     keys.set(counted, (keys.get(counted) ?? 0) + 1);
     return counted;
   }
 
-  private mark(pending: PendingDay, identity: string | RawIdentity, dimension: MarkDimension, key: string): void {
-    let marks = pending.marks.get(identity);
-    const mark = `${dimension}\t${key}`;
-    if (marks?.has(mark)) return;
+  /** A visitor's first marks: kept only while there is room for another mark, so the Map stays bounded. */
+  private newMarks(pending: PendingDay, identity: string | RawIdentity): VisitorMarks {
+    const marks: VisitorMarks = new Map();
+    if (pending.markCount < COUNTER_LIMITS.pendingMarks) pending.marks.set(identity, marks);
+    return marks;
+  }
+
+  private mark(pending: PendingDay, marks: VisitorMarks, dimension: MarkDimension, key: string): void {
+    let keys = marks.get(dimension);
+    if (keys?.has(key)) return;
     if (pending.markCount >= COUNTER_LIMITS.pendingMarks) {
       this.dropped++;
       return;
     }
-    if (!marks) pending.marks.set(identity, (marks = new Set()));
-    marks.add(mark);
+    if (!keys) marks.set(dimension, (keys = new Set()));
+    keys.add(key);
     pending.markCount++;
   }
 
@@ -151,12 +173,13 @@ export class AnalyticsCounter {
     const day = now ? utcDay(now) : currentDay();
     const pending = this.dayOf(day);
     const identity = this.identityOf(pending, day, address, headers["user-agent"] ?? "");
+    const marks = pending.marks.get(identity) ?? this.newMarks(pending, identity);
     pending.views++;
     this.hit(pending, "page", view.path);
-    this.mark(pending, identity, "all", "");
-    this.mark(pending, identity, "device", this.hit(pending, "device", view.device));
-    if (view.source !== null) this.mark(pending, identity, "source", this.hit(pending, "source", view.source));
-    if (view.campaign !== null) this.mark(pending, identity, "campaign", this.hit(pending, "campaign", view.campaign));
+    this.mark(pending, marks, "all", "");
+    this.mark(pending, marks, "device", this.hit(pending, "device", view.device));
+    if (view.source !== null) this.mark(pending, marks, "source", this.hit(pending, "source", view.source));
+    if (view.campaign !== null) this.mark(pending, marks, "campaign", this.hit(pending, "campaign", view.campaign));
   }
 
   /**
@@ -184,9 +207,9 @@ export class AnalyticsCounter {
 
 /** The page a contact message was sent from: the path of its Referer when that is this site. */
 function conversionPageOf(referer: string | undefined, host: string | undefined, siteHost: string | null): string {
-  const refererHost = hostOf(referer);
+  const refererHost = hostOfUrl(referer);
   if (!referer || !refererHost) return UNKNOWN;
-  if (refererHost !== siteHost && refererHost !== hostOf(`http://${host ?? ""}/`)) return UNKNOWN;
+  if (refererHost !== siteHost && refererHost !== hostOfUrl(`http://${host ?? ""}/`)) return UNKNOWN;
   const url = new URL(referer);
   return pagePathOf(url.pathname, url.searchParams);
 }
@@ -204,7 +227,7 @@ export function recordConversion(request: Request, address: string, counter: Ana
       referer: headers.get("referer") ?? undefined,
       host: headers.get("host") ?? undefined,
     },
-    hostOf(getConfig().siteUrl),
+    hostOfUrl(getConfig().siteUrl),
   );
 }
 
@@ -223,13 +246,14 @@ export function analyticsWatch({
   siteUrl: string;
   counter?: AnalyticsCounter;
 }) {
-  const siteHost = hostOf(siteUrl);
+  const siteHost = hostOfUrl(siteUrl);
+  // One `finish` listener for every answer, no closure made per request: Node calls it on the response, which knows its request.
+  function countIfPage(this: ServerResponse) {
+    if (isPageAnswer(this))
+      counter.recordView(this.req.url ?? "/", this.req.headers, clientAddress(this.req), siteHost);
+  }
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    if (req.method === "GET" && mayBeView(req.headers)) {
-      res.once("finish", () => {
-        if (isPageAnswer(res)) counter.recordView(req.url ?? "/", req.headers, clientAddress(req), siteHost);
-      });
-    }
+    if (req.method === "GET" && mayBeView(req.headers)) res.on("finish", countIfPage);
     next();
   };
 }

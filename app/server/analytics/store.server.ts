@@ -93,10 +93,7 @@ async function insertMarks(
   const rows: Array<{ day: string; hash: string; dimension: string; key: string }> = [];
   for (const [identity, marks] of pending.marks) {
     const hash = hashOf(identity);
-    for (const mark of marks) {
-      const tab = mark.indexOf("\t");
-      rows.push({ day, hash, dimension: mark.slice(0, tab), key: mark.slice(tab + 1) });
-    }
+    for (const [dimension, keys] of marks) for (const key of keys) rows.push({ day, hash, dimension, key });
   }
   const existing = await trx.selectFrom("analytics_days").select("marks").where("day", "=", day).executeTakeFirst();
   const room = Math.max(0, STORE_LIMITS.marksPerDay - Number(existing?.marks ?? 0));

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { createIsbotFromList, list as botPatterns } from "isbot";
 import { isWellFormedSlug } from "~/lib/slug";
 import { hasSessionCookie } from "../identity/index.server";
+import { hostOf, printable } from "../platform/request-text.server";
 
 /**
  * What makes a request a view, and what a view is counted under (ADR 056):
@@ -43,21 +44,31 @@ export interface View {
  */
 const matchesCrawler = createIsbotFromList(botPatterns.filter((pattern) => pattern.toLowerCase() !== "headless"));
 
+/** What a User-Agent says: a crawler or not, and its device class. */
+interface AgentFacts {
+  crawler: boolean;
+  device: Device;
+}
+
 /**
- * isbot's answers by User-Agent: its pattern is a few hundred alternatives
- * (~3 µs a test), and the same few browsers ask for most pages. Emptied
- * when full, so a flood of made-up User-Agents costs what it did before.
+ * What each User-Agent says, kept: isbot's pattern is a few hundred
+ * alternatives (~3 µs a test), and the same few browsers ask for most pages.
+ * Emptied when full, so a flood of made-up User-Agents costs what it did
+ * before.
  */
-const crawlerAnswers = new Map<string, boolean>();
-const CRAWLER_ANSWERS = 500;
-function isCrawler(userAgent: string): boolean {
-  let answer = crawlerAnswers.get(userAgent);
-  if (answer === undefined) {
-    answer = matchesCrawler(userAgent);
-    if (crawlerAnswers.size >= CRAWLER_ANSWERS) crawlerAnswers.clear();
-    crawlerAnswers.set(userAgent, answer);
+const agentFacts = new Map<string, AgentFacts>();
+const AGENT_FACTS = 500;
+
+/** The facts of a User-Agent (its first VIEW_LIMITS.userAgent characters). */
+export function agentFactsOf(userAgent: string): AgentFacts {
+  const agent = userAgent.slice(0, VIEW_LIMITS.userAgent);
+  let facts = agentFacts.get(agent);
+  if (facts === undefined) {
+    facts = { crawler: matchesCrawler(agent), device: agentDevice(agent) };
+    if (agentFacts.size >= AGENT_FACTS) agentFacts.clear();
+    agentFacts.set(agent, facts);
   }
-  return answer;
+  return facts;
 }
 
 const PREFETCH_HEADERS = ["sec-purpose", "purpose", "x-purpose", "x-moz"] as const;
@@ -77,7 +88,7 @@ export function mayBeView(headers: IncomingHttpHeaders): boolean {
   const destination = headers["sec-fetch-dest"];
   if (destination !== undefined && destination !== "document") return false;
   const userAgent = headers["user-agent"];
-  if (!userAgent || isCrawler(userAgent.slice(0, VIEW_LIMITS.userAgent))) return false;
+  if (!userAgent || agentFactsOf(userAgent).crawler) return false;
   return !hasSessionCookie(headers.cookie);
 }
 
@@ -87,16 +98,6 @@ export function isPageAnswer(res: ServerResponse): boolean {
   const type = res.getHeader("content-type");
   if (typeof type !== "string" || !type.startsWith("text/html")) return false;
   return String(res.getHeader("cache-control") ?? "").includes("public");
-}
-
-/** Text safe to store: printable ASCII kept, anything else percent-encoded (request paths arrive as latin1). */
-export function printable(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    out += code > 0x20 && code < 0x7f ? text[i] : `%${(code & 0xff).toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
 }
 
 /** A parameter's value as counted: no control characters, trimmed, cut; empty is none. */
@@ -112,19 +113,11 @@ function cleanValue(value: string | null, max: number): string | null {
 }
 
 /** The host name of a URL (a Referer), lower case; null for none or one that does not parse. */
-export function hostOf(url: string | undefined): string | null {
-  if (!url || url.length > 2048) return null;
-  try {
-    const host = new URL(url).hostname;
-    return host ? printable(host).slice(0, VIEW_LIMITS.source) : null;
-  } catch {
-    return null;
-  }
-}
+export const hostOfUrl = (url: string | undefined): string | null => hostOf(url, VIEW_LIMITS.source);
 
 /** The host name a Host header names, without its port. */
 function requestHostOf(host: string | undefined): string | null {
-  return host ? hostOf(`http://${host}/`) : null;
+  return host ? hostOfUrl(`http://${host}/`) : null;
 }
 
 /** The page a path and query show: the in-place article on /blog counts as its own page. */
@@ -136,17 +129,19 @@ export function pagePathOf(path: string, params: URLSearchParams | undefined): s
   return printable(path.slice(0, VIEW_LIMITS.path)).slice(0, VIEW_LIMITS.path);
 }
 
-/**
- * A device class from the client hint or the User-Agent: substring checks on
- * its first 300 characters, no pattern to backtrack.
- */
-export function deviceOf(headers: IncomingHttpHeaders): Device {
-  if (headers["sec-ch-ua-mobile"] === "?1") return "phone";
-  const head = (headers["user-agent"] ?? "").slice(0, 300);
+/** A device class from a User-Agent: substring checks on its first 300 characters, no pattern to backtrack. */
+function agentDevice(userAgent: string): Device {
+  const head = userAgent.slice(0, 300);
   if (head.includes("iPad") || head.includes("Tablet") || (head.includes("Android") && !head.includes("Mobile"))) {
     return "tablet";
   }
   return head.includes("Mobi") || head.includes("iPhone") || head.includes("Android") ? "phone" : "desktop";
+}
+
+/** A device class from the client hint, else the User-Agent. */
+export function deviceOf(headers: IncomingHttpHeaders): Device {
+  if (headers["sec-ch-ua-mobile"] === "?1") return "phone";
+  return agentFactsOf(headers["user-agent"] ?? "").device;
 }
 
 /**
@@ -162,7 +157,7 @@ export function sourceOf(
 ): string | null {
   const utm = cleanValue(params?.get("utm_source") ?? null, VIEW_LIMITS.source);
   if (utm) return utm;
-  const referrer = hostOf(headers.referer);
+  const referrer = hostOfUrl(headers.referer);
   if (referrer) return referrer === siteHost || referrer === requestHostOf(headers.host) ? null : referrer;
   return headers["sec-fetch-site"] === "same-origin" ? null : DIRECT;
 }

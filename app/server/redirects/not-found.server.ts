@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sql } from "kysely";
 import type { Db } from "../db/db.server";
+import { hostOf, printable } from "../platform/request-text.server";
 
 /**
  * The not-found log (ADR 054): every GET or HEAD answered 404 is counted
@@ -51,25 +52,20 @@ export function isProbe(path: string): boolean {
   return lower.startsWith("/wp-admin") || lower.startsWith("/wp-includes") || lower.startsWith("/cgi-bin");
 }
 
-/** Text safe to store: printable ASCII kept, anything else percent-encoded (request paths arrive as latin1). */
-function printable(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    out += code > 0x20 && code < 0x7f ? text[i] : `%${(code & 0xff).toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
-}
-
 /** The referring host of a Referer header, cut; null for none or one that does not parse. */
 export function referrerHostOf(referer: string | undefined): string | null {
-  if (!referer || referer.length > 2048) return null;
-  try {
-    const host = new URL(referer).hostname;
-    return host ? printable(host).slice(0, NOT_FOUND_LIMITS.host) : null;
-  } catch {
-    return null;
-  }
+  return hostOf(referer, NOT_FOUND_LIMITS.host);
+}
+
+/**
+ * A counter's `finish` listener: one function for every answer, with no
+ * closure made per request (Node calls it on the response, which knows its
+ * request).
+ */
+function notFoundListener(counter: NotFoundCounter) {
+  return function countIfNotFound(this: ServerResponse) {
+    if (this.statusCode === 404) counter.record(this.req.url ?? "", this.req.headers.referer);
+  };
 }
 
 export class NotFoundCounter {
@@ -99,13 +95,11 @@ export class NotFoundCounter {
     }
   }
 
+  private readonly countIfNotFound = notFoundListener(this);
+
   /** The node `finish` watch: counts a GET or HEAD that ended 404. */
   watch = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    if (req.method === "GET" || req.method === "HEAD") {
-      res.once("finish", () => {
-        if (res.statusCode === 404) this.record(req.url ?? "", req.headers.referer);
-      });
-    }
+    if (req.method === "GET" || req.method === "HEAD") res.on("finish", this.countIfNotFound);
     next();
   };
 
