@@ -1,9 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
 
 // Each worker starts its own site on a new database (tests/support/e2e-site.ts,
-// through the `site` fixture in tests/e2e/fixtures.ts), so files run side by
-// side. E2E_WORKERS sets how many; the default suits a 2-core machine, where
-// most of a browser test's time is spent waiting for the page.
+// through the \`site\` fixture in tests/e2e/fixtures.ts), so files run side by
+// side. E2E_WORKERS sets how many. The default is two, one per core of the
+// project's machines: each worker is a browser and a server, and on a slow
+// day three of them kept the machine's run queue at 15-17 and pushed the
+// longest tests past their timeout (docs/testing.md).
 export { E2E_ADMIN } from "./tests/support/e2e-site";
 
 const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } };
@@ -42,11 +44,13 @@ const DATABASE_SPECS = [
 export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibility: boolean }>({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON ?? ".tmp/playwright-results.json" }]],
-  timeout: 30_000,
+  // A guard against a test that hangs, not a measure of speed: the same
+  // machine type runs the browser two to three times slower on some days.
+  timeout: 60_000,
   use: {
     trace: "retain-on-failure",
     launchOptions: {
