@@ -1,7 +1,17 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "../platform/config.server";
-import { describeView, hostOfUrl, isPageAnswer, mayBeView, OTHER, pagePathOf, UNKNOWN } from "./views.server";
+import {
+  describeView,
+  hostOfUrl,
+  isPageAnswer,
+  mayBeView,
+  OTHER,
+  pagePathOf,
+  requestHostOf,
+  UNKNOWN,
+  VIEW_LIMITS,
+} from "./views.server";
 
 /**
  * The process's counts since its last write (ADR 056), in memory: nothing is
@@ -119,7 +129,7 @@ export class AnalyticsCounter {
   }
 
   private identityOf(pending: PendingDay, day: string, address: string, userAgent: string): string | RawIdentity {
-    const agent = userAgent.slice(0, 512);
+    const agent = userAgent.slice(0, VIEW_LIMITS.userAgent);
     let byAgent = pending.identities.get(address);
     const known = byAgent?.get(agent);
     if (known !== undefined) return known;
@@ -209,7 +219,7 @@ export class AnalyticsCounter {
 function conversionPageOf(referer: string | undefined, host: string | undefined, siteHost: string | null): string {
   const refererHost = hostOfUrl(referer);
   if (!referer || !refererHost) return UNKNOWN;
-  if (refererHost !== siteHost && refererHost !== hostOfUrl(`http://${host ?? ""}/`)) return UNKNOWN;
+  if (refererHost !== siteHost && refererHost !== requestHostOf(host)) return UNKNOWN;
   const url = new URL(referer);
   return pagePathOf(url.pathname, url.searchParams);
 }

@@ -116,7 +116,7 @@ function cleanValue(value: string | null, max: number): string | null {
 export const hostOfUrl = (url: string | undefined): string | null => hostOf(url, VIEW_LIMITS.source);
 
 /** The host name a Host header names, without its port. */
-function requestHostOf(host: string | undefined): string | null {
+export function requestHostOf(host: string | undefined): string | null {
   return host ? hostOfUrl(`http://${host}/`) : null;
 }
 
