@@ -190,7 +190,9 @@ export default function AdminAdministrators({ loaderData, actionData }: Route.Co
                     type="button"
                     aria-label={self ? "Remove yourself" : `Remove ${label}`}
                     aria-haspopup="dialog"
-                    disabled={busyId === person.id}
+                    // Never disabled: the question is modal while a removal is on its way, and
+                    // a disabled button could not take focus back when it closes (Escape
+                    // during the reload after a refused password left focus nowhere).
                     onClick={() => setRemoval({ target: { id: person.id, label, self }, before: actionData })}
                     className={`${buttonClass} border-red-300 text-red-800 hover:bg-red-50`}
                   >
