@@ -52,7 +52,9 @@ export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibil
   // machine type runs the browser two to three times slower on some days.
   timeout: 60_000,
   use: {
-    trace: "retain-on-failure",
+    // A failed test keeps its trace (actions, network, DOM snapshots) without the
+    // screencast: filming every test cost about a tenth of the browser phase.
+    trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

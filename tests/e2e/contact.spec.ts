@@ -1,13 +1,13 @@
 import { type Page } from "@playwright/test";
 import { humorousMessages } from "../../app/content/contact";
-import { expect, expectNoAxeViolations, test, useOwnClientAddress } from "./fixtures";
+import { expect, expectDialogReady, expectNoAxeViolations, test, useOwnClientAddress } from "./fixtures";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Get Started" });
 const notice = (page: Page) => page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
 
 async function openFromFooter(page: Page) {
   await page.locator("footer").getByRole("button", { name: "Contact" }).click();
-  await expect(dialog(page)).toBeVisible();
+  await expectDialogReady(dialog(page));
 }
 
 async function fillRequired(page: Page) {
@@ -24,18 +24,18 @@ test.beforeEach(async ({ page }) => {
 test("opens from the navigation, footer, hero and the About call to action", async ({ page }) => {
   await page.goto("/");
   await page.locator("#hero").getByRole("button", { name: "Get Started" }).click();
-  await expect(dialog(page)).toBeVisible();
+  await expectDialogReady(dialog(page));
   await page.keyboard.press("Escape");
   await openFromFooter(page);
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Open menu" }).click();
   await page.getByRole("dialog", { name: "Menu" }).getByRole("button", { name: "CONTACT" }).click();
-  await expect(dialog(page)).toBeVisible();
+  await expectDialogReady(dialog(page));
   await page.keyboard.press("Escape");
   await page.goto("/about");
   const aboutButton = page.getByRole("main").getByRole("button", { name: "Get Started" });
   await aboutButton.click();
-  await expect(dialog(page)).toBeVisible();
+  await expectDialogReady(dialog(page));
   // Closing it returns focus to the control that opened it.
   await page.keyboard.press("Escape");
   await expect(dialog(page)).toBeHidden();

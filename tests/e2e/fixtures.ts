@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import axe, { type Result } from "axe-core";
 import { TEST_BACKEND } from "../support/backend";
 import { startSite, type Site } from "../support/e2e-site";
@@ -58,6 +58,17 @@ export const test = base.extend<object, { backend: "sqlite" | "postgres"; access
     expect(refused, "Content-Security-Policy violations").toEqual([]);
   },
 });
+
+/**
+ * Expects a dialog open and ready for the keyboard: shown, with focus inside
+ * it, as a keyboard user finds it. Radix attaches its Escape handler in the
+ * same effects that move focus in, which may run after the dialog is painted:
+ * an Escape sent between the two reached the page, not the dialog.
+ */
+export async function expectDialogReady(dialog: Locator) {
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+}
 
 declare global {
   interface Window {

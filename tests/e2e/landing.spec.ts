@@ -1,7 +1,7 @@
 import { type Page } from "@playwright/test";
 import { infoModals } from "../../app/content/landing";
 import { media, research, systems } from "../../app/content/landing-services";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { expect, expectDialogReady, expectNoAxeViolations, test } from "./fixtures";
 
 const CONTENT = "main#main";
 /** brand-800 (#1b4d2d) at 90 %, as Chromium reports it (rgba or oklab). */
@@ -41,54 +41,57 @@ test.describe("splash and intro", () => {
     expect(timings.find((t) => t.cls.includes("intro-nav"))?.delay).toBe(4200);
     expect(timings.find((t) => t.cls.includes("intro-content"))?.delay).toBe(4700);
 
-    // And the page behaves so, sampled on the document clock from the moment
-    // the splash first rendered (its animation's start), with tolerance for a busy machine.
-    // An element's animation starts when the browser first styles it: on a
-    // loaded machine the parser can pause between the splash and the content
-    // below it, so the last sample waits for the latest fade-in to finish.
+    // And the page behaves so: four samples, each checked against the window
+    // its moment falls in. A sample's moment is read on the clock the styles
+    // use (the document timeline) from each element's own animation start: a
+    // busy machine can fire a timer late, and pause the parser between the
+    // splash and the content below it (the fade-ins then start later).
     const samples = await page.evaluate(async () => {
-      const animations = document.getAnimations() as CSSAnimation[];
-      const splashAnimation = animations.find((a) => a.animationName === "splash-out")!;
-      const shownAt = Number(splashAnimation.startTime);
-      const fadeInLag = Math.max(
-        0,
-        ...animations.filter((a) => a.animationName === "intro-fade-in").map((a) => Number(a.startTime) - shownAt),
-      );
+      const started = (element: Element) => Number(element.getAnimations()[0]!.startTime);
+      const splash = document.querySelector("[data-testid=splash]")!;
+      const nav = document.querySelector("[data-testid=site-nav]")!;
+      const content = document.querySelector("main#main")!;
+      const starts = { splash: started(splash), nav: started(nav), content: started(content) };
       const at = async (ms: number) => {
-        const wait = shownAt + ms - performance.now();
+        const wait = starts.splash + ms - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const splash = document.querySelector<HTMLElement>("[data-testid=splash]");
-        const style = splash ? getComputedStyle(splash) : null;
+        const splashStyle = splash.isConnected ? getComputedStyle(splash) : null;
+        const navOpacity = Number(getComputedStyle(nav).opacity);
+        const contentOpacity = Number(getComputedStyle(content).opacity);
+        const now = Number(document.timeline.currentTime);
         return {
-          t: Math.round(performance.now() - shownAt),
-          splashOpacity: style ? Number(style.opacity) : 0,
-          splashVisible: Boolean(style && style.visibility === "visible" && style.display !== "none"),
-          nav: Number(getComputedStyle(document.querySelector("[data-testid=site-nav]")!).opacity),
-          content: Number(getComputedStyle(document.querySelector("main#main")!).opacity),
+          splash: {
+            t: now - starts.splash,
+            opacity: splashStyle ? Number(splashStyle.opacity) : 0,
+            visible: Boolean(splashStyle && splashStyle.visibility === "visible" && splashStyle.display !== "none"),
+          },
+          nav: { t: now - starts.nav, opacity: navOpacity },
+          content: { t: now - starts.content, opacity: contentOpacity },
         };
       };
+      const last = Math.max(starts.nav - starts.splash, starts.content - starts.splash, 0);
       return {
-        fadeInLag,
-        early: await at(2800),
-        mid: await at(3500),
-        afterSplash: await at(4100),
-        late: await at(5600 + fadeInLag),
+        fadeInLag: last,
+        all: [await at(2800), await at(3500), await at(4100), await at(last + 5600)],
       };
     });
     // The fade-ins start with the splash, give or take a busy parser.
     expect(samples.fadeInLag).toBeLessThan(1500);
-    expect(samples.early.splashVisible).toBe(true);
-    expect(samples.early.splashOpacity).toBe(1);
-    expect(samples.early.nav).toBe(0);
-    expect(samples.early.content).toBe(0);
-    expect(samples.mid.splashVisible).toBe(true);
-    expect(samples.mid.splashOpacity).toBeGreaterThan(0);
-    expect(samples.mid.splashOpacity).toBeLessThan(1);
-    expect(samples.afterSplash.splashVisible).toBe(false);
-    if (samples.afterSplash.t < 4200) expect(samples.afterSplash.nav).toBe(0);
-    if (samples.afterSplash.t < 4700) expect(samples.afterSplash.content).toBe(0);
-    expect(samples.late.nav).toBe(1);
-    expect(samples.late.content).toBe(1);
+    for (const { splash, nav, content } of samples.all) {
+      if (splash.t < 2990) expect(splash, "before 3 s").toMatchObject({ visible: true, opacity: 1 });
+      if (splash.t > 3010 && splash.t < 3990) {
+        expect(splash.visible, "between 3 and 4 s").toBe(true);
+        expect(splash.opacity).toBeGreaterThan(0);
+        expect(splash.opacity).toBeLessThan(1);
+      }
+      if (splash.t > 4010) expect(splash.visible, "after 4 s").toBe(false);
+      if (nav.t < 4190) expect(nav.opacity, "navigation before 4.2 s").toBe(0);
+      if (nav.t > 4810) expect(nav.opacity, "navigation once faded in").toBe(1);
+      if (content.t < 4690) expect(content.opacity, "content before 4.7 s").toBe(0);
+      if (content.t > 5310) expect(content.opacity, "content once faded in").toBe(1);
+    }
+    // The last sample always comes after every fade-in.
+    expect(samples.all.at(-1)!.content.t).toBeGreaterThan(5310);
     // After its animation the splash leaves the page.
     await expect(page.getByTestId("splash")).toHaveCount(0);
   });
@@ -170,10 +173,11 @@ test.describe("landing page", () => {
 
     await page.getByRole("button", { name: "Open menu" }).click();
     await page.getByRole("dialog", { name: "Menu" }).getByRole("button", { name: "CONTACT" }).click();
-    await expect(page.getByRole("dialog", { name: "Get Started" })).toBeVisible();
+    await expectDialogReady(page.getByRole("dialog", { name: "Get Started" }));
     await page.keyboard.press("Escape");
 
     await page.getByRole("button", { name: "Open menu" }).click();
+    await expectDialogReady(page.getByRole("dialog", { name: "Menu" }));
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog", { name: "Menu" })).toBeHidden();
 
@@ -279,7 +283,7 @@ test.describe("landing page", () => {
       await expect(trigger).toBeEnabled();
       await trigger.click();
       const dialog = page.getByRole("dialog", { name: content.title });
-      await expect(dialog).toBeVisible();
+      await expectDialogReady(dialog);
       await expect(dialog.getByRole("listitem")).toHaveText(content.items);
       await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).overflow)).toBe("hidden");
       await page.keyboard.press("Escape");
@@ -299,7 +303,7 @@ test.describe("landing page", () => {
     await trigger.click();
     await dialog.getByRole("button", { name: infoModals[1]!.cta }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole("dialog", { name: "Get Started" })).toBeVisible();
+    await expectDialogReady(page.getByRole("dialog", { name: "Get Started" }));
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog", { name: "Get Started" })).toBeHidden();
     await expect(trigger).toBeFocused();
@@ -321,7 +325,7 @@ test.describe("landing page", () => {
     await expect(company.getByRole("link", { name: "Blog" })).toHaveAttribute("href", "/blog");
     for (const name of ["Contact", "Privacy"]) {
       await company.getByRole("button", { name }).click();
-      await expect(page.getByRole("dialog", { name: "Get Started" })).toBeVisible();
+      await expectDialogReady(page.getByRole("dialog", { name: "Get Started" }));
       await page.keyboard.press("Escape");
       await expect(page.getByRole("dialog", { name: "Get Started" })).toBeHidden();
     }
