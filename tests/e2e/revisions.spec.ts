@@ -91,6 +91,25 @@ test("a draft kept on the server survives a closed tab: another browser is offer
   await other.close();
 });
 
+test("a browser that says it is offline while the site answers still keeps the draft on the server", async ({
+  page,
+  context,
+}, testInfo) => {
+  // A browser on a network with no way out (an intranet, or a machine with
+  // only loopback) reports navigator.onLine false; the site still answers.
+  await context.addInitScript(() => Object.defineProperty(Navigator.prototype, "onLine", { get: () => false }));
+  await signIn(page);
+  const title = unique("Said offline", testInfo.project.name);
+  const id = await createPost(page, title, "Stored body.");
+  await openEditor(page, title);
+  expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+  await page.getByLabel("Content").fill("Typed on an intranet.");
+  await expect(page.getByText(/^Draft saved \d\d:\d\d/)).toBeVisible({ timeout: 10_000 });
+  const draft = await context.request.get(`/api/admin/posts/${id}/autosave`);
+  expect(draft.status()).toBe(200);
+  expect(((await draft.json()) as { content: string }).content).toBe("Typed on an intranet.");
+});
+
 test("with the network lost, changes are kept on this device and offered when the editor opens again", async ({
   page,
   context,

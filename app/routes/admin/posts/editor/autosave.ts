@@ -221,10 +221,9 @@ export function useAutosave(draft: PostDraft, baseUpdatedAt: string | undefined,
       again.current = true;
       return;
     }
-    if (typeof navigator !== "undefined" && navigator.onLine === false) {
-      setStatus({ kind: "offline" });
-      return;
-    }
+    // navigator.onLine is only a hint: a browser on a network with no way
+    // out (a site on an intranet, or on loopback) says offline while the
+    // site answers. The request decides; a failed one shows "offline".
     // The server takes at most this much text; a longer draft is kept on this device alone.
     if (current.content.length > MAX_POST_TEXT_LENGTH) return;
     inFlight.current = true;
