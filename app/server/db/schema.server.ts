@@ -338,7 +338,7 @@ interface AnalyticsVisitorHashesTable {
   key: string;
 }
 
-/** Today's per-address tallies of the analytics (migration 024): `hash` is the address's under the day's salt. */
+/** Today's per-address tallies of the analytics (migration 026): `hash` is the address's under the day's salt. */
 interface AnalyticsAddressesTable {
   day: string;
   hash: string;
@@ -348,7 +348,7 @@ interface AnalyticsAddressesTable {
   held: number;
 }
 
-/** A source or campaign seen from one address only so far today (migration 024); its views are under "(other)". */
+/** A source or campaign seen from one address only so far today (migration 026); its views are under "(other)". */
 interface AnalyticsHeldKeysTable {
   day: string;
   dimension: string;
