@@ -18,7 +18,7 @@ test.beforeEach(async ({ page }, testInfo) => {
 
 test("the owner reads the numbers, changes the period and exports them", async ({ page, site }, testInfo) => {
   test.setTimeout(60_000);
-  // A few visits as browsers send them, from a source of this run's own.
+  // A few visits as browsers send them, from a source of this run's own, by two readers.
   const source = `dash-${testInfo.project.name}-${Date.now().toString(36)}.example.org`;
   const visitor = await apiRequest.newContext({ baseURL: site.url });
   for (const path of ["/", "/about", "/blog"]) {
@@ -32,6 +32,16 @@ test("the owner reads the numbers, changes the period and exports them", async (
     });
     expect(answer.status()).toBe(200);
   }
+  // A second reader from another address: a source seen from one address alone is counted under "(other)".
+  const second = await visitor.get("/", {
+    headers: {
+      accept: "text/html",
+      "user-agent": CHROME,
+      referer: `https://${source}/`,
+      "x-forwarded-for": "192.0.2.101",
+    },
+  });
+  expect(second.status()).toBe(200);
   await visitor.dispose();
   expect((await page.request.post("/api/auth/login", { data: E2E_ADMIN })).status()).toBe(200);
 
@@ -42,13 +52,13 @@ test("the owner reads the numbers, changes the period and exports them", async (
   await expect(page.getByText(/Every day is a UTC day/)).toBeVisible();
   await expect(page.getByRole("link", { name: "Last 30 days" })).toHaveAttribute("aria-current", "page");
   // Written in batches every few seconds, and a batch may hold only some of
-  // the three views: reload until this run's source shows one visitor and
-  // all three views.
+  // the four views: reload until this run's source shows two visitors and
+  // all four views.
   const sources = page.getByRole("table", { name: "Top sources" });
   const row = sources.getByRole("row").filter({ has: page.getByRole("rowheader", { name: source }) });
   await expect(async () => {
     await page.reload();
-    await expect(row.getByRole("cell")).toHaveText(["1", "3"], { timeout: 500 });
+    await expect(row.getByRole("cell")).toHaveText(["2", "4"], { timeout: 500 });
   }).toPass({ timeout: 15_000 });
   await expect(page.getByRole("img", { name: /Views and visitors per day/ })).toBeVisible();
   await expect(page.getByRole("definition").first()).not.toHaveText("0");
@@ -79,5 +89,5 @@ test("the owner reads the numbers, changes the period and exports them", async (
   const csv = await page.request.get(`/api/admin/analytics.csv?from=${today}&to=${today}`);
   const body = await csv.text();
   expect(body).toContain("section,name,views,visitors,messages");
-  expect(body).toContain(`source,${source},3,1,`);
+  expect(body).toContain(`source,${source},4,2,`);
 });

@@ -14,9 +14,11 @@ import { ApiClient, startServer, type TestServer } from "../support/server";
  * source and campaign, cache hits included, each visitor once across the two
  * processes; crawlers, prefetches, an administrator, a 404 and the JSON API
  * not counted; no cookie set; a view in the numbers within 10 seconds; a
- * flood of unique referrers, campaigns, addresses and 404 paths leaving the
- * tables bounded; kill -9 losing at most the last few seconds, SIGTERM none.
- * The browser's own view (a real Chromium, no other host) is
+ * client faking visitors (a User-Agent per request) or sources (made-up ones,
+ * each from one visitor) held to its cap and kept from displacing a real
+ * source; a flood of unique referrers, campaigns, addresses and 404 paths
+ * leaving the tables bounded; kill -9 losing at most the last few seconds,
+ * SIGTERM none. The browser's own view (a real Chromium, no other host) is
  * tests/e2e/analytics.spec.ts.
  *
  * Client addresses are told apart by X-Forwarded-For: the test connects from
@@ -41,7 +43,7 @@ interface Report {
   };
   days: Array<{ date: string; views: number; visitors: number }>;
   pages: Array<{ path: string; views: number }>;
-  referrers: Array<{ source: string; visitors: number }>;
+  referrers: Array<{ source: string; visitors: number; views: number }>;
   campaigns: Array<{ campaign: string; visitors: number; views: number }>;
 }
 
@@ -169,12 +171,12 @@ describe(`analytics on two processes (${TEST_BACKEND})`, () => {
         { path: `/blog/${slug}`, views: 2 },
         { path: "/about", views: 1 },
       ]);
+      // The news site, the newsletter and its campaign each came from one address: counted under "(other)".
       expect(numbers.referrers).toEqual([
+        { source: "(other)", visitors: 2, views: 2 },
         { source: "direct", visitors: 1, views: 2 },
-        { source: "news.example.org", visitors: 1, views: 1 },
-        { source: "newsletter", visitors: 1, views: 1 },
       ]);
-      expect(numbers.campaigns).toEqual([{ campaign: "launch", visitors: 1, views: 1 }]);
+      expect(numbers.campaigns).toEqual([{ campaign: "(other)", visitors: 1, views: 1 }]);
 
       // The first visitor sends a contact message from /about: a conversion, with the page and a source of the visit.
       const sent = await new ApiClient(b.url).post(
@@ -197,6 +199,64 @@ describe(`analytics on two processes (${TEST_BACKEND})`, () => {
         sources: [{ source: "news.example.org", messages: 1 }],
       });
       expect(converted.totals.views).toBe(5);
+    },
+  );
+
+  it(
+    "counts 300 User-Agents from one address, on both processes, as at most the cap of visitors; a family's each",
+    { timeout: 60_000 },
+    async () => {
+      const before = (await report()).totals;
+      for (let n = 0; n < 300; n++) {
+        const answer = await view(n % 2 === 0 ? a : b, "/about", {
+          "x-forwarded-for": "198.18.0.1",
+          "user-agent": `${CHROME} Extra/${n}`,
+        });
+        expect(answer.status).toBe(200);
+      }
+      // Five browsers behind another address, each twice, on both processes.
+      for (let n = 0; n < 10; n++) {
+        await view(n % 2 === 0 ? a : b, "/", {
+          "x-forwarded-for": "198.18.0.2",
+          "user-agent": `${CHROME} Home/${n % 5}`,
+        });
+      }
+      await waitFor((numbers) => numbers.totals.views >= before.views + 310);
+      // Past one more write of each process, nothing else comes in.
+      await sleep(3_500);
+      const numbers = await report();
+      expect(numbers.totals.views).toBe(before.views + 310);
+      expect(numbers.totals.visitors).toBe(before.visitors + STORE_LIMITS.visitorsPerAddress + 5);
+    },
+  );
+
+  it(
+    "keeps a source seen by two visitors, with every view, among 200 made-up ones each from one visitor",
+    { timeout: 60_000 },
+    async () => {
+      const before = (await report()).totals.views;
+      // The first visitor of a real source, on one process: written before the second comes.
+      for (let i = 0; i < 2; i++) await view(a, "/?utm_source=real-letter", { "x-forwarded-for": "198.18.1.1" });
+      await waitFor((numbers) => numbers.totals.views >= before + 2);
+      // 200 made-up sources, each from an address of its own, four views each, more than the real one has.
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, worker) => {
+          while (next < 800) {
+            const n = next++;
+            const source = n % 200;
+            await view(worker % 2 === 0 ? a : b, `/?utm_source=fake-${source}`, {
+              "x-forwarded-for": `198.18.2.${source}`,
+            });
+          }
+        }),
+      );
+      // The second visitor, on the other process.
+      await view(b, "/?utm_source=real-letter", { "x-forwarded-for": "198.18.1.2" });
+      const numbers = await waitFor((n) => n.totals.views >= before + 803);
+      expect(numbers.totals.views).toBe(before + 803);
+      expect(numbers.referrers).toContainEqual({ source: "real-letter", visitors: 2, views: 3 });
+      expect(numbers.referrers.filter((row) => row.source.startsWith("fake-"))).toEqual([]);
     },
   );
 

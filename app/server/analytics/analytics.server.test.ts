@@ -42,10 +42,17 @@ const headers = (extra: IncomingHttpHeaders = {}): IncomingHttpHeaders => ({
   ...extra,
 });
 
+const TABLES = [
+  "analytics_days",
+  "analytics_counts",
+  "analytics_salts",
+  "analytics_visitor_hashes",
+  "analytics_addresses",
+  "analytics_held_keys",
+] as const;
+
 async function emptyTables() {
-  for (const table of ["analytics_days", "analytics_counts", "analytics_salts", "analytics_visitor_hashes"] as const) {
-    await db.deleteFrom(table).execute();
-  }
+  for (const table of TABLES) await db.deleteFrom(table).execute();
 }
 
 const report = async () => analyticsReport(db, { from: TODAY, to: TODAY });
@@ -77,13 +84,14 @@ describe("counting and writing", () => {
       { path: "/blog", views: 1 },
       { path: "/blog/first-post", views: 1 },
     ]);
-    // The move within the site has no source; direct, newsletter and the news site once per visitor.
+    // The move within the site has no source; direct and the news site once per visitor. The newsletter
+    // and its campaign came from one address only: counted, under "(other)".
     expect(numbers.referrers).toEqual([
       { source: "news.example.org", visitors: 2, views: 2 },
+      { source: OTHER, visitors: 1, views: 1 },
       { source: DIRECT, visitors: 1, views: 1 },
-      { source: "newsletter", visitors: 1, views: 1 },
     ]);
-    expect(numbers.campaigns).toEqual([{ campaign: "autumn", visitors: 1, views: 1 }]);
+    expect(numbers.campaigns).toEqual([{ campaign: OTHER, visitors: 1, views: 1 }]);
     expect(numbers.devices).toEqual([{ device: "desktop", visitors: 2, views: 5 }]);
   });
 
@@ -102,17 +110,25 @@ describe("counting and writing", () => {
   });
 
   it("stores no address and no User-Agent, and forgets the salt and the hashes once the day is over", async () => {
-    for (const table of ["analytics_days", "analytics_counts", "analytics_salts", "analytics_visitor_hashes"]) {
+    for (const table of TABLES) {
       const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
       const text = JSON.stringify(rows.rows);
       expect(text).not.toContain("203.0.113");
       expect(text).not.toContain("Chrome/131");
     }
+    // The addresses' tallies and the held newsletter are there, under hashes only.
+    expect((await db.selectFrom("analytics_addresses").selectAll().execute()).length).toBe(2);
+    expect((await db.selectFrom("analytics_held_keys").select("key").execute()).map((row) => row.key).sort()).toEqual([
+      "autumn",
+      "newsletter",
+    ]);
     const salts = await db.selectFrom("analytics_salts").selectAll().execute();
     expect(salts.map((row) => row.day)).toEqual([TODAY]);
     await pruneAnalytics(db, 730, new Date("2026-11-28T00:00:01Z"));
     expect(await db.selectFrom("analytics_salts").selectAll().execute()).toEqual([]);
     expect(await db.selectFrom("analytics_visitor_hashes").selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom("analytics_addresses").selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom("analytics_held_keys").selectAll().execute()).toEqual([]);
     // The day's numbers stay until the retention has passed.
     expect((await report()).totals.views).toBe(5);
     // 730 days after 2026-11-27 (2028 is a leap year) is 2028-11-26.
@@ -165,6 +181,136 @@ describe("counting and writing", () => {
       expect(numbers.pages[0]!.path).toBe(OTHER);
     },
   );
+});
+
+describe("one client faking the numbers", () => {
+  const browser = (n: number) => `${UA} Extra/${n}`;
+  /** Writes counter a, then counter b: two processes on one database, one after the other (see above). */
+  const writeBoth = async (a: AnalyticsCounter, b: AnalyticsCounter) => {
+    await writeCounts(db, a, NOW);
+    await writeCounts(second.db, b, NOW);
+  };
+
+  it("counts 300 User-Agents from one address, over two processes, as at most the cap of visitors", async () => {
+    await emptyTables();
+    const cap = STORE_LIMITS.visitorsPerAddress;
+    // Three rounds of 100 requests, each round split over two processes: a new User-Agent every request.
+    for (let round = 0; round < 3; round++) {
+      const a = new AnalyticsCounter();
+      const b = new AnalyticsCounter();
+      for (let i = 0; i < 100; i++) {
+        const n = round * 100 + i;
+        (n % 2 === 0 ? a : b).recordView("/", headers({ "user-agent": browser(n) }), "198.51.100.7", SITE, NOW);
+      }
+      await writeBoth(a, b);
+    }
+    // An IPv6 client walking through its own /64 is one address.
+    const c = new AnalyticsCounter();
+    for (let n = 0; n < 300; n++) c.recordView("/about", headers(), `2001:db8:1:2::${n.toString(16)}`, SITE, NOW);
+    await writeCounts(db, c, NOW);
+    const numbers = await report();
+    expect(numbers.totals).toMatchObject({ views: 600, visitors: 2 * cap });
+    expect(numbers.devices).toEqual([{ device: "desktop", visitors: 2 * cap, views: 600 }]);
+    const tallies = await db.selectFrom("analytics_addresses").select("visitors").execute();
+    expect(tallies.map((row) => Number(row.visitors))).toEqual([cap, cap]);
+  });
+
+  it("counts several browsers behind one address each, and each of them again past the cap", async () => {
+    await emptyTables();
+    const a = new AnalyticsCounter();
+    const b = new AnalyticsCounter();
+    // A family: five browsers behind one address, on two processes, twice each.
+    for (let n = 0; n < 10; n++) {
+      (n % 2 === 0 ? a : b).recordView("/", headers({ "user-agent": browser(n % 5) }), "192.0.2.50", SITE, NOW);
+    }
+    await writeBoth(a, b);
+    expect((await report()).totals).toMatchObject({ views: 10, visitors: 5 });
+    // The address then reaches its cap; the first browser, already a visitor, still counts under a new campaign.
+    const c = new AnalyticsCounter();
+    for (let n = 5; n < 40; n++) c.recordView("/", headers({ "user-agent": browser(n) }), "192.0.2.50", SITE, NOW);
+    c.recordView("/?utm_campaign=spring", headers({ "user-agent": browser(0) }), "192.0.2.50", SITE, NOW);
+    await writeCounts(db, c, NOW);
+    const numbers = await report();
+    expect(numbers.totals).toMatchObject({ views: 46, visitors: STORE_LIMITS.visitorsPerAddress });
+    expect(numbers.campaigns).toEqual([{ campaign: OTHER, visitors: 1, views: 1 }]);
+  });
+
+  it(
+    "does not let 200 made-up sources, each from one visitor, push out a real source seen by two",
+    { timeout: 60_000 },
+    async () => {
+      await emptyTables();
+      const a = new AnalyticsCounter();
+      const b = new AnalyticsCounter();
+      // 200 made-up sources, each from a visitor of its own address, with five views each;
+      // and 200 more from one address with a User-Agent each, that one client's own.
+      for (let n = 0; n < 200; n++) {
+        for (let view = 0; view < 5; view++) {
+          a.recordView(`/?utm_source=fake-${n}`, headers(), `198.51.100.${n}`, SITE, NOW);
+          b.recordView(`/?utm_source=made-up-${n}`, headers({ "user-agent": browser(n) }), "203.0.113.99", SITE, NOW);
+        }
+      }
+      // The real source: one view from each of two visitors, on the two processes.
+      a.recordView("/?utm_source=newsletter", headers(), "203.0.113.1", SITE, NOW);
+      b.recordView("/?utm_source=newsletter", headers(), "203.0.113.2", SITE, NOW);
+      await writeBoth(a, b);
+      const numbers = await report();
+      expect(numbers.totals.views).toBe(2002);
+      expect(numbers.referrers).toEqual([
+        { source: OTHER, visitors: 200 + STORE_LIMITS.visitorsPerAddress, views: 2000 },
+        { source: "newsletter", visitors: 2, views: 2 },
+      ]);
+      // One client's address held at most its budget of keys.
+      const held = await db
+        .selectFrom("analytics_held_keys")
+        .select((eb) => ["address", eb.fn.countAll<string | number>().as("keys")])
+        .groupBy("address")
+        .execute();
+      expect(Math.max(...held.map((row) => Number(row.keys)))).toBeLessThanOrEqual(STORE_LIMITS.heldPerAddress);
+    },
+  );
+
+  it("moves every view of a source's first visitor to its row when a second address comes", async () => {
+    await emptyTables();
+    const a = new AnalyticsCounter();
+    for (let i = 0; i < 3; i++) {
+      a.recordView("/?utm_source=partner&utm_campaign=spring", headers(), "203.0.113.1", SITE, NOW);
+    }
+    await writeCounts(db, a, NOW);
+    // Another browser behind the same address is not a second address.
+    const b = new AnalyticsCounter();
+    b.recordView(
+      "/?utm_source=partner&utm_campaign=spring",
+      headers({ "user-agent": browser(1) }),
+      "203.0.113.1",
+      SITE,
+      NOW,
+    );
+    await writeCounts(second.db, b, NOW);
+    let numbers = await report();
+    expect(numbers.referrers).toEqual([{ source: OTHER, visitors: 2, views: 4 }]);
+    expect(numbers.campaigns).toEqual([{ campaign: OTHER, visitors: 2, views: 4 }]);
+    // A visitor from another address, on the other process: the source and campaign get their rows, every view.
+    const c = new AnalyticsCounter();
+    c.recordView("/about?utm_source=partner&utm_campaign=spring", headers(), "203.0.113.2", SITE, NOW);
+    c.recordView("/?utm_source=made-up", headers(), "203.0.113.2", SITE, NOW);
+    await writeCounts(db, c, NOW);
+    numbers = await report();
+    expect(numbers.totals).toMatchObject({ views: 6, visitors: 3 });
+    expect(numbers.referrers).toEqual([
+      { source: "partner", visitors: 3, views: 5 },
+      { source: OTHER, visitors: 1, views: 1 },
+    ]);
+    expect(numbers.campaigns).toEqual([{ campaign: "spring", visitors: 3, views: 5 }]);
+    // Later views add to the row.
+    const d = new AnalyticsCounter();
+    d.recordView("/?utm_source=partner", headers(), "203.0.113.1", SITE, NOW);
+    await writeCounts(second.db, d, NOW);
+    expect((await report()).referrers[0]).toEqual({ source: "partner", visitors: 3, views: 6 });
+    expect((await db.selectFrom("analytics_held_keys").select("key").execute()).map((row) => row.key)).toEqual([
+      "made-up",
+    ]);
+  });
 });
 
 describe("the range of a report", () => {

@@ -64,9 +64,11 @@ export const SKIPPED_TABLES = [
   "preview_links",
   "site_content_share_links",
   "content_version",
-  // The analytics' salt and today's visitor hashes (ADR 056): short-lived, and the salt never leaves its day.
+  // The analytics' salt, today's visitor hashes and per-address tallies (ADR 056): short-lived, never past their day.
   "analytics_salts",
   "analytics_visitor_hashes",
+  "analytics_addresses",
+  "analytics_held_keys",
 ] as const;
 
 /**

@@ -69,9 +69,11 @@ export const LEFT_OUT_TABLES = [
   // A page's unpublished draft and its share links (ADR 053): work in progress, like the posts' autosaves.
   "site_content_drafts",
   "site_content_share_links",
-  // The analytics' salt and today's visitor hashes (ADR 056): never kept past their day, so never in a file.
+  // The analytics' salt, today's visitor hashes and per-address tallies (ADR 056): never kept past their day, so never in a file.
   "analytics_salts",
   "analytics_visitor_hashes",
+  "analytics_addresses",
+  "analytics_held_keys",
 ] as const;
 
 /**

@@ -435,6 +435,8 @@ const REPLACED_TABLES = [
   "analytics_counts",
   "analytics_salts",
   "analytics_visitor_hashes",
+  "analytics_addresses",
+  "analytics_held_keys",
   "redirects",
   "not_found_paths",
   "site_content_share_links",

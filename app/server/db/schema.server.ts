@@ -338,6 +338,27 @@ interface AnalyticsVisitorHashesTable {
   key: string;
 }
 
+/** Today's per-address tallies of the analytics (migration 026): `hash` is the address's under the day's salt. */
+interface AnalyticsAddressesTable {
+  day: string;
+  hash: string;
+  /** Visitors counted from this address today: they stop at a cap (analytics/store.server.ts). */
+  visitors: number;
+  /** Sources and campaigns held for this address today: they stop at a budget. */
+  held: number;
+}
+
+/** A source or campaign seen from one address only so far today (migration 026); its views are under "(other)". */
+interface AnalyticsHeldKeysTable {
+  day: string;
+  dimension: string;
+  key: string;
+  /** The hash of the address it was seen from. */
+  address: string;
+  hits: number;
+  visitors: number;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -367,4 +388,6 @@ export interface Database {
   analytics_counts: AnalyticsCountsTable;
   analytics_salts: AnalyticsSaltsTable;
   analytics_visitor_hashes: AnalyticsVisitorHashesTable;
+  analytics_addresses: AnalyticsAddressesTable;
+  analytics_held_keys: AnalyticsHeldKeysTable;
 }
