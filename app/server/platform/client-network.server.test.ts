@@ -16,11 +16,9 @@ describe("a client's network", () => {
     }
   });
 
-  it("answers at once for a long header of colons and digits (bounded before it is parsed)", () => {
-    const started = performance.now();
-    for (const value of ["1:".repeat(40_000), "1.".repeat(40_000), `${"::".repeat(45)}/48`]) {
-      expect(clientNetwork(value)).toBeNull();
-    }
-    expect(performance.now() - started).toBeLessThan(50);
+  it("is nothing for a value longer than any address, before it is parsed (a long zone would parse)", () => {
+    expect(clientNetwork(`fe80::1%${"a".repeat(40)}`)).toBe("fe80::/48");
+    expect(clientNetwork(`fe80::1%${"a".repeat(200)}`)).toBeNull();
+    expect(clientNetwork("1:".repeat(40_000))).toBeNull();
   });
 });
