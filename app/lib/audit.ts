@@ -68,8 +68,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 export const isAuditAction = (value: string): value is AuditAction =>
   (AUDIT_ACTIONS as readonly string[]).includes(value);
 
-/** Bounds of the stored text (migration 014): longer values are cut, never refused. */
-export const AUDIT_LIMITS = { email: 320, target: 300, clientAddress: 64, userAgent: 200 } as const;
+/**
+ * Bounds of the stored text (migration 014): longer values are cut, never
+ * refused. The client's network is short by its form (at most 47 characters
+ * of a 64-character column).
+ */
+export const AUDIT_LIMITS = { email: 320, target: 300, userAgent: 200 } as const;
 
 /** One entry as the API and the Audit screen show it. */
 export interface AuditEntry {
@@ -78,12 +82,33 @@ export interface AuditEntry {
   action: string;
   /** The administrator's id, or null (a failed sign-in). */
   adminId: string | null;
-  /** The administrator's e-mail at the time, or the e-mail a failed sign-in tried. */
+  /**
+   * The administrator's e-mail at the time. A failed sign-in: the
+   * administrator's e-mail it tried, or null when it tried one that is no
+   * administrator's (a stranger's typed address is not kept).
+   */
   email: string | null;
   target: string | null;
+  /** The client's network (203.0.113.0/24, 2001:db8:1::/48), never its full address; null when not known. */
   clientAddress: string | null;
   userAgent: string | null;
 }
+
+/**
+ * Who an entry names, as the Audit screen says it: the administrator's
+ * e-mail, or for a failed sign-in the administrator's e-mail that was tried,
+ * or that it tried one that is no administrator's (which is not kept).
+ */
+export function auditActorText(entry: Pick<AuditEntry, "action" | "email">): string {
+  if (entry.action === "sign-in-failed") {
+    return entry.email ? `${entry.email} (attempted)` : "an unknown account (e-mail not kept)";
+  }
+  return entry.email ?? "unknown";
+}
+
+/** Where an entry came from: the client's network, never its full address (ADR 038). */
+export const auditNetworkText = (network: string | null): string =>
+  network ? `from ${network}` : "from an unknown network";
 
 const BROWSERS: Array<[token: string, name: string]> = [
   ["Edg/", "Edge"],

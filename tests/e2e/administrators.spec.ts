@@ -187,6 +187,9 @@ test("the Audit screen shows the sign-in and the post save, and filters them", a
   await hydrated(page);
   const entries = page.getByRole("listitem").filter({ hasText: E2E_ADMIN.email });
   await expect(entries.filter({ hasText: "Signed in" }).first()).toBeVisible();
+  // The network the sign-in came from, never the full address (the browser is on loopback).
+  await expect(entries.filter({ hasText: "Signed in" }).first()).toContainText("from 127.0.0.0/24");
+  await expect(page.locator("li[data-action]").filter({ hasText: "127.0.0.1" })).toHaveCount(0);
   await expect(entries.filter({ hasText: `Post created · ${slug}` })).toBeVisible();
   await expectNoAxeViolations(page);
   await screenshots(page, "audit");

@@ -196,6 +196,9 @@ test("the session list marks this device and signs out another session", async (
   const list = page.getByRole("region", { name: "Where you are signed in" });
   await expect(list.getByText("This device")).toBeVisible();
   await expect(list.getByText("Firefox on macOS")).toBeVisible();
+  // Each session's network, not its address.
+  await expect(list.getByText(/^From 127\.0\.0\.0\/24 · last seen/).first()).toBeVisible();
+  await expect(list.getByText("127.0.0.1")).toHaveCount(0);
   await expectNoAxeViolations(page);
   await screenshotForReview(page, "account-sessions");
 

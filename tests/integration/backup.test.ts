@@ -656,6 +656,47 @@ describe("a crafted backup is refused or neutralised (ADR 047)", () => {
     }
   });
 
+  it("an old backup's full client addresses and strangers' e-mails are not brought back (migration 025's rule)", async () => {
+    const entries = original.audit_log as Array<{ id: string }>;
+    expect(entries.length).toBeGreaterThanOrEqual(3);
+    const [stranger, guessed] = [entries[0]!.id, entries[1]!.id];
+    const crafted = path.join(dir, "old-addresses.tar");
+    // What a version before migration 025 wrote: the address as it came, and the e-mail a failed sign-in tried.
+    await rewriteBackup(backupFile, crafted, (name, bytes) => [
+      [
+        name,
+        name.includes("/data/audit_log-")
+          ? editRows(bytes, (row) => ({
+              ...row,
+              client_address: row.id === stranger ? "2001:db8:1:2::9" : "203.0.113.9",
+              ...(row.id === stranger ? { action: "sign-in-failed", actor_id: null, actor_email: "who@else.net" } : {}),
+              ...(row.id === guessed
+                ? { action: "sign-in-failed", actor_id: null, actor_email: "ADMIN@example.com" }
+                : {}),
+            }))
+          : bytes,
+      ],
+    ]);
+    expect(fs.readFileSync(crafted, "latin1")).toContain("203.0.113.9");
+    const target = await fresh(TEST_BACKEND);
+    try {
+      const restored = cli(target.url, "restore", crafted);
+      expect(restored.stderr).toBe("");
+      expect(restored.status).toBe(0);
+      const rows = await target.connection.db.selectFrom("audit_log").selectAll().orderBy("id").execute();
+      expect(rows).toHaveLength(entries.length);
+      for (const row of rows) {
+        expect(row.client_address).toBe(row.id === stranger ? "2001:db8:1::/48" : "203.0.113.0/24");
+      }
+      expect(rows.find((row) => row.id === stranger)!.actor_email).toBeNull();
+      expect(rows.find((row) => row.id === guessed)!.actor_email).toBe(TEST_ADMIN.email);
+      const text = JSON.stringify(rows);
+      for (const full of ["203.0.113.9", "2001:db8:1:2:", "who@else.net"]) expect(text).not.toContain(full);
+    } finally {
+      await target.cleanup();
+    }
+  });
+
   it("/images serves only image/webp, whatever a stored row says", async () => {
     const [image] = original.images as Array<{ id: string }>;
     await source.db

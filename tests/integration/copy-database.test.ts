@@ -34,6 +34,61 @@ describe("the copy command's table list", () => {
   });
 });
 
+describe(`copying a database with full client addresses (${TEST_BACKEND})`, () => {
+  it("copies their networks, and no e-mail a stranger tried to sign in with (migration 025's rule)", async () => {
+    const [from, to] = await Promise.all([freshDatabase(), freshDatabase()]);
+    try {
+      const at = new Date().toISOString();
+      const admin = "00000000-0000-4000-8000-0000000000a1";
+      // Rows as a database written before migration 025, or by hand, may hold them.
+      await from.connection.db
+        .insertInto("admin_users")
+        .values({ id: admin, email: "owner@example.com", password_hash: "x", created_at: at, updated_at: at })
+        .execute();
+      await from.connection.db
+        .insertInto("sessions")
+        .values({ id: "a".repeat(64), user_id: admin, created_at: at, expires_at: at, ip_address: "203.0.113.9" })
+        .execute();
+      const entry = (id: string, fields: Record<string, string | null>) => ({
+        id,
+        created_at: at,
+        action: "sign-in-failed",
+        actor_id: null,
+        client_address: "2001:db8:1:2::9",
+        ...fields,
+      });
+      await from.connection.db
+        .insertInto("audit_log")
+        .values([
+          entry("00000000-0000-7000-8000-000000000001", { actor_email: "who@else.net" }),
+          entry("00000000-0000-7000-8000-000000000002", { actor_email: "Owner@Example.com" }),
+          entry("00000000-0000-7000-8000-000000000003", {
+            action: "sign-in",
+            actor_id: admin,
+            actor_email: "owner@example.com",
+            client_address: "::ffff:192.0.2.9",
+          }),
+        ])
+        .execute();
+      await copyDatabase(from.connection, to.connection);
+      const sessions = await to.connection.db.selectFrom("sessions").select("ip_address").execute();
+      expect(sessions).toEqual([{ ip_address: "203.0.113.0/24" }]);
+      const entries = await to.connection.db
+        .selectFrom("audit_log")
+        .select(["actor_email", "client_address"])
+        .orderBy("id")
+        .execute();
+      expect(entries).toEqual([
+        { actor_email: null, client_address: "2001:db8:1::/48" },
+        { actor_email: "owner@example.com", client_address: "2001:db8:1::/48" },
+        { actor_email: "owner@example.com", client_address: "192.0.2.0/24" },
+      ]);
+    } finally {
+      await Promise.all([from.cleanup(), to.cleanup()]);
+    }
+  });
+});
+
 describe.runIf(TEST_BACKEND === "sqlite")("copying into SQLite", () => {
   it("indexes the copied posts' titles for the title filter (its index tables are not copied)", async () => {
     const [from, to] = await Promise.all([freshSqlite(), freshSqlite()]);

@@ -304,7 +304,7 @@ describe("the audit log", () => {
     headerImage: null,
   };
 
-  it("records sign-in failures and successes with who, from where and with what", async () => {
+  it("records sign-in failures and successes with who, from which network and with what", async () => {
     const headers = { "X-Forwarded-For": "203.0.113.9", "User-Agent": BROWSER };
     const visitor = new ApiClient(server.url);
     expect(
@@ -312,17 +312,26 @@ describe("the audit log", () => {
         .status,
     ).toBe(401);
     const [failed] = await auditEntries("?action=sign-in-failed&limit=1");
+    // A stranger's typed e-mail is not kept; the address is kept as its network.
     expect(failed).toMatchObject({
       action: "sign-in-failed",
-      email: "Guess@Example.com",
+      email: null,
       adminId: null,
-      clientAddress: "203.0.113.9",
+      clientAddress: "203.0.113.0/24",
       userAgent: BROWSER,
+    });
+    // Someone guessing an administrator's account (any capitals) is named: the account's e-mail.
+    const guess = { email: ` ${TEST_ADMIN.email.toUpperCase()}`, password: "wrong-password" };
+    expect((await visitor.post("/api/auth/login", guess, headers)).status).toBe(401);
+    expect((await auditEntries("?action=sign-in-failed&limit=1"))[0]).toMatchObject({
+      email: TEST_ADMIN.email,
+      adminId: null,
+      clientAddress: "203.0.113.0/24",
     });
     const admin = new ApiClient(server.url);
     await admin.signIn(TEST_ADMIN, headers);
     const [signedIn] = await auditEntries("?limit=1");
-    expect(signedIn).toMatchObject({ action: "sign-in", email: TEST_ADMIN.email, clientAddress: "203.0.113.9" });
+    expect(signedIn).toMatchObject({ action: "sign-in", email: TEST_ADMIN.email, clientAddress: "203.0.113.0/24" });
     expect(signedIn!.adminId).toMatch(/^[\da-f-]{36}$/);
     expect(Date.now() - Date.parse(signedIn!.at)).toBeLessThan(60_000);
     await admin.post("/api/auth/logout", undefined, headers);
@@ -363,7 +372,7 @@ describe("the audit log", () => {
     expect((await removeAdmin(owner, id)).status).toBe(204);
   });
 
-  it("bounds what it stores: a 320-character e-mail and a long user agent are cut, not refused", async () => {
+  it("bounds what it stores: a long user agent is cut, not refused; a long unknown e-mail is not kept", async () => {
     const email = `${"a".repeat(300)}@example-long.com`.slice(0, 320);
     const answer = await new ApiClient(server.url).post(
       "/api/auth/login",
@@ -372,8 +381,46 @@ describe("the audit log", () => {
     );
     expect(answer.status).toBe(401);
     const [entry] = await auditEntries("?action=sign-in-failed&limit=1");
-    expect(entry!.email).toBe(email);
+    expect(entry!.email).toBeNull();
     expect(entry!.userAgent).toHaveLength(200);
+  });
+
+  it("keeps no visitor's full address or typed e-mail: sessions and entries hold the network", async () => {
+    const stranger = "someone.else@example.net";
+    const v4 = { "X-Forwarded-For": "198.51.100.77", "User-Agent": BROWSER };
+    const v6 = { "X-Forwarded-For": "2001:db8:1:2::77", "User-Agent": BROWSER };
+    const mapped = { "X-Forwarded-For": "::ffff:192.0.2.77", "User-Agent": BROWSER };
+    const visitor = new ApiClient(server.url);
+    expect((await visitor.post("/api/auth/login", { email: stranger, password: "wrong-password" }, v6)).status).toBe(
+      401,
+    );
+    // What else a stranger can send without an account: a setup or an invitation with a made-up token.
+    const setup = { token: "made-up-token", email: stranger, password: "long-enough-password" };
+    expect((await visitor.post("/api/auth/setup", setup, v4)).status).toBe(403);
+    const invite = { token: "made-up-token", name: stranger, password: PASSWORD };
+    expect((await visitor.post("/api/auth/invite", invite, v4)).status).toBe(403);
+    const admin = new ApiClient(server.url);
+    await admin.signIn(TEST_ADMIN, v4);
+    expect((await admin.put("/api/admin/settings", { companyName: "Kept Co" }, v6)).status).toBe(200);
+    await new ApiClient(server.url).signIn(TEST_ADMIN, mapped);
+
+    const entries = await auditEntries("?limit=4");
+    expect(entries.map((e) => [e.action, e.email, e.clientAddress])).toEqual([
+      ["sign-in", TEST_ADMIN.email, "192.0.2.0/24"],
+      ["settings-changed", TEST_ADMIN.email, "2001:db8:1::/48"],
+      ["sign-in", TEST_ADMIN.email, "198.51.100.0/24"],
+      ["sign-in-failed", null, "2001:db8:1::/48"],
+    ]);
+    const sessions = (await admin.get("/api/auth/sessions")).json.sessions as Array<{ address: string | null }>;
+    expect(sessions.map((session) => session.address)).toContain("198.51.100.0/24");
+    // Nowhere in the tables, in any spelling.
+    const stored = JSON.stringify([
+      await database.db.selectFrom("audit_log").selectAll().execute(),
+      await database.db.selectFrom("sessions").selectAll().execute(),
+    ]).toLowerCase();
+    for (const text of ["198.51.100.77", "2001:db8:1:2:", "192.0.2.77", ":77", stranger]) {
+      expect(stored).not.toContain(text);
+    }
   });
 
   it("records each post change with the post's slug, and settings changes", async () => {

@@ -453,18 +453,18 @@ describe("password change and sessions", () => {
     const here = new ApiClient(server().url);
     await here.signIn(TEST_ADMIN, { "User-Agent": FIREFOX, "X-Forwarded-For": "203.0.113.10" });
     const phone = new ApiClient(server().url);
-    await phone.signIn(TEST_ADMIN, { "User-Agent": SAFARI, "X-Forwarded-For": "203.0.113.20" });
+    await phone.signIn(TEST_ADMIN, { "User-Agent": SAFARI, "X-Forwarded-For": "2001:db8:20:1::20" });
     return { here, phone };
   }
 
-  it("lists this account's sessions: browser, address, last seen, this device first", async () => {
+  it("lists this account's sessions: browser, network (never the address), last seen, this device first", async () => {
     const { here } = await twoSessions();
     const { status, json, headers } = await here.get("/api/auth/sessions");
     expect(status).toBe(200);
     expect(headers.get("cache-control")).toBe("no-store");
     expect(json.sessions).toEqual([
-      expect.objectContaining({ browser: "Firefox on Windows", address: "203.0.113.10", current: true }),
-      expect.objectContaining({ browser: "Safari on iPhone", address: "203.0.113.20", current: false }),
+      expect.objectContaining({ browser: "Firefox on Windows", address: "203.0.113.0/24", current: true }),
+      expect.objectContaining({ browser: "Safari on iPhone", address: "2001:db8:20::/48", current: false }),
     ]);
     for (const session of json.sessions) {
       expect(session.id).toMatch(/^[0-9a-f]{32}$/);

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { AUDIT_LIMITS, type AuditAction, type AuditEntry } from "~/lib/audit";
 import type { Db } from "../db/db.server";
 import { getDb } from "../db/index.server";
+import { administratorEmail, normaliseEmail } from "../identity/index.server";
+import { clientNetwork } from "../platform/client-network.server";
 import { getLogger } from "../platform/logger.server";
 
 export type { AuditAction } from "~/lib/audit";
@@ -15,19 +17,26 @@ export type { AuditAction } from "~/lib/audit";
  * sign-in answers the same whether or not its entry could be written. An
  * entry that cannot be written is logged whole at error level instead, so
  * the process log holds what the table missed.
+ *
+ * Nothing in it identifies a visitor: the client's address is kept as its
+ * network (platform/client-network.server.ts: 203.0.113.0/24,
+ * 2001:db8:1::/48), and a failed sign-in keeps the e-mail it tried only when
+ * that is an administrator's (someone guessing an account is what the owner
+ * needs to see); a stranger's typed address is not kept, not even in the
+ * process log.
  */
 
 interface AuditRecord {
   action: AuditAction;
   /** The signed-in administrator who acted. */
   admin?: { id: string; email: string };
-  /** A failed sign-in: the e-mail it tried (no administrator is known). */
+  /** A failed sign-in: the e-mail it tried. Kept only when it is an administrator's (as stored), else null. */
   attemptedEmail?: string;
   /** What was acted on: a post's slug, an administrator's e-mail. */
   target?: string | null;
   /** The request, for its user agent. */
   request?: Request;
-  /** The client's address as the app derives it (TRUST_PROXY, server/app.ts). */
+  /** The client's address as the app derives it (TRUST_PROXY, server/app.ts): its network is kept. */
   clientAddress?: string;
 }
 
@@ -69,12 +78,14 @@ export async function recordAudit(record: AuditRecord, db: Db = getDb()): Promis
     created_at: new Date(ms).toISOString(),
     action: record.action,
     actor_id: record.admin?.id ?? null,
-    actor_email: bounded(record.admin?.email ?? record.attemptedEmail, AUDIT_LIMITS.email),
+    actor_email: bounded(record.admin?.email, AUDIT_LIMITS.email),
     target: bounded(record.target, AUDIT_LIMITS.target),
-    client_address: bounded(record.clientAddress, AUDIT_LIMITS.clientAddress),
+    client_address: clientNetwork(record.clientAddress),
     user_agent: bounded(record.request?.headers.get("User-Agent"), AUDIT_LIMITS.userAgent),
   };
   try {
+    const attempted = record.admin ? null : bounded(record.attemptedEmail, AUDIT_LIMITS.email);
+    if (attempted !== null) row.actor_email = await administratorEmail(db, attempted);
     await db.insertInto("audit_log").values(row).execute();
   } catch (error) {
     getLogger().error({ err: error, audit: row }, "could not write an audit log entry");
@@ -85,6 +96,7 @@ export async function recordAudit(record: AuditRecord, db: Db = getDb()): Promis
  * Records a sign-in's outcome: a success (and the administrator's last
  * sign-in time), or a checked failure. Throttled attempts (429) were refused
  * before any check and are not recorded: a flood of them would flood the log.
+ * A failure keeps the e-mail only when it is an administrator's (recordAudit).
  */
 export async function recordSignIn(
   result:
@@ -104,6 +116,31 @@ export async function recordSignIn(
   } else if (result.status === 401) {
     await recordAudit({ action: "sign-in-failed", attemptedEmail, request, clientAddress }, db);
   }
+}
+
+/** Failed sign-ins: no administrator acted, and the e-mail is one that was tried. */
+const FAILED_SIGN_INS: ReadonlySet<string> = new Set<AuditAction>(["sign-in-failed", "sign-in-code-failed"]);
+
+/**
+ * An audit_log row from elsewhere (a restored backup, a copied database,
+ * perhaps from a version that kept full addresses) as this version keeps it:
+ * the client's network, and a failed sign-in's e-mail only when it is one of
+ * `adminEmails`' (the site's administrators' stored e-mails).
+ */
+export function auditRowAsKept<Row extends Record<string, unknown>>(row: Row, adminEmails: readonly string[]): Row {
+  const kept: Record<string, unknown> = { ...row };
+  if ("client_address" in row) {
+    kept.client_address = clientNetwork(typeof row.client_address === "string" ? row.client_address : null);
+  }
+  const email = row.actor_email;
+  if (
+    typeof email === "string" &&
+    (row.actor_id === null || row.actor_id === undefined) &&
+    FAILED_SIGN_INS.has(String(row.action))
+  ) {
+    kept.actor_email = adminEmails.find((admin) => normaliseEmail(admin) === normaliseEmail(email)) ?? null;
+  }
+  return kept as Row;
 }
 
 /** The administrator's last sign-in time, for the Administrators screen; best effort as the log. */

@@ -1,3 +1,3 @@
 /** The audit domain's interface: what routes, server/ and other domains may use (README.md here). */
-export { listAuditEntries, recordAudit, recordSignIn, startAuditPruning } from "./audit.server";
+export { auditRowAsKept, listAuditEntries, recordAudit, recordSignIn, startAuditPruning } from "./audit.server";
 export { parseAuditListQuery, parseAuditScreenQuery } from "./list-query.server";

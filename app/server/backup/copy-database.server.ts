@@ -2,10 +2,13 @@
  * `npm run admin -- copy-database`: a site's rows from one database into
  * another (a SQLite file into PostgreSQL, say). It sits with backup and
  * restore, which also move a site's data whole, and like a restore sets the
- * copied rows right with today's rules (category slugs, reserved slugs):
- * domain code, which db/ does not import (ADR 050).
+ * copied rows right with today's rules (category slugs, reserved slugs, the
+ * clients' networks in place of addresses): domain code, which db/ does not
+ * import (ADR 050).
  */
+import { auditRowAsKept } from "../audit/index.server";
 import type { Connection } from "../db/db.server";
+import { clientNetwork } from "../platform/client-network.server";
 import { fillCategorySlugs } from "../posts/index.server";
 import { renameReservedSlugs } from "../posts/index.server";
 
@@ -136,6 +139,7 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
 
   const counts: Record<string, number> = {};
   await to.db.transaction().execute(async (trx) => {
+    let adminEmails: string[] = [];
     for (const table of COPIED_TABLES) {
       const columns = (await from.db.introspection.getTables()).find((t) => t.name === table)!.columns;
       let copied = 0;
@@ -146,11 +150,17 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
           .offset(copied)
           .execute();
         if (rows.length === 0) break;
-        await trx.insertInto(table).values(rows).execute();
+        await trx
+          .insertInto(table)
+          .values(keptAsToday(table, rows, adminEmails))
+          .execute();
         copied += rows.length;
         if (rows.length < BATCH_ROWS) break;
       }
       counts[table] = copied;
+      if (table === "admin_users") {
+        adminEmails = (await trx.selectFrom("admin_users").select("email").execute()).map((row) => row.email);
+      }
     }
     // The source may predate migration 016 or hold rows written by hand (ADR 041).
     await fillCategorySlugs(trx);
@@ -158,4 +168,20 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
     await renameReservedSlugs(trx);
   });
   return counts;
+}
+
+/**
+ * A source's rows as this version keeps them: a source written before
+ * migration 025 (or by hand) may hold full client addresses and e-mails
+ * strangers tried; sessions and the audit log take the networks instead.
+ */
+function keptAsToday<Row extends Record<string, unknown>>(table: string, rows: Row[], adminEmails: string[]): Row[] {
+  if (table === "sessions") {
+    return rows.map((row) => ({
+      ...row,
+      ip_address: clientNetwork(typeof row.ip_address === "string" ? row.ip_address : null),
+    }));
+  }
+  if (table === "audit_log") return rows.map((row) => auditRowAsKept(row, adminEmails));
+  return rows;
 }

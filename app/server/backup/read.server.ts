@@ -9,6 +9,7 @@ import { httpsUrl } from "~/lib/site-settings";
 import type { Connection, Db } from "../db/db.server";
 import { sniffImageFormat } from "../images/index.server";
 import { isAnalyticsRow } from "../analytics/index.server";
+import { auditRowAsKept } from "../audit/index.server";
 import { MarkdownRenderError, renderPostBody } from "../posts/index.server";
 import type { TotpKey } from "../identity/index.server";
 import { isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
@@ -485,6 +486,8 @@ interface RestoreSummary extends BackupSummary {
  * its markdown by the pipeline saves use. Images are checked as they are read
  * (checkImageFile). Two-factor secrets are kept when the target's key opens
  * them; otherwise that administrator's 2FA is turned off, with a notice.
+ * The audit log keeps clients' networks, not addresses, and no e-mail a
+ * stranger tried (auditRowAsKept), however old the backup.
  */
 export async function restoreBackup(
   connection: Connection,
@@ -547,6 +550,12 @@ export async function restoreBackup(
             postsRendered += loaded.filter((row, i) => row.content_html !== rows[i]!.content_html).length;
           }
           if (table === "admin_users") loaded = rows.map((row) => withTwoFactorChecked(row, totpKey, notices));
+          if (table === "audit_log") {
+            // A backup from before migration 025 holds full addresses and strangers' e-mails: not brought back.
+            const admins = await trx.selectFrom("admin_users").select("email").execute();
+            const adminEmails = admins.map((admin) => admin.email);
+            loaded = rows.map((row) => auditRowAsKept(row, adminEmails));
+          }
           for (let i = 0; i < loaded.length; i += INSERT_ROWS) {
             await trx
               .insertInto(table)

@@ -4,6 +4,7 @@ import { Migrator, sql, type Kysely } from "kysely";
 import { format, resolveConfig } from "prettier";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_BACKEND } from "../../../tests/support/backend";
+import { CLIENT_NETWORK_CASES } from "../../../tests/support/client-networks";
 import { resolveDatabase } from "../platform/config.server";
 import { connect, migrateToLatest, type Connection } from "./db.server";
 import { migrations } from "./migrations.server";
@@ -223,5 +224,84 @@ describe(`the shipped migrations (${TEST_BACKEND})`, () => {
       .sort()
       .filter((name) => name > SHIPPED);
     expect(await migrateToLatest(connection.db)).toEqual(later);
+  });
+});
+
+describe(`migration 025 (${TEST_BACKEND})`, () => {
+  // What fits the columns (varchar(64)): the rest was never stored.
+  const CASES = CLIENT_NETWORK_CASES.filter(([stored]) => stored.length <= 64);
+  const ADMIN = "00000000-0000-4000-8000-0000000000a1";
+  const auditRow = (n: number, fields: Record<string, unknown>) => ({
+    // Ids sort in the order made, as timeOrderedId's do; 1,200 rows run through three batches.
+    id: `00000000-0000-7000-8000-${String(n).padStart(12, "0")}`,
+    created_at: DATE,
+    action: "post-updated",
+    actor_id: null,
+    actor_email: null,
+    target: null,
+    client_address: null,
+    user_agent: null,
+    ...fields,
+  });
+
+  it("writes every stored client address as its network, and forgets the e-mails strangers tried", async () => {
+    const connection = await newDatabase();
+    await migrateTo(connection, "023_analytics");
+    const db = connection.db as Kysely<any>;
+    await db
+      .insertInto("admin_users")
+      .values({ id: ADMIN, email: "owner@example.com", password_hash: "x", created_at: DATE, updated_at: DATE })
+      .execute();
+    await db
+      .insertInto("sessions")
+      .values(
+        CASES.map(([stored], i) => ({
+          id: String(i).padStart(64, "0"),
+          user_id: ADMIN,
+          created_at: DATE,
+          expires_at: DATE,
+          ip_address: stored,
+        })),
+      )
+      .execute();
+    const audit = [
+      ...CASES.map(([stored], i) => auditRow(i, { client_address: stored })),
+      auditRow(100, { action: "sign-in-failed", actor_email: "stranger@example.net", client_address: "203.0.113.9" }),
+      auditRow(101, { action: "sign-in-failed", actor_email: " Owner@Example.com", client_address: "203.0.113.9" }),
+      auditRow(102, { action: "sign-in-code-failed", actor_email: "owner@example.com" }),
+      auditRow(103, { action: "sign-in", actor_id: ADMIN, actor_email: "owner@example.com" }),
+      auditRow(104, { action: "admin-invited", actor_id: ADMIN, actor_email: "owner@example.com", target: "new@x.io" }),
+      ...Array.from({ length: 1200 }, (_, i) =>
+        auditRow(1000 + i, { client_address: `198.51.${i % 3}.${i % 250}`, user_agent: "bulk" }),
+      ),
+    ];
+    for (let i = 0; i < audit.length; i += 100)
+      await db
+        .insertInto("audit_log")
+        .values(audit.slice(i, i + 100))
+        .execute();
+
+    await migrateTo(connection, "025_client_networks");
+
+    const sessions = await db.selectFrom("sessions").select(["id", "ip_address"]).orderBy("id").execute();
+    expect(sessions.map((row) => row.ip_address)).toEqual(CASES.map(([, network]) => network));
+    const entries = await db.selectFrom("audit_log").selectAll().orderBy("id").execute();
+    expect(entries.slice(0, CASES.length).map((row) => row.client_address)).toEqual(
+      CASES.map(([, network]) => network),
+    );
+    const byTarget = (n: number) => entries.find((row) => row.id === auditRow(n, {}).id)!;
+    expect(byTarget(100)).toMatchObject({ actor_email: null, client_address: "203.0.113.0/24" });
+    expect(byTarget(101).actor_email).toBe("owner@example.com");
+    expect(byTarget(102).actor_email).toBe("owner@example.com");
+    expect(byTarget(103).actor_email).toBe("owner@example.com");
+    expect(byTarget(104)).toMatchObject({ actor_email: "owner@example.com", target: "new@x.io" });
+    const bulk = entries.filter((row) => row.user_agent === "bulk");
+    expect(bulk).toHaveLength(1200);
+    expect(new Set(bulk.map((row) => row.client_address))).toEqual(
+      new Set(["198.51.0.0/24", "198.51.1.0/24", "198.51.2.0/24"]),
+    );
+    // No full address is left anywhere in the two tables.
+    const text = JSON.stringify([sessions, entries]);
+    expect(text).not.toMatch(/203\.0\.113\.9\b|198\.51\.\d\.[1-9]\d*\b|2001:db8:1:2/);
   });
 });

@@ -56,7 +56,11 @@ interface SessionsTable {
   last_seen_at: string | null;
   /** The browser's User-Agent at sign-in (cut to 300 characters); null on rows from before migration 013. */
   user_agent: string | null;
-  /** The client address at sign-in. */
+  /**
+   * The client's network at sign-in, never its full address: 203.0.113.0/24,
+   * 2001:db8:1::/48 (platform/client-network.server.ts; migration 025 rewrote
+   * older rows). Null when not known.
+   */
   ip_address: string | null;
 }
 
@@ -181,9 +185,14 @@ interface AuditLogTable {
   action: string;
   /** The administrator's id; null for a failed sign-in. */
   actor_id: string | null;
-  /** The administrator's e-mail at the time, or the e-mail a failed sign-in tried. */
+  /**
+   * The administrator's e-mail at the time. A failed sign-in: the
+   * administrator's e-mail it tried, or null when it tried one that is no
+   * administrator's (migration 025 cleared older strangers' e-mails).
+   */
   actor_email: string | null;
   target: string | null;
+  /** The client's network, never its full address, as in sessions.ip_address; null when not known. */
   client_address: string | null;
   user_agent: string | null;
 }

@@ -14,6 +14,22 @@ export { MIN_PASSWORD_LENGTH };
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * The administrator's e-mail as stored when `rawEmail` names one (any
+ * spacing or capitals), else null. What a failed sign-in's audit entry may
+ * keep: someone guessing an administrator's account is worth the owner's
+ * eye, a stranger's typed address is not worth keeping. One indexed lookup
+ * whether or not there is such an administrator.
+ */
+export async function administratorEmail(db: Db, rawEmail: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("admin_users")
+    .select("email")
+    .where("email", "=", normaliseEmail(rawEmail))
+    .executeTakeFirst();
+  return row?.email ?? null;
+}
+
 export async function countAdmins(db: Db): Promise<number> {
   const row = await db
     .selectFrom("admin_users")

@@ -1,5 +1,13 @@
 /** The identity domain's interface: what routes, server/ and other domains may use (README.md here). */
-export { AccountError, changeOwnPassword, countAdmins, MIN_PASSWORD_LENGTH, upsertAdmin } from "./accounts.server";
+export {
+  AccountError,
+  administratorEmail,
+  changeOwnPassword,
+  countAdmins,
+  MIN_PASSWORD_LENGTH,
+  normaliseEmail,
+  upsertAdmin,
+} from "./accounts.server";
 export {
   acceptInvite,
   AdminsError,

@@ -3,6 +3,7 @@ import { createCookie, redirect } from "react-router";
 import { summariseUserAgent } from "~/lib/user-agent";
 import type { Db } from "../db/db.server";
 import { getDb } from "../db/index.server";
+import { clientNetwork } from "../platform/client-network.server";
 import { getConfig } from "../platform/config.server";
 
 /**
@@ -65,11 +66,11 @@ function sessionCookie() {
 /** Where a sign-in came from, kept with its session for the Account screen's list. */
 interface SessionClient {
   userAgent?: string | null;
+  /** The client's address: only its network is kept (platform/client-network.server.ts). */
   address?: string | null;
 }
 
 const USER_AGENT_MAX = 300;
-const ADDRESS_MAX = 64;
 
 export async function createSession(
   db: Db,
@@ -89,7 +90,8 @@ export async function createSession(
       last_seen_at: now.toISOString(),
       // Bounded, and only characters every database stores (no NUL or lone surrogates).
       user_agent: storable(client.userAgent, USER_AGENT_MAX),
-      ip_address: storable(client.address, ADDRESS_MAX),
+      // 203.0.113.0/24, not 203.0.113.9: enough to tell one's office from elsewhere, not a visitor's address.
+      ip_address: clientNetwork(client.address),
     })
     .execute();
   return { token, setCookie: await sessionCookie().serialize(token, { expires }) };
@@ -204,6 +206,7 @@ interface SessionSummary {
   createdAt: string;
   lastSeenAt: string;
   browser: string;
+  /** The network signed in from (203.0.113.0/24), as stored. */
   address: string | null;
   current: boolean;
 }

@@ -21,7 +21,8 @@ export function SessionsSection({
         Where you are signed in
       </h2>
       <p className="mt-1 text-sm text-neutral-700">
-        Each browser signed in to this account. Sign out any you do not recognise, then change your password.
+        Each browser signed in to this account, with the network it signed in from. Sign out any you do not recognise,
+        then change your password.
       </p>
       <Notice result={result} />
       <ul className="mt-4 divide-y divide-neutral-200">
@@ -37,8 +38,8 @@ export function SessionsSection({
                 )}
               </p>
               <p className="text-sm text-neutral-700">
-                {session.address ?? "Address not recorded"} · last seen {dateTime(session.lastSeenAt)} · signed in{" "}
-                {dateTime(session.createdAt)}
+                {session.address ? `From ${session.address}` : "Network not recorded"} · last seen{" "}
+                {dateTime(session.lastSeenAt)} · signed in {dateTime(session.createdAt)}
               </p>
             </div>
             {!session.current && (

@@ -1,7 +1,14 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { Pager } from "~/components/admin/pager";
 import { countOf, pageCount } from "~/lib/admin-lists";
-import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, isAuditAction, userAgentSummary } from "~/lib/audit";
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  auditActorText,
+  auditNetworkText,
+  isAuditAction,
+  userAgentSummary,
+} from "~/lib/audit";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { listAdministrators } from "~/server/identity/index.server";
@@ -57,7 +64,9 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-5xl">
       <h1 className="text-3xl font-bold">Audit</h1>
       <p className="mt-1 text-neutral-700">
-        Who signed in and what they changed, newest first. Entries are kept for a set time, then removed.
+        Who signed in and what they changed, newest first. Each entry shows the network it came from, not the full
+        address: 203.0.113.0/24 stands for any address from 203.0.113.0 to 203.0.113.255. Entries are kept for a set
+        time, then removed.
       </p>
       <Form method="get" role="search" aria-label="Audit log" className="mt-6 flex flex-wrap items-end gap-4">
         <div className="flex flex-col gap-1">
@@ -118,8 +127,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   {entry.target && <span className="break-words"> · {entry.target}</span>}
                 </p>
                 <p className="break-words text-neutral-700">
-                  {entry.email ?? "unknown"}
-                  {entry.action === "sign-in-failed" && " (attempted)"} · from {entry.clientAddress ?? "unknown"} ·{" "}
+                  {auditActorText(entry)} · {auditNetworkText(entry.clientAddress)} ·{" "}
                   {userAgentSummary(entry.userAgent)}
                 </p>
               </div>
