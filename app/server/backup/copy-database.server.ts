@@ -67,6 +67,8 @@ export const SKIPPED_TABLES = [
   // The analytics' salt and today's visitor hashes (ADR 056): short-lived, and the salt never leaves its day.
   "analytics_salts",
   "analytics_visitor_hashes",
+  // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the target makes its own.
+  "throttle_secrets",
 ] as const;
 
 /**

@@ -72,6 +72,8 @@ export const LEFT_OUT_TABLES = [
   // The analytics' salt and today's visitor hashes (ADR 056): never kept past their day, so never in a file.
   "analytics_salts",
   "analytics_visitor_hashes",
+  // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the counters it keys are left out too.
+  "throttle_secrets",
 ] as const;
 
 /**

@@ -21,6 +21,7 @@ import * as m020SiteContent from "./migrations/020_site_content.server";
 import * as m021Redirects from "./migrations/021_redirects.server";
 import * as m022PageImageReferences from "./migrations/022_page_image_references.server";
 import * as m023Analytics from "./migrations/023_analytics.server";
+import * as m024ThrottleKeys from "./migrations/024_throttle_keys.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   "021_redirects": m021Redirects,
   "022_page_image_references": m022PageImageReferences,
   "023_analytics": m023Analytics,
+  "024_throttle_keys": m024ThrottleKeys,
 };

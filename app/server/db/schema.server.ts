@@ -66,6 +66,7 @@ interface SetupTokensTable {
   expires_at: string;
 }
 
+/** Throttle counters (platform/throttle.server.ts): the key is a keyed hash, never an address or e-mail (migration 024). */
 interface RateLimitsTable {
   key: string;
   points: Generated<number>;
@@ -338,6 +339,17 @@ interface AnalyticsVisitorHashesTable {
   key: string;
 }
 
+/**
+ * The throttles' hashing secret where the site has no key outside the
+ * database (PostgreSQL without TOTP_ENCRYPTION_KEY): one row, made by the
+ * first process that needs it (platform/throttle-key.server.ts).
+ */
+interface ThrottleSecretsTable {
+  name: string;
+  /** 32 random bytes, hex. */
+  secret: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -367,4 +379,5 @@ export interface Database {
   analytics_counts: AnalyticsCountsTable;
   analytics_salts: AnalyticsSaltsTable;
   analytics_visitor_hashes: AnalyticsVisitorHashesTable;
+  throttle_secrets: ThrottleSecretsTable;
 }
