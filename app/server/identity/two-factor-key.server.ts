@@ -54,7 +54,7 @@ export function readOrCreateKeyFile(file: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
   const fd = fs.openSync(temporary, "wx", 0o600);
   try {
