@@ -227,6 +227,67 @@ function deployment(backend: "sqlite" | "postgres", name: string, body: () => vo
   else describe.skip(`${name} (skipped: nginx is not installed; apt-get install nginx)`, body);
 }
 
+/**
+ * nginx's per-address zones key an IPv6 client by its /64. Loopback has one
+ * IPv6 address, so a probe server of the test's own, beside the site in the
+ * same nginx, takes the client's address from a header (the realip module,
+ * trusted from 127.0.0.1 there only) and limits on the site's sign-in zone
+ * (10 a minute, a burst of 10: 11 at once, then 429).
+ */
+deployment("sqlite", "nginx's limits per address: IPv6 by its /64", () => {
+  let dir: string;
+  let nginx: Nginx;
+  let probePort: number;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-deploy-v6-"));
+    probePort = await freeFixedPort();
+    const probe = `server {
+    listen 127.0.0.1:${probePort};
+    set_real_ip_from 127.0.0.1;
+    real_ip_header X-Probe-Client;
+    access_log off;
+    location / {
+      limit_req zone=ojai_site_sign_in burst=10 nodelay;
+      limit_req_status 429;
+      empty_gif;
+    }
+  }`;
+    // No app answers behind it: the probe never passes a request on.
+    nginx = await startNginx(nginxBinary!, [`127.0.0.1:${await freeFixedPort()}`], dir, { extraHttp: probe });
+  }, 60_000);
+  afterAll(async () => {
+    await nginx?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const from = async (client: string) =>
+    (await fetch(`http://127.0.0.1:${probePort}/`, { headers: { "X-Probe-Client": client } })).status;
+
+  it("addresses rotating inside one /64 share one limit, however they are written; the next /64 has its own", async () => {
+    for (let i = 1; i <= 11; i++) expect(await from(`2001:db8:1:2:${i.toString(16)}::${i}`)).toBe(200);
+    for (const sameNetwork of [
+      "2001:db8:1:2::1",
+      "2001:0db8:0001:0002:ffff:ffff:ffff:ffff",
+      "2001:DB8:1:2:0:0:0:63",
+      "2001:db8:1:2::10.0.0.1",
+    ]) {
+      expect(await from(sameNetwork), sameNetwork).toBe(429);
+    }
+    expect(await from("2001:db8:1:3::1")).toBe(200);
+    expect(await from("2001:db8:0:2::1")).toBe(200);
+  });
+
+  it("IPv4 is counted per address as before, and an IPv4-mapped IPv6 address as its IPv4 address", async () => {
+    for (let i = 0; i < 11; i++) expect(await from("198.51.100.7")).toBe(200);
+    expect(await from("198.51.100.7")).toBe(429);
+    expect(await from("::ffff:198.51.100.7")).toBe(429);
+    expect(await from("198.51.100.8")).toBe(200);
+    // Its neighbour in ::/64 is not the IPv4 address.
+    expect(await from("::1")).toBe(200);
+  });
+});
+
 deployment("sqlite", "one machine: nginx and one app process on SQLite", () => {
   let dir: string;
   let nginx: Nginx;

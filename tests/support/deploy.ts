@@ -199,13 +199,14 @@ export interface Nginx {
  * this test's own (Debian's /etc/nginx/nginx.conf plays that part on a
  * server): where nginx keeps its files, and that format.
  * `rateLimitExempt`: addresses nginx never rate-limits (a load generator
- * standing in for many visitors).
+ * standing in for many visitors). `extraHttp`: the test's own lines in
+ * nginx's http {} block, after the site (a probe server on its zones).
  */
 export async function startNginx(
   nginx: string,
   apps: string[],
   dir: string,
-  { rateLimitExempt = [] }: { rateLimitExempt?: string[] } = {},
+  { rateLimitExempt = [], extraHttp = "" }: { rateLimitExempt?: string[]; extraHttp?: string } = {},
 ): Promise<Nginx> {
   const [httpsPort, httpPort] = [await freeFixedPort(), await freeFixedPort()];
   const certificate = path.join(dir, "cert.pem");
@@ -273,6 +274,7 @@ http {
   scgi_temp_path ${dir}/scgi;
   log_format deploy '$msec $request_time "$http_x_request_id" $status $request_method "$upstream_addr" "$upstream_status"';
   include ${dir}/site.conf;
+  ${extraHttp}
 }
 `,
   );

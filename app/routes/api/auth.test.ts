@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
+import { TEST_BACKEND } from "../../../tests/support/backend";
+import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../../../tests/support/server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { verifyPassword } from "~/server/identity/passwords.server";
@@ -36,7 +37,13 @@ function runAdminCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, "build/server/cli.js"), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, DATABASE_URL: server.databaseUrl, LOG_LEVEL: "silent" },
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: server.databaseUrl,
+        LOG_LEVEL: "silent",
+        // The site's environment, as an operator runs the CLI with it: the throttles' keys derive from this key.
+        ...(TEST_BACKEND === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let output = "";
@@ -223,7 +230,8 @@ describe("a sign-in lock is a backoff, not a wall", () => {
     await running.database.db
       .updateTable("rate_limits")
       .set({ expire: Date.now() - 1 })
-      .where("key", "=", `login-account:${TEST_ADMIN.email}`)
+      // The only account counted so far: its key is a hash of the e-mail.
+      .where("key", "like", "login-account:%")
       .execute();
     expect((await attempt(TEST_ADMIN.password, "198.18.3.101")).status).toBe(200);
     // A success clears the account's count: five fresh attempts again.
@@ -250,6 +258,81 @@ describe("a sign-in lock is a backoff, not a wall", () => {
     for (let i = 0; i < 3; i++) expect((await attempt(TEST_ADMIN.password, address)).status).toBe(200);
     expect((await attempt("wrong-password", address, "typo-4@example.com")).status).toBe(401);
     expect((await attempt("wrong-password", address, "typo-5@example.com")).status).toBe(429);
+  });
+});
+
+describe("what the throttles keep in rate_limits", () => {
+  const running = serverWithDatabase();
+  const keys = async () =>
+    (await running.database.db.selectFrom("rate_limits").select("key").execute()).map((row) => row.key);
+  const attempt = (email: string, address: string, password = "wrong-password") =>
+    new ApiClient(running.server.url).post("/api/auth/login", { email, password }, { "X-Forwarded-For": address });
+
+  it("rows whose window has ended are deleted at the process's first reservation", async () => {
+    await running.database.db
+      .insertInto("rate_limits")
+      .values([
+        { key: "login-address:ended", points: 5, expire: Date.now() - 1000 },
+        { key: "contact:live", points: 1, expire: Date.now() + 60_000 },
+      ])
+      .execute();
+    expect((await attempt("someone@example.com", "198.18.20.1")).status).toBe(401);
+    const left = await keys();
+    expect(left).not.toContain("login-address:ended");
+    expect(left).toContain("contact:live");
+    await running.database.db.deleteFrom("rate_limits").execute();
+  });
+
+  it("3,000 failed sign-ins with new e-mails from one address leave a few rows, not 3,000", async () => {
+    const statuses: Record<number, number> = {};
+    for (let batch = 0; batch < 100; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => attempt(`flood-${batch}-${i}@example.com`, "198.18.21.1")),
+      );
+      for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    expect(statuses).toEqual({ 401: 5, 429: 2995 });
+    // The address's row, and one for each of the five accounts it was let through to.
+    expect(await keys()).toHaveLength(6);
+  });
+
+  it("IPv6 addresses rotating inside one /64 are one address", async () => {
+    await running.database.db.deleteFrom("rate_limits").execute();
+    const answers = [];
+    for (let i = 0; i < 40; i++) {
+      answers.push(
+        await attempt(`v6-${i}@example.com`, `2001:db8:5:6:${((i * 7919) % 65536).toString(16)}::${i.toString(16)}`),
+      );
+    }
+    expect(tally(answers)).toEqual({ 401: 5, 429: 35 });
+    expect(await keys()).toHaveLength(6);
+    // The next /64 is another address.
+    expect((await attempt("v6-next@example.com", "2001:db8:5:7::1")).status).toBe(401);
+  });
+
+  it("neither a visitor's address nor an e-mail is in a key, after sign-ins and a contact message", async () => {
+    await running.database.db.deleteFrom("rate_limits").execute();
+    const ipv4 = "198.18.22.33";
+    const ipv6 = "2001:db8:abcd:12::99";
+    const emails = ["private.person@example.org", TEST_ADMIN.email];
+    expect((await attempt(emails[0]!, ipv4)).status).toBe(401);
+    expect((await attempt(TEST_ADMIN.email, ipv6, TEST_ADMIN.password)).status).toBe(200);
+    expect((await attempt(emails[0]!, ipv6)).status).toBe(401);
+    const contact = await new ApiClient(running.server.url).post(
+      "/api/contact",
+      { name: "Private Person", email: emails[0], message: "Hello there, a question about the garden monitor." },
+      { "X-Forwarded-For": ipv4 },
+    );
+    expect(contact.status).toBe(201);
+    const stored = await keys();
+    expect(stored.some((key) => key.startsWith("contact:"))).toBe(true);
+    expect(stored.some((key) => key.startsWith("login-address:"))).toBe(true);
+    expect(stored.some((key) => key.startsWith("login-account:"))).toBe(true);
+    const forbidden = [ipv4, "198.18.22", ipv6, "2001:db8:abcd:12", ...emails, "example.org", "example.com"];
+    for (const key of stored) {
+      expect(key).toMatch(/^[a-z0-9-]+:[0-9a-f]{32}$/);
+      for (const text of forbidden) expect(key.toLowerCase()).not.toContain(text);
+    }
   });
 });
 

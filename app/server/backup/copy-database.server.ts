@@ -72,6 +72,8 @@ export const SKIPPED_TABLES = [
   "analytics_visitor_hashes",
   "analytics_addresses",
   "analytics_held_keys",
+  // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the target makes its own.
+  "throttle_secrets",
 ] as const;
 
 /**

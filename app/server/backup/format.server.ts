@@ -74,6 +74,8 @@ export const LEFT_OUT_TABLES = [
   "analytics_visitor_hashes",
   "analytics_addresses",
   "analytics_held_keys",
+  // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the counters it keys are left out too.
+  "throttle_secrets",
 ] as const;
 
 /**

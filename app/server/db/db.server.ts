@@ -53,12 +53,21 @@ export function connect(target: DatabaseTarget): Connection {
     pool.on("error", () => {});
     return { kind: "postgres", pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
   }
-  fs.mkdirSync(path.dirname(target.file), { recursive: true });
+  prepareSqliteFile(target.file);
   const sqlite = new SqliteDatabase(target.file);
   // Switching to WAL needs an exclusive lock for a moment; another process
   // opening the same new file at the same time can hold it.
   withLockRetry(() => sqlite.pragma("journal_mode = WAL"));
   sqlite.pragma("synchronous = NORMAL");
+  // A deleted row's bytes are overwritten with zeros, not left in free pages
+  // (the analytics' salt of a past day, a deleted message), so a copy of the
+  // file holds only what the tables hold once the delete is checkpointed.
+  sqlite.pragma("secure_delete = ON");
+  // The -wal keeps the frames of pages as they were before the delete until
+  // they are written over: with no size to keep, the first commit after a
+  // complete checkpoint (SQLite's own, every 1000 pages) truncates the -wal
+  // to what that commit wrote, so those frames go too.
+  sqlite.pragma("journal_size_limit = 0");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   return {
@@ -66,6 +75,40 @@ export function connect(target: DatabaseTarget): Connection {
     sqlite,
     db: new Kysely<Database>({ dialect: new AppSqliteDialect({ database: withStatementCache(sqlite) }) }),
   };
+}
+
+/** The database file's mode: its owner's alone (SQLite gives -wal and -shm the same). */
+const FILE_MODE = 0o600;
+
+/**
+ * The folder (0700, when this makes it) and the database file (0600) exist
+ * before SQLite opens the file, whoever starts the site and whatever its
+ * umask: SQLite would create the file 0644 under the usual umask, and its
+ * -wal and -shm take the file's mode. A file an older version left
+ * readable by others, or its -wal and -shm, is tightened to 0600 here, and
+ * the log says so. An existing folder is left as it is (it may be shared).
+ */
+function prepareSqliteFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    // Made empty with its mode, only if absent (another process may have made it a moment ago).
+    fs.closeSync(fs.openSync(file, "wx", FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  for (const each of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      const mode = fs.statSync(each).mode & 0o777;
+      if ((mode & 0o077) === 0) continue;
+      fs.chmodSync(each, FILE_MODE);
+      getLogger().info({ file: each, was: mode.toString(8) }, "database file was readable by others: now 0600");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") continue;
+      // Another user's file (EPERM): SQLite will say whether it can be opened at all.
+      getLogger().warn({ err: error, file: each }, "could not make the database file its owner's alone");
+    }
+  }
 }
 
 /**

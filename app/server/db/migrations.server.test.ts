@@ -227,6 +227,33 @@ describe(`the shipped migrations (${TEST_BACKEND})`, () => {
   });
 });
 
+describe(`migration 024 (${TEST_BACKEND})`, () => {
+  it("deletes every throttle counter stored under its old, raw key, and adds the table of the throttles' secret", async () => {
+    const connection = await newDatabase();
+    await migrateTo(connection, "023_analytics");
+    const db = connection.db as Kysely<any>;
+    await db
+      .insertInto("rate_limits")
+      .values([
+        { key: "login-address:203.0.113.7", points: 5, expire: Date.now() + 600_000 },
+        { key: "login-account:owner@example.com", points: 2, expire: Date.now() - 1 },
+      ])
+      .execute();
+    await migrateToLatest(connection.db);
+    expect(await db.selectFrom("rate_limits").selectAll().execute()).toEqual([]);
+    await db
+      .insertInto("throttle_secrets")
+      .values({ name: "n", secret: "ab".repeat(32) })
+      .execute();
+    await expect(
+      db
+        .insertInto("throttle_secrets")
+        .values({ name: "n", secret: "cd".repeat(32) })
+        .execute(),
+    ).rejects.toThrow();
+  });
+});
+
 describe(`migration 025 (${TEST_BACKEND})`, () => {
   // What fits the columns (varchar(64)): the rest was never stored.
   const CASES = CLIENT_NETWORK_CASES.filter(([stored]) => stored.length <= 64);

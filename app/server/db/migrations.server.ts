@@ -21,6 +21,7 @@ import * as m020SiteContent from "./migrations/020_site_content.server";
 import * as m021Redirects from "./migrations/021_redirects.server";
 import * as m022PageImageReferences from "./migrations/022_page_image_references.server";
 import * as m023Analytics from "./migrations/023_analytics.server";
+import * as m024ThrottleKeys from "./migrations/024_throttle_keys.server";
 import * as m025ClientNetworks from "./migrations/025_client_networks.server";
 import * as m026AnalyticsGuards from "./migrations/026_analytics_guards.server";
 
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   "021_redirects": m021Redirects,
   "022_page_image_references": m022PageImageReferences,
   "023_analytics": m023Analytics,
+  "024_throttle_keys": m024ThrottleKeys,
   "025_client_networks": m025ClientNetworks,
   "026_analytics_guards": m026AnalyticsGuards,
 };

@@ -70,6 +70,7 @@ interface SetupTokensTable {
   expires_at: string;
 }
 
+/** Throttle counters (platform/throttle.server.ts): the key is a keyed hash, never an address or e-mail (migration 024). */
 interface RateLimitsTable {
   key: string;
   points: Generated<number>;
@@ -368,6 +369,17 @@ interface AnalyticsHeldKeysTable {
   visitors: number;
 }
 
+/**
+ * The throttles' hashing secret where the site has no key outside the
+ * database (PostgreSQL without TOTP_ENCRYPTION_KEY): one row, made by the
+ * first process that needs it (platform/throttle-key.server.ts).
+ */
+interface ThrottleSecretsTable {
+  name: string;
+  /** 32 random bytes, hex. */
+  secret: string;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -399,4 +411,5 @@ export interface Database {
   analytics_visitor_hashes: AnalyticsVisitorHashesTable;
   analytics_addresses: AnalyticsAddressesTable;
   analytics_held_keys: AnalyticsHeldKeysTable;
+  throttle_secrets: ThrottleSecretsTable;
 }

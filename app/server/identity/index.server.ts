@@ -34,7 +34,7 @@ export {
 } from "./sessions.server";
 export { completeSetup, createSetupToken, isSetupTokenValid } from "./setup.server";
 export { checkOwnPassword, clearSignInThrottle, PASSWORD_MISSING, PASSWORD_REQUIRED, signIn } from "./sign-in.server";
-export { getTotpKey, KEY_FILE_NAME, type TotpKey } from "./two-factor-key.server";
+export { getTotpKey, KEY_FILE_NAME, throttleKeyMaterial, type TotpKey } from "./two-factor-key.server";
 export {
   beginSetup,
   CODE_MAX_LENGTH,

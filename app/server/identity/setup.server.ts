@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { isUniqueViolation, type Db } from "../db/db.server";
 import { getConnection } from "../db/index.server";
 import { addressKey, createThrottle, type Throttle } from "../platform/throttle.server";
+import { throttleKeyMaterial } from "./two-factor-key.server";
 import { AccountError, checkNewCredentials, countAdmins, normaliseEmail } from "./accounts.server";
 import { busyRefusal, HashingBusyError, hashPassword, type BusyRefusal } from "./passwords.server";
 import { createSession, type AdminUser } from "./sessions.server";
@@ -60,7 +61,11 @@ const SETUP_THROTTLE = SIGN_IN_THROTTLE;
 
 let setupAddresses: Throttle | undefined;
 const setupThrottle = () =>
-  (setupAddresses ??= createThrottle(getConnection(), { name: "setup-address", ...SETUP_THROTTLE }));
+  (setupAddresses ??= createThrottle(getConnection(), {
+    name: "setup-address",
+    ...SETUP_THROTTLE,
+    keyMaterial: throttleKeyMaterial,
+  }));
 
 type SetupResult =
   | { ok: true; user: AdminUser; setCookie: string }

@@ -15,6 +15,7 @@ import {
 } from "./passwords.server";
 import { createSession, type AdminUser } from "./sessions.server";
 import { checkSecondFactor } from "./two-factor.server";
+import { throttleKeyMaterial } from "./two-factor-key.server";
 
 /**
  * Signing in, and the password asked again before a sensitive action: both
@@ -29,8 +30,16 @@ export const SIGN_IN_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
 let throttles: { account: Throttle; address: Throttle } | undefined;
 function signInThrottles() {
   throttles ??= {
-    account: createThrottle(getConnection(), { name: "login-account", ...SIGN_IN_THROTTLE }),
-    address: createThrottle(getConnection(), { name: "login-address", ...SIGN_IN_THROTTLE }),
+    account: createThrottle(getConnection(), {
+      name: "login-account",
+      ...SIGN_IN_THROTTLE,
+      keyMaterial: throttleKeyMaterial,
+    }),
+    address: createThrottle(getConnection(), {
+      name: "login-address",
+      ...SIGN_IN_THROTTLE,
+      keyMaterial: throttleKeyMaterial,
+    }),
   };
   return throttles;
 }
@@ -91,9 +100,10 @@ export async function signIn(
   const { account, address } = signInThrottles();
   const accountId = accountKey(email);
   const addressId = addressKey(clientAddress);
+  // The address first: one already full reserves nothing on the account, so adds no row (ADR 021).
   const reservation = await reserveAll([
-    [account, accountId],
     [address, addressId],
+    [account, accountId],
   ]);
   if (!reservation.ok) return throttled(reservation.retryAfterMs);
 
@@ -189,9 +199,10 @@ export async function checkOwnPassword(
   const { account, address } = signInThrottles();
   const accountId = accountKey(normaliseEmail(user.email));
   const addressId = addressKey(clientAddress);
+  // The address first: one already full reserves nothing on the account, so adds no row (ADR 021).
   const reservation = await reserveAll([
-    [account, accountId],
     [address, addressId],
+    [account, accountId],
   ]);
   if (!reservation.ok) return throttled(reservation.retryAfterMs);
   let valid: boolean;

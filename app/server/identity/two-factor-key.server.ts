@@ -54,7 +54,7 @@ export function readOrCreateKeyFile(file: string): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
   const fd = fs.openSync(temporary, "wx", 0o600);
   try {
@@ -81,6 +81,14 @@ export function readOrCreateKeyFile(file: string): Buffer {
 }
 
 let resolved: { config: Config; key: TotpKey | undefined } | undefined;
+
+/**
+ * The key material every throttle hashes its keys with (a key derived from
+ * this one, platform/throttle-key.server.ts): undefined on PostgreSQL
+ * without TOTP_ENCRYPTION_KEY, where the throttles keep a secret in the
+ * database instead. Any domain's throttle takes it from here.
+ */
+export const throttleKeyMaterial = (): Buffer | undefined => getTotpKey()?.key;
 
 /** This process's key (made on first use with SQLite), or undefined: PostgreSQL without TOTP_ENCRYPTION_KEY. */
 export function getTotpKey(config: Config = getConfig()): TotpKey | undefined {

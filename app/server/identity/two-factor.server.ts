@@ -7,7 +7,7 @@ import type { Db } from "../db/db.server";
 import { getConnection } from "../db/index.server";
 import { readSiteSettings } from "../settings/index.server";
 import { addressKey, createThrottle, reserveAll, type Reservation, type Throttle } from "../platform/throttle.server";
-import { getTotpKey, KEY_VARIABLE } from "./two-factor-key.server";
+import { getTotpKey, KEY_VARIABLE, throttleKeyMaterial } from "./two-factor-key.server";
 
 /**
  * Two-factor sign-in (docs/product/contract.md#two-factor-sign-in, ADR 037): TOTP per RFC 6238 with SHA-1,
@@ -228,8 +228,16 @@ function entryMatches(entry: string, normalised: string): boolean {
 let throttles: { account: Throttle; address: Throttle } | undefined;
 function codeThrottles() {
   throttles ??= {
-    account: createThrottle(getConnection(), { name: "2fa-account", ...CODE_THROTTLE }),
-    address: createThrottle(getConnection(), { name: "2fa-address", ...CODE_THROTTLE }),
+    account: createThrottle(getConnection(), {
+      name: "2fa-account",
+      ...CODE_THROTTLE,
+      keyMaterial: throttleKeyMaterial,
+    }),
+    address: createThrottle(getConnection(), {
+      name: "2fa-address",
+      ...CODE_THROTTLE,
+      keyMaterial: throttleKeyMaterial,
+    }),
   };
   return throttles;
 }
@@ -238,9 +246,10 @@ function codeThrottles() {
 async function reserveCodeAttempt(userId: string, clientAddress: string) {
   const { account, address } = codeThrottles();
   const keys = { account: userId, address: addressKey(clientAddress) };
+  // The address first, as sign-in's: one already full reserves nothing on the account.
   const reservation: Reservation = await reserveAll([
-    [account, keys.account],
     [address, keys.address],
+    [account, keys.account],
   ]);
   return {
     reservation,

@@ -12,6 +12,7 @@ import { getLogger } from "../platform/logger.server";
 import { getMailer, noticeAddresses, type Mailer } from "./mail.server";
 import { readSiteSettings } from "../settings/index.server";
 import { createThrottle, type Throttle } from "../platform/throttle.server";
+import { throttleKeyMaterial } from "../identity/index.server";
 
 /** Per client address: this many accepted messages per hour (docs/product/contract.md#contact-messages). */
 const CONTACT_THROTTLE = { points: 5, durationSeconds: 60 * 60 };
@@ -58,7 +59,11 @@ function toMessage(row: Row): ContactMessage {
 
 let throttle: Throttle | undefined;
 export function contactThrottle(): Throttle {
-  throttle ??= createThrottle(getConnection(), { name: "contact", ...CONTACT_THROTTLE });
+  throttle ??= createThrottle(getConnection(), {
+    name: "contact",
+    ...CONTACT_THROTTLE,
+    keyMaterial: throttleKeyMaterial,
+  });
   return throttle;
 }
 

@@ -7,6 +7,8 @@ import {
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
 import type { Connection } from "../db/db.server";
+import { getLogger } from "./logger.server";
+import { hashThrottleKey, resolveThrottleKey, type KeyMaterial } from "./throttle-key.server";
 
 /**
  * Counters live in the database (table rate_limits, created by our
@@ -19,6 +21,11 @@ import type { Connection } from "../db/db.server";
  * several, cannot all pass a check made before any of them was counted.
  * Refused attempts do not move the window's end, so a key always gets its
  * attempts back `durationSeconds` after its first one.
+ *
+ * What is stored is never the key as given (an address, an e-mail) but its
+ * keyed hash (throttle-key.server.ts). Rows whose window has ended are
+ * deleted from the reservation path, at most once a minute per process, so
+ * the table holds only live windows.
  */
 export interface Throttle {
   /** Counts one attempt against the key, unless its window is already full. */
@@ -29,6 +36,8 @@ export interface Throttle {
   retryAfterMs(key: string): Promise<number>;
   /** Forgets the key's attempts. */
   reset(key: string): Promise<void>;
+  /** The key's row in rate_limits (its `key` column): for tests and tools. */
+  storedKey(key: string): Promise<string>;
 }
 
 export type Reservation = { ok: true } | { ok: false; retryAfterMs: number };
@@ -36,9 +45,17 @@ export type Reservation = { ok: true } | { ok: false; retryAfterMs: number };
 /** Retry-After is whole seconds; never tell a client to retry at once. */
 const MIN_RETRY_MS = 1000;
 
+export interface ThrottleOptions {
+  name: string;
+  points: number;
+  durationSeconds: number;
+  /** The site's key material outside the database, if any: keys are hashed with a key derived from it. */
+  keyMaterial: KeyMaterial;
+}
+
 export function createThrottle(
   connection: Connection,
-  { name, points, durationSeconds }: { name: string; points: number; durationSeconds: number },
+  { name, points, durationSeconds, keyMaterial }: ThrottleOptions,
 ): Throttle {
   const common = {
     keyPrefix: name,
@@ -53,10 +70,22 @@ export function createThrottle(
       ? new RateLimiterSQLite({ ...common, storeClient: connection.sqlite, storeType: "better-sqlite3" })
       : new RateLimiterPostgres({ ...common, storeClient: connection.pool });
 
+  // Resolved on first use; a failure (the database down) is not kept.
+  let hmacKey: Promise<Buffer> | undefined;
+  const hashed = async (key: string) => {
+    hmacKey ??= resolveThrottleKey(connection, keyMaterial).catch((error: unknown) => {
+      hmacKey = undefined;
+      throw error;
+    });
+    return hashThrottleKey(await hmacKey, name, key);
+  };
+
   return {
     async reserve(key) {
+      const stored = await hashed(key);
+      await pruneNowAndThen(connection);
       try {
-        await limiter.consume(key);
+        await limiter.consume(stored);
         return { ok: true };
       } catch (error) {
         // A RateLimiterRes is "over the limit"; anything else is a real failure.
@@ -71,32 +100,69 @@ export function createThrottle(
       await connection.db
         .updateTable("rate_limits")
         .set((eb) => ({ points: eb("points", "-", 1) }))
-        .where("key", "=", limiter.getKey(key))
+        .where("key", "=", limiter.getKey(await hashed(key)))
         .where("points", ">", 0)
         .where("expire", ">", Date.now())
         .execute();
     },
     async retryAfterMs(key) {
-      const state = await limiter.get(key);
+      const state = await limiter.get(await hashed(key));
       return state && state.consumedPoints >= points ? Math.max(state.msBeforeNext, MIN_RETRY_MS) : 0;
     },
     async reset(key) {
-      await limiter.delete(key);
+      await limiter.delete(await hashed(key));
+    },
+    async storedKey(key) {
+      return limiter.getKey(await hashed(key));
     },
   };
 }
 
 /**
- * Reserves one attempt on every (throttle, key) pair, or on none: when any of
- * them is full, the attempts the others let through are given back, and the
- * answer is the longest wait.
+ * Reserves one attempt on every (throttle, key) pair, or on none. Pairs are
+ * reserved in order and the first refusal stops: a later pair is not
+ * touched, so it gets no row. Put the pair a stranger cannot vary first (the
+ * client address before the account): an address already full then adds
+ * nothing to the table, however many new e-mails it sends. The attempts the
+ * earlier pairs let through are given back; the answer is that wait.
  */
 export async function reserveAll(pairs: Array<[Throttle, string]>): Promise<Reservation> {
-  const results = await Promise.all(pairs.map(([throttle, key]) => throttle.reserve(key)));
-  const refused = results.flatMap((result) => (result.ok ? [] : [result.retryAfterMs]));
-  if (refused.length === 0) return { ok: true };
-  await Promise.all(pairs.flatMap(([throttle, key], i) => (results[i]!.ok ? [throttle.refund(key)] : [])));
-  return { ok: false, retryAfterMs: Math.max(...refused) };
+  const reserved: Array<[Throttle, string]> = [];
+  for (const [throttle, key] of pairs) {
+    const result = await throttle.reserve(key);
+    if (!result.ok) {
+      await Promise.all(reserved.map(([earlier, earlierKey]) => earlier.refund(earlierKey)));
+      return result;
+    }
+    reserved.push([throttle, key]);
+  }
+  return { ok: true };
+}
+
+/** How often one process deletes the rows whose window has ended. */
+export const PRUNE_INTERVAL_MS = 60_000;
+const lastPruned = new WeakMap<Connection, number>();
+
+/** Deletes every row whose window has ended; answers how many. */
+export async function pruneExpired(connection: Connection, now = Date.now()): Promise<number> {
+  const result = await connection.db.deleteFrom("rate_limits").where("expire", "<", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Prunes from the reservation path: on a process's first reservation, then
+ * at most once a minute. No timer of its own; a failed prune is logged and
+ * does not fail the reservation (the next minute tries again).
+ */
+async function pruneNowAndThen(connection: Connection): Promise<void> {
+  const now = Date.now();
+  if (now - (lastPruned.get(connection) ?? 0) < PRUNE_INTERVAL_MS) return;
+  lastPruned.set(connection, now);
+  try {
+    await pruneExpired(connection, now);
+  } catch (error) {
+    getLogger().warn({ err: error }, "could not delete expired throttle counters");
+  }
 }
 
 const KEY_MAX_LENGTH = 200;
@@ -107,7 +173,8 @@ const digest = (value: string) => createHash("sha256").update(value).digest("hex
  * IPv4-mapped IPv6 address (::ffff:192.0.2.1) as its IPv4 address; any other
  * IPv6 address as its /64 network, the block one subscriber is usually given,
  * so walking through one's own /64 does not reset the count. Anything else
- * (a proxy's odd header) is hashed, so the key stays short and storable.
+ * (a proxy's odd header) is hashed, so the key stays short. The throttle
+ * stores only a keyed hash of what this answers.
  */
 export function addressKey(address: string): string {
   const bare = address.trim();
@@ -121,8 +188,8 @@ export function addressKey(address: string): string {
 
 /**
  * The throttling key of a sign-in name (already trimmed and lower-cased).
- * Keys are stored in a varchar(255) column; no e-mail address is longer than
- * 254 characters, so a longer name cannot be an account and is hashed.
+ * No e-mail address is longer than 254 characters, so a longer name cannot
+ * be an account and is hashed short. The throttle stores only a keyed hash.
  */
 export function accountKey(email: string): string {
   return email.length <= KEY_MAX_LENGTH ? email : `long:${digest(email)}`;

@@ -5,6 +5,7 @@ import type { Connection, Db } from "../db/db.server";
 import { getConnection } from "../db/index.server";
 import { ReaderDeadlineError, sqliteReaderOf, type SqliteReader } from "../db/sqlite-reader.server";
 import { addressKey, createThrottle, type Reservation, type Throttle } from "../platform/throttle.server";
+import { throttleKeyMaterial } from "../identity/index.server";
 
 /**
  * The blog's full-text search (ADR 042): public posts (published, their date
@@ -81,7 +82,11 @@ export const SEARCH_THROTTLE = { points: 30, durationSeconds: 60 };
 
 let throttle: Throttle | undefined;
 function searchThrottle(): Throttle {
-  throttle ??= createThrottle(getConnection(), { name: "search-address", ...SEARCH_THROTTLE });
+  throttle ??= createThrottle(getConnection(), {
+    name: "search-address",
+    ...SEARCH_THROTTLE,
+    keyMaterial: throttleKeyMaterial,
+  });
   return throttle;
 }
 
