@@ -136,7 +136,7 @@ describe("the SQLite file's mode", () => {
     }
     // A folder that was there is left as it was (it may be shared).
     expect((fs.statSync(path.dirname(file)).mode & 0o777).toString(8)).toBe("755");
-    connection.sqlite.close();
+    if (connection.kind === "sqlite") connection.sqlite.close();
     older.close();
   });
 });
