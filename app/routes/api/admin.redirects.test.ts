@@ -420,6 +420,46 @@ describe("unknown paths and the not-found log", () => {
   });
 });
 
+describe("the not-found log keeps no secret", () => {
+  it("stores no query and no token, of a live share link or random-looking", async () => {
+    const post = await createPost({ title: "Shared draft", slug: "shared-draft", published: false });
+    const link = await admin.post(`/api/admin/posts/${post.id}/preview-links`);
+    expect(link.status).toBe(201);
+    const token = new URL(link.json.url as string).pathname.split("/").pop()!;
+    expect((await get(`/blog/preview/${token}`)).status).toBe(200);
+    const other = "Zq7xK2mP9vB4nL8cR1tY6wH3jF5gD0sA";
+    for (const path of [
+      `/blog/preview/${token}/x`,
+      `/blog/preview/${token}.`,
+      `/blog/previewx${token}`,
+      `/shared/${token}`,
+      `/dl/${other}/file.pdf`,
+      `/secret-query?token=${other}&sig=${other}`,
+    ]) {
+      const response = await get(path);
+      // Read to the end: a response the client drops midway never finishes, and is not counted.
+      await response.text();
+      expect(response.status, path).toBe(404);
+    }
+    const deadline = Date.now() + 15_000;
+    let paths: string[] = [];
+    while (Date.now() < deadline) {
+      const result = await admin.get("/api/admin/not-found?limit=100");
+      paths = (result.json as Array<{ path: string }>).map((entry) => entry.path);
+      if (paths.includes("/secret-query") && paths.includes("/dl/[token]/file.pdf")) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(paths).toEqual(
+      expect.arrayContaining(["/blog/preview/[token]", "/blog/[token]", "/shared/[token]", "/dl/[token]/file.pdf"]),
+    );
+    for (const path of paths) {
+      expect(path).not.toContain("?");
+      expect(path).not.toContain(token.slice(0, 10));
+      expect(path).not.toContain(other.slice(0, 10));
+    }
+  });
+});
+
 describe("across processes, at once, and under attack", () => {
   it("a rename saved in one process is answered by another on its next request", async () => {
     const other = await startServer({ DATABASE_URL: server.databaseUrl });

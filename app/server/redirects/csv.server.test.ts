@@ -54,6 +54,36 @@ describe("the not-found counter", () => {
     expect(counter.dropped).toBeGreaterThan(NOT_FOUND_LIMITS.pending - 2);
   });
 
+  it("keeps no query and no token: a share link's, an invitation's, or any random-looking segment", () => {
+    const token = "q8Zr3_xK1LmN0pQ2rS4tU6vW8xY9zA7bC5dE3fG1hIj";
+    const counter = new NotFoundCounter();
+    const pending = (counter as unknown as { pending: Map<string, unknown> }).pending;
+    counter.record(`/old-page?token=${token}&utm_source=x`, undefined);
+    counter.record(`/blog/preview/${token}x`, undefined);
+    counter.record(`/Blog/Pr%65view/${token}/more`, undefined);
+    counter.record(`/admin/invite/${token}`, undefined);
+    counter.record(`/files/${token}/report.pdf`, undefined);
+    counter.record(`/blog/previewq${token}`, undefined);
+    // A token that the cut at NOT_FOUND_LIMITS.path would split: none of it is kept.
+    counter.record(`/${"a".repeat(NOT_FOUND_LIMITS.path - 20)}/${token}`, undefined);
+    counter.record("/2019/05/my-long-blog-post-title-about-things/", undefined);
+    const paths = [...pending.keys()];
+    expect(paths).toEqual([
+      "/old-page",
+      "/blog/preview/[token]",
+      "/admin/invite/[token]",
+      "/files/[token]/report.pdf",
+      "/blog/[token]",
+      `/${"a".repeat(NOT_FOUND_LIMITS.path - 20)}/[token]`.slice(0, NOT_FOUND_LIMITS.path),
+      "/2019/05/my-long-blog-post-title-about-things/",
+    ]);
+    for (const path of paths) {
+      expect(path).not.toContain("?");
+      expect(path).not.toContain(token.slice(0, 8));
+      expect(path).not.toContain(token.slice(-8));
+    }
+  });
+
   it("reads only a referring host, bounded", () => {
     expect(referrerHostOf("https://www.Example.org/path?q")).toBe("www.example.org");
     expect(referrerHostOf(`https://a.example/${"x".repeat(5000)}`)).toBeNull();
