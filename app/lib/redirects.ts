@@ -16,11 +16,87 @@ export const REDIRECT_STATUSES = [301, 302] as const;
 export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
 
 /**
- * First path segments a redirect may not start from: the admin, the APIs,
- * the build's assets and the health check must keep answering as themselves
- * whatever is saved (a redirect from /admin would lock the owner out).
+ * The addresses the site answers itself, in one place: a redirect from any of
+ * them, in any spelling, is refused when saved and never answered when one is
+ * stored anyway (saved before this rule, copied in). The admin (and its data
+ * URLs: a redirect on /admin.data answered before sign-in broke the Posts
+ * screen), the APIs, the build's assets, the images, the health check, React
+ * Router's route manifest, the share links, and the files at the top of the
+ * site. Checked on the path as the router reads it (routedPath).
  */
-const RESERVED_FIRST_SEGMENTS = new Set(["admin", "api", "assets", "healthz", "__manifest"]);
+export const RESERVED_PATHS = {
+  /** These paths and everything under them. */
+  prefixes: ["/admin", "/api", "/assets", "/images", "/healthz", "/__manifest", "/blog/preview", "/pages/preview"],
+  /** These paths exactly. */
+  exact: ["/rss.xml", "/robots.txt", "/sitemap.xml", "/favicon.ico", "/favicon.svg"],
+  /** Any path ending so: React Router's data requests (/admin.data, /_root.data, /blog.data). */
+  suffixes: [".data"],
+  /** A top-level file named so (sitemap-2.xml, favicon.png): what a sitemap index or an icon may add. */
+  topLevelFiles: [
+    { start: "sitemap", end: ".xml" },
+    { start: "favicon", end: "" },
+  ],
+} as const;
+
+/** Rounds of percent-decoding before a path counts as settled; past it the path is refused. */
+const MAX_DECODES = 8;
+/** A percent escape of an ASCII character: only these can spell a reserved address. */
+const ASCII_ESCAPE = /%[0-7][\da-f]/gi;
+
+/**
+ * A path as a router could read it, for comparing with RESERVED_PATHS:
+ * percent-escapes of ASCII decoded until nothing changes (a proxy or a
+ * router may decode once more: /%2561dmin), cut at a decoded ? or #, in
+ * lower case (React Router and Express match paths without regard to case),
+ * backslashes read as slashes, empty and dot segments resolved, no trailing
+ * slash. Undefined when it is still changing after MAX_DECODES rounds. Linear
+ * in the path's length for each round; callers bound the length first.
+ */
+export function routedPath(path: string): string | undefined {
+  let text = path;
+  for (let round = 0; ; round++) {
+    const decoded = text.replace(ASCII_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+    if (decoded === text) break;
+    if (round === MAX_DECODES) return undefined;
+    text = decoded;
+  }
+  const end = text.search(/[?#]/);
+  if (end !== -1) text = text.slice(0, end);
+  const segments: string[] = [];
+  for (const segment of text.toLowerCase().replaceAll("\\", "/").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
+/**
+ * Why a redirect may not start from `path` (a message in the words of
+ * checkFromPath's), or undefined when it may. Any spelling counts
+ * (routedPath): /%61dmin, /ADMIN/, //admin, /./admin, /admin.data.
+ */
+export function reservedPathMessage(path: string): string | undefined {
+  const routed = routedPath(path);
+  if (routed === undefined) return "from must not be percent-encoded again and again (such as %2561)";
+  if (routed === "/") return "from cannot be the home page /";
+  for (const suffix of RESERVED_PATHS.suffixes) {
+    if (routed.endsWith(suffix)) return `from cannot end with ${suffix}: the site needs those addresses itself`;
+  }
+  for (const prefix of RESERVED_PATHS.prefixes) {
+    if (routed === prefix || routed.startsWith(`${prefix}/`)) {
+      return `from cannot start with ${prefix}: the site needs that address itself`;
+    }
+  }
+  const name = routed.slice(1);
+  const topLevelFile =
+    !name.includes("/") &&
+    RESERVED_PATHS.topLevelFiles.some(({ start, end }) => name.startsWith(start) && name.endsWith(end));
+  if (topLevelFile || (RESERVED_PATHS.exact as readonly string[]).includes(routed)) {
+    return `from cannot be ${routed}: the site needs that address itself`;
+  }
+  return undefined;
+}
 
 export type Checked = { ok: true; value: string } | { ok: false; message: string };
 
@@ -55,7 +131,8 @@ export function withoutTrailingSlash(path: string): string {
 /**
  * A redirect's `from`: a path on this site, without query or fragment, as the
  * URL parser spells it (percent-encoded, dot segments resolved), without a
- * trailing slash.
+ * trailing slash, and none the site answers itself in any spelling
+ * (reservedPathMessage).
  */
 export function checkFromPath(input: string): Checked {
   const text = input.trim();
@@ -77,12 +154,8 @@ export function checkFromPath(input: string): Checked {
   if (path.length > REDIRECT_LIMITS.from) {
     return { ok: false, message: `from is too long (${REDIRECT_LIMITS.from} characters at most)` };
   }
-  if (path === "/") return { ok: false, message: "from cannot be the home page /" };
-  const first = path.slice(1).split("/", 1)[0]!.toLowerCase();
-  if (RESERVED_FIRST_SEGMENTS.has(first)) {
-    return { ok: false, message: `from cannot start with /${first}: the site needs that address itself` };
-  }
-  return { ok: true, value: path };
+  const reserved = reservedPathMessage(path);
+  return reserved === undefined ? { ok: true, value: path } : { ok: false, message: reserved };
 }
 
 /**

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { hasSecretAddress, isPreviewPath, redactSecretPath } from "./secret-paths";
+import { hasSecretAddress, isPreviewPath, looksLikeToken, redactSecretPath, redactTokenSegments } from "./secret-paths";
 
 const TOKEN = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde";
 
@@ -46,5 +47,66 @@ describe("secret paths (ADRs 038, 044)", () => {
     expect(isPreviewPath(`/BLOG/pr%65view/${TOKEN}`)).toBe(true);
     expect(isPreviewPath("/blog/previews")).toBe(false);
     expect(isPreviewPath("/blog/some-post")).toBe(false);
+  });
+});
+
+describe("token-looking segments (the not-found log, ADR 054)", () => {
+  /** Fixed, random-looking bytes: the same every run. */
+  const bytes = (i: number, n: number) => createHash("sha256").update(String(i)).digest().subarray(0, n);
+
+  it("finds the site's tokens (24 and 32 bytes of base64url), hex digests and UUIDs, all but a rare few", () => {
+    const formats: Record<string, [make: (i: number) => string, missesAtMost: number]> = {
+      "base64url, 24 bytes": [(i) => bytes(i, 24).toString("base64url"), 2],
+      "base64url, 32 bytes": [(i) => bytes(i, 32).toString("base64url"), 0],
+      "hex, 20 bytes": [(i) => bytes(i, 20).toString("hex"), 0],
+      "HEX, 32 bytes": [(i) => bytes(i, 32).toString("hex").toUpperCase(), 0],
+      UUID: [
+        (i) =>
+          bytes(i, 16)
+            .toString("hex")
+            .replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-"),
+        3,
+      ],
+    };
+    for (const [format, [make, missesAtMost]] of Object.entries(formats)) {
+      let misses = 0;
+      for (let i = 0; i < 2000; i++) {
+        const token = make(i);
+        if (!looksLikeToken(token)) misses++;
+        // Inside a longer segment, beside other characters: the same.
+        expect(looksLikeToken(`x.${token}.json`)).toBe(looksLikeToken(token));
+      }
+      expect(misses, format).toBeLessThanOrEqual(missesAtMost);
+    }
+  });
+
+  it.each([
+    "my-long-blog-post-title-about-things",
+    "IMG_20190512_123456.jpg",
+    "iso27001-certification-explained",
+    "windows10-vs-windows11-upgrade-path",
+    "2019-05-12-some-post-title",
+    "AnnualReport2019Final.pdf",
+    "Q3FY24-earnings-call-transcript",
+    "short1a2b3c",
+  ])("leaves %j alone", (segment) => {
+    expect(looksLikeToken(segment)).toBe(false);
+  });
+
+  it.each([
+    [`/blog/preview/${TOKEN}`, "/blog/preview/[token]"],
+    [`/blog/previewx${TOKEN}`, "/blog/[token]"],
+    [`/docs/${TOKEN}/file.pdf`, "/docs/[token]/file.pdf"],
+    [`/a;jsessionid=${TOKEN}/b`, "/[token]/b"],
+    ["/old/my-long-blog-post-title-about-things/", "/old/my-long-blog-post-title-about-things/"],
+  ])("a log keeps %j as %j", (path, kept) => {
+    expect(redactTokenSegments(path)).toBe(kept);
+  });
+
+  it("takes linear time on a long segment", () => {
+    const long = "aB3-".repeat(250_000);
+    const started = performance.now();
+    expect(redactTokenSegments(`/${long}`)).toBe("/[token]");
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

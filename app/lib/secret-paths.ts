@@ -72,3 +72,63 @@ function namesToken(query: string): boolean {
   }
   return false;
 }
+
+/** A token in a path is at least this long: the site's own are 32 and 43 characters (base64url). */
+const TOKEN_MIN_LENGTH = 20;
+/**
+ * How often a token's characters change kind at least (digit, lower case,
+ * upper case; within a run between - and _, and a capital after a lower-case
+ * letter not counted, so CamelCase names stay). Below it: random base64url
+ * of 32 characters about once in 15,000 (measured), of 43 characters never
+ * in 300,000, a UUID once in 3,000. Words, numbers and slugs
+ * (my-long-blog-post-title, IMG_20190512_123456, iso27001-guide,
+ * windows10-vs-windows11) stay at 0-3; a slug mixing letters and digits
+ * over and over (covid19-and-h1n1) can be taken for a token, and is better
+ * hidden than a token shown.
+ */
+const TOKEN_MIN_CHANGES = 4;
+
+/** 1 digit, 2 lower case, 3 upper case, 0 another character of base64url (- _), -1 any other. */
+function kindOf(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return 1;
+  if (code >= 0x61 && code <= 0x7a) return 2;
+  if (code >= 0x41 && code <= 0x5a) return 3;
+  return code === 0x2d || code === 0x5f ? 0 : -1;
+}
+
+/**
+ * Whether a path segment holds something that looks like a random token: a
+ * run of at least TOKEN_MIN_LENGTH base64url characters (hex and UUIDs
+ * included) whose characters change kind at least TOKEN_MIN_CHANGES times.
+ * One pass over the segment, no pattern.
+ */
+export function looksLikeToken(segment: string): boolean {
+  let length = 0;
+  let changes = 0;
+  let previous = 0;
+  for (let i = 0; i <= segment.length; i++) {
+    const kind = i < segment.length ? kindOf(segment.charCodeAt(i)) : -1;
+    if (kind === -1) {
+      if (length >= TOKEN_MIN_LENGTH && changes >= TOKEN_MIN_CHANGES) return true;
+      length = changes = previous = 0;
+      continue;
+    }
+    length++;
+    if (kind > 0 && previous > 0 && kind !== previous && !(previous === 3 && kind === 2)) changes++;
+    previous = kind;
+  }
+  return false;
+}
+
+/**
+ * A path (without its query) as a log that keeps paths may store it: a
+ * secret path's token replaced as redactSecretPath does, and any other
+ * segment that looks like a token (looksLikeToken) replaced by `[token]`.
+ * Linear in the path's length; callers bound it first.
+ */
+export function redactTokenSegments(path: string): string {
+  return redactSecretPath(path)
+    .split("/")
+    .map((segment) => (looksLikeToken(segment) ? "[token]" : segment))
+    .join("/");
+}

@@ -1,6 +1,11 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS } from "~/lib/redirects";
+import { bumpContentVersion } from "~/server/db/content-version.server";
+import { connect, type Connection } from "~/server/db/db.server";
+import { resolveDatabase } from "~/server/platform/config.server";
 
 /**
  * Redirects and the not-found log (issue 31, ADR 054) over HTTP on the
@@ -9,8 +14,12 @@ import { CSV_IMPORT_LIMITS, MAX_REDIRECTS } from "~/lib/redirects";
  * answer before the page cache, the catch-all's 404 and the log of 404s.
  */
 
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
 let server: TestServer;
 let admin: ApiClient;
+/** The server's database, for what only an older version or a copy could have stored. */
+let database: Connection;
 
 const base = { excerpt: "An excerpt", content: "Body of the post.", category: "Cloud", published: true };
 
@@ -48,8 +57,12 @@ beforeAll(async () => {
   server = await startServer();
   admin = new ApiClient(server.url);
   await admin.signIn();
+  database = connect(resolveDatabase(server.databaseUrl, ROOT));
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await database?.db.destroy();
+  await server?.stop();
+});
 
 describe("a renamed post", () => {
   it("leaves a 301 from every earlier slug to the current one, in one hop", async () => {
@@ -156,6 +169,109 @@ describe("the redirects API", () => {
     const result = await admin.post("/api/admin/redirects", body);
     expect(result.status, result.text).toBe(400);
     expect(typeof result.json.error).toBe("string");
+  });
+
+  // The site's own addresses in any spelling: a redirect from /admin.data was answered before
+  // sign-in and broke the admin's Posts screen (React Router's data URL of /admin).
+  it.each([
+    "/%61dmin",
+    "/admin.data",
+    "/_root.data",
+    "/ADMIN",
+    "/admin/",
+    "//admin",
+    "/./admin",
+    "/a/../admin",
+    "/api/x",
+    "/%2561dmin",
+    "/%252561dmin",
+    "/assets/x.js",
+    "/images/x",
+    "/blog.data",
+    "/foo/_root.data",
+    "/admin/redirects.data",
+    "/\\admin",
+    "/x\\..\\admin",
+    "/%5Cadmin",
+    "/%2F%2Fadmin",
+    "/a%2F..%2Fadmin",
+    "/admin\\",
+    "/healthz",
+    "/__manifest",
+    "/blog/preview/x",
+    "/robots.txt",
+    "/sitemap.xml",
+    "/rss.xml",
+    "/favicon.svg",
+  ])("refuses a from the site answers itself, %j, with 400", async (from) => {
+    const result = await admin.post("/api/admin/redirects", { from, to: "/about" });
+    expect(result.status, result.text).toBe(400);
+    expect(result.json.error).toMatch(/^from (cannot|must)/);
+    // Changing a redirect's from is refused alike.
+    const made = await admin.post("/api/admin/redirects", { from: "/to-be-edited", to: "/about" });
+    const edited = await admin.put(`/api/admin/redirects/${made.json.id}`, { from, to: "/about" });
+    expect(edited.status, edited.text).toBe(400);
+    expect((await admin.delete(`/api/admin/redirects/${made.json.id}`)).status).toBe(204);
+  });
+
+  it.each([
+    ["/administration", "/administration"],
+    ["/old-admin/", "/old-admin"],
+    ["/images-2019", "/images-2019"],
+    ["/blog/about-the-api", "/blog/about-the-api"],
+    ["/data", "/data"],
+    ["/blog/category/gone/rss.xml", "/blog/category/gone/rss.xml"],
+    ["/\u00fcber", "/%C3%BCber"],
+  ])("still takes %j", async (from, stored) => {
+    const result = await admin.post("/api/admin/redirects", { from, to: "/about" });
+    expect(result.status, result.text).toBe(201);
+    expect(result.json.from).toBe(stored);
+    expect(await locationOf(stored)).toBe("/about");
+    expect((await admin.delete(`/api/admin/redirects/${result.json.id}`)).status).toBe(204);
+  });
+
+  it("never answers a stored redirect from the site's own address: the admin keeps working", async () => {
+    // What an older version let the owner save, or a copied database brought: stored as they were.
+    const now = new Date().toISOString();
+    const dangerous = ["/admin.data", "/_root.data", "/%61dmin", "/ADMIN", "/api/auth/me", "/assets/x.js"];
+    await database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("redirects")
+        .values(
+          [...dangerous, "/kept-beside-them"].map((from) => ({
+            id: randomUUID(),
+            from_path: from,
+            to_target: "https://example.org/elsewhere",
+            to_path: null,
+            status: 302,
+            automatic: 0,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+      await bumpContentVersion(trx);
+    });
+    try {
+      // The ordinary one is answered (so the lookup has loaded the rows)...
+      expect(await locationOf("/kept-beside-them", 302)).toBe("https://example.org/elsewhere");
+      // ...and none of the others, signed in or not.
+      for (const from of dangerous) {
+        const response = await fetch(server.url + from, { redirect: "manual", headers: { Cookie: admin.cookie } });
+        await response.body?.cancel();
+        expect(response.headers.get("location"), from).not.toBe("https://example.org/elsewhere");
+      }
+      const data = await admin.get("/admin.data");
+      expect(data.status, data.text).toBe(200);
+      expect(data.text).not.toContain("example.org/elsewhere");
+      expect((await admin.get("/api/auth/me")).status).toBe(200);
+      // The visitor's data request of /admin is the admin's own answer too (to the sign-in), not the redirect.
+      const visitor = await fetch(`${server.url}/admin.data`, { redirect: "manual" });
+      await visitor.body?.cancel();
+      expect(visitor.headers.get("location") ?? "").not.toContain("example.org");
+    } finally {
+      await database.db.deleteFrom("redirects").where("to_target", "=", "https://example.org/elsewhere").execute();
+    }
   });
 
   it("collapses chains at save and refuses loops", async () => {
@@ -301,6 +417,46 @@ describe("unknown paths and the not-found log", () => {
     const after = await admin.get("/api/admin/not-found?limit=100");
     expect(after.json.some((entry: { path: string }) => entry.path === "/counted-once")).toBe(false);
     expect((await admin.get("/api/admin/not-found?offset=-1")).status).toBe(400);
+  });
+});
+
+describe("the not-found log keeps no secret", () => {
+  it("stores no query and no token, of a live share link or random-looking", async () => {
+    const post = await createPost({ title: "Shared draft", slug: "shared-draft", published: false });
+    const link = await admin.post(`/api/admin/posts/${post.id}/preview-links`);
+    expect(link.status).toBe(201);
+    const token = new URL(link.json.url as string).pathname.split("/").pop()!;
+    expect((await get(`/blog/preview/${token}`)).status).toBe(200);
+    const other = "Zq7xK2mP9vB4nL8cR1tY6wH3jF5gD0sA";
+    for (const path of [
+      `/blog/preview/${token}/x`,
+      `/blog/preview/${token}.`,
+      `/blog/previewx${token}`,
+      `/shared/${token}`,
+      `/dl/${other}/file.pdf`,
+      `/secret-query?token=${other}&sig=${other}`,
+    ]) {
+      const response = await get(path);
+      // Read to the end: a response the client drops midway never finishes, and is not counted.
+      await response.text();
+      expect(response.status, path).toBe(404);
+    }
+    const deadline = Date.now() + 15_000;
+    let paths: string[] = [];
+    while (Date.now() < deadline) {
+      const result = await admin.get("/api/admin/not-found?limit=100");
+      paths = (result.json as Array<{ path: string }>).map((entry) => entry.path);
+      if (paths.includes("/secret-query") && paths.includes("/dl/[token]/file.pdf")) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(paths).toEqual(
+      expect.arrayContaining(["/blog/preview/[token]", "/blog/[token]", "/shared/[token]", "/dl/[token]/file.pdf"]),
+    );
+    for (const path of paths) {
+      expect(path).not.toContain("?");
+      expect(path).not.toContain(token.slice(0, 10));
+      expect(path).not.toContain(other.slice(0, 10));
+    }
   });
 });
 

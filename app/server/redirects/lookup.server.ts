@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { REDIRECT_LIMITS, withoutTrailingSlash } from "~/lib/redirects";
+import { REDIRECT_LIMITS, reservedPathMessage, withoutTrailingSlash } from "~/lib/redirects";
 
 /**
  * Answers the requests a redirect covers, on the bare request before the
@@ -8,7 +8,9 @@ import { REDIRECT_LIMITS, withoutTrailingSlash } from "~/lib/redirects";
  * held in a Map loaded whole from the database and loaded again when the
  * content version changes (every redirect write bumps it, in any process):
  * a request costs the version read the page cache makes anyway (shared, see
- * `readVersion`) and one Map lookup.
+ * `readVersion`) and one Map lookup. A stored redirect from an address the
+ * site answers itself (RESERVED_PATHS, in any spelling) is left out of the
+ * Map when it is loaded.
  */
 
 interface Target {
@@ -34,17 +36,27 @@ export function redirectLookup({ readVersion, load, logger }: RedirectLookupOpti
   let loaded: { version: string; targets: Map<string, Target> } | undefined;
   /** One load at a time per version: a burst after a write waits for the same one. */
   let loading: { version: string; done: Promise<Map<string, Target>> } | undefined;
+  /**
+   * Whether each stored `from` may be answered, kept from one load to the next: the check
+   * costs about a microsecond a path, and 10,000 paths are loaded again after every change.
+   */
+  let answerable = new Map<string, boolean>();
 
   function targetsAt(version: string): Map<string, Target> | Promise<Map<string, Target>> {
     if (loaded?.version === version) return loaded.targets;
     if (loading?.version !== version) {
       const done = load().then((rows) => {
-        const targets = new Map(
-          rows
-            // A row saved before the target check resolved dot segments may lead to //host: never sent.
-            .filter((row) => !row.to.startsWith("//"))
-            .map((row) => [row.from, { to: row.to, status: row.status }]),
-        );
+        const targets = new Map<string, Target>();
+        const checked = new Map<string, boolean>();
+        for (const row of rows) {
+          // A row saved before the target check resolved dot segments may lead to //host: never sent.
+          // One from an address the site answers itself (/admin.data, saved before that rule or
+          // copied in) is never answered: the site's own answer wins (ADR 054).
+          const mayAnswer = answerable.get(row.from) ?? reservedPathMessage(row.from) === undefined;
+          checked.set(row.from, mayAnswer);
+          if (mayAnswer && !row.to.startsWith("//")) targets.set(row.from, { to: row.to, status: row.status });
+        }
+        answerable = checked;
         if (loading?.done === done) {
           loaded = { version, targets };
           loading = undefined;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sql } from "kysely";
+import { redactTokenSegments } from "~/lib/secret-paths";
 import type { Db } from "../db/db.server";
 import { hostOf, printable } from "../platform/request-text.server";
 
@@ -12,7 +13,10 @@ import { hostOf, printable } from "../platform/request-text.server";
  * MAX_PENDING paths (past it, new paths wait for the next batch, dropped and
  * counted as such), written every few seconds in one batch of upserts, and
  * the table keeps at most MAX_ROWS paths, the least hit (then the oldest)
- * removed first. A path is cut to MAX_PATH characters. Crawler probes of
+ * removed first. A path is kept without its query (which may carry a
+ * token), with each segment that holds a token (a share link's, an
+ * invitation's, or anything long and random-looking) replaced by `[token]`,
+ * and cut to MAX_PATH characters. Crawler probes of
  * other platforms' files (`/wp-login.php`, `/.env`, ...) are dropped: they
  * are not the site's old addresses, and a scan would push the real ones out.
  */
@@ -81,7 +85,9 @@ export class NotFoundCounter {
       this.dropped++;
       return;
     }
-    const path = printable(raw.slice(0, NOT_FOUND_LIMITS.path)).slice(0, NOT_FOUND_LIMITS.path);
+    // Tokens are replaced before the path is cut, so no cut leaves a token's start behind.
+    const bounded = redactTokenSegments(raw.slice(0, NOT_FOUND_LIMITS.path * 3));
+    const path = printable(bounded.slice(0, NOT_FOUND_LIMITS.path)).slice(0, NOT_FOUND_LIMITS.path);
     const entry = this.pending.get(path);
     const referrerHost = referrerHostOf(referer);
     if (entry) {

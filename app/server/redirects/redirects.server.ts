@@ -5,6 +5,7 @@ import {
   checkTarget,
   localPathOf,
   MAX_REDIRECTS,
+  reservedPathMessage,
   type Redirect,
   type RedirectStatus,
 } from "~/lib/redirects";
@@ -275,7 +276,9 @@ export async function redirectsFrom(db: Db, paths: string[]): Promise<Map<string
       .select(["from_path", "to_path"])
       .where("from_path", "in", paths.slice(i, i + 500))
       .execute();
-    for (const row of rows) targets.set(row.from_path, row.to_path);
+    // A stored redirect from an address the site answers itself is never answered (lookup.server.ts).
+    for (const row of rows)
+      if (reservedPathMessage(row.from_path) === undefined) targets.set(row.from_path, row.to_path);
   }
   return targets;
 }
