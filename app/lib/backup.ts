@@ -14,8 +14,12 @@ export const BACKUP_PATH = "/api/admin/backup";
  */
 export const DOWNLOAD_ID_FIELD = "downloadId";
 export const BACKUP_STARTED_COOKIE = "backup-started";
-/** Where that cookie is sent back: the Settings screen reads it, no other page gets it. */
-export const BACKUP_STARTED_COOKIE_PATH = "/admin/settings";
+/**
+ * Where that cookie is sent back: the admin's pages, no public one. Not just
+ * /admin/settings: the admin moves between screens without loading a page,
+ * and Chromium's document.cookie keeps to the path the page was loaded at.
+ */
+export const BACKUP_STARTED_COOKIE_PATH = "/admin";
 
 /** What a download id may be: a UUID or the like, never anything a cookie's value could not hold. */
 export const isDownloadId = (value: string): boolean => /^[\w-]{8,64}$/.test(value);

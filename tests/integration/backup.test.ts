@@ -858,7 +858,13 @@ describe("Download backup (POST /api/admin/backup with the current password)", (
       expect(wrong.headers.get("content-type")).toBe("application/json");
       expect(wrong.headers.get("content-disposition")).toBeNull();
       expect(await wrong.json()).toEqual({ error: "The password is not correct" });
+      // The Settings screen reads the refusal from a frame of its own: this site alone may frame it.
+      expect(wrong.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+      expect(wrong.headers.get("x-frame-options")).toBe("SAMEORIGIN");
     }
+    expect((await fetch(`${server.url}/admin/settings`)).headers.get("content-security-policy")).toContain(
+      "frame-ancestors 'none'",
+    );
     expect(await auditOf("backup-downloaded")).toHaveLength(before);
     await source.db.deleteFrom("rate_limits").execute();
   });
@@ -923,7 +929,7 @@ describe("Download backup (POST /api/admin/backup with the current password)", (
     const response = await download({ password: TEST_ADMIN.password, downloadId }, { form: true });
     expect(response.status).toBe(200);
     expect(response.headers.get("set-cookie")).toBe(
-      `backup-started=${downloadId}; Path=/admin/settings; Max-Age=120; SameSite=Strict`,
+      `backup-started=${downloadId}; Path=/admin; Max-Age=120; SameSite=Strict`,
     );
     const head = Buffer.from(await response.arrayBuffer())
       .subarray(0, 512)
