@@ -8,7 +8,7 @@ import { accessLog } from "./access-log";
 import { adminNoStore } from "./admin-headers";
 import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseUnknownMethods } from "./request-checks";
 import { secretPageHeaders } from "./secret-page-headers";
-import { securityHeaders, setNonce } from "./security-headers";
+import { frameableBySelf, securityHeaders, setNonce } from "./security-headers";
 import "~/context";
 import { getConfig } from "~/server/platform/config.server";
 import { getConnection, getDb } from "~/server/db/index.server";
@@ -95,9 +95,13 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
 
   // The backup download streams hundreds of megabytes: answered here, before
   // compression (images do not compress) and React Router (whose adapter
-  // holds a streamed body's chunks until it ends). ADR 034.
+  // holds a streamed body's chunks until it ends), after the request checks
+  // above (a POST from another site is refused, a body over the limit too).
+  // ADR 034. The Settings screen posts to it from a hidden frame and reads a
+  // refusal there: its answers may be framed by the site's own pages.
   app.all(BACKUP_PATH, (req, res, next) => {
-    sendBackup(req, res).catch(next);
+    frameableBySelf(res);
+    sendBackup(req, res, req.ip ?? req.socket.remoteAddress ?? "unknown").catch(next);
   });
 
   app.use(compression({ threshold: COMPRESSION_THRESHOLD }));

@@ -115,3 +115,17 @@ export function securityHeadersFrom(middleware: Middleware) {
     next();
   };
 }
+
+/**
+ * Lets one answer be shown in a frame of the site's own pages: its CSP says
+ * `frame-ancestors 'self'` instead of `'none'` (X-Frame-Options is already
+ * SAMEORIGIN). For the backup download, whose refusal (a wrong password) the
+ * Settings screen reads from the hidden frame it posts its form to. Other
+ * sites still cannot frame it.
+ */
+export function frameableBySelf(res: http.ServerResponse) {
+  const policy = res.getHeader("Content-Security-Policy");
+  if (typeof policy === "string") {
+    res.setHeader("Content-Security-Policy", policy.replace("frame-ancestors 'none'", "frame-ancestors 'self'"));
+  }
+}

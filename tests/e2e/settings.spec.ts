@@ -1,12 +1,14 @@
 import fs from "node:fs";
-import { type Page } from "@playwright/test";
+import path from "node:path";
+import { type Download, type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { expect, expectDialogReady, expectNoAxeViolations, hydrated, test, useOwnClientAddress } from "./fixtures";
 
 /**
  * Issue 16: the owner edits the site's details in Admin > Settings and sees
  * them on the public pages; a mistake is explained by its field and nothing
- * typed is lost; "Download backup" gives the whole site as one file.
+ * typed is lost; "Download backup" gives the whole site as one file, once
+ * the password is given again in a dialog (ADR 046).
  * Every project (desktop, phone) shares one server: each test puts the
  * settings back as it found them.
  */
@@ -110,11 +112,62 @@ test("a phone number cleared in Settings is gone from the About page, with no pl
   await expect(page.locator('a[href^="tel:"]')).toHaveCount(0);
 });
 
-test("Download backup saves one tar file of the whole site", async ({ page }) => {
+/** With SCREENSHOT_DIR set, the desktop run saves the page as it is at 1280 and 390 px wide, as backup-<name>-<width>.png. */
+async function screenshots(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir || test.info().project.name !== "desktop") return;
+  fs.mkdirSync(dir, { recursive: true });
+  const original = page.viewportSize()!;
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.screenshot({ path: path.join(dir, `backup-${name}-${width}.png`) });
+  }
+  await page.setViewportSize(original);
+}
+
+test("Download backup asks the password in a dialog, refuses a wrong one in place, then saves one tar file", async ({
+  page,
+}) => {
+  // Its wrong password counts on an address of its own (the sign-in throttle, ADR 046).
+  await useOwnClientAddress(page);
   await openSettings(page);
+  const downloads: Download[] = [];
+  page.on("download", (download) => downloads.push(download));
+
+  // Escape closes the question and gives focus back to the button.
+  const opener = page.getByRole("button", { name: "Download backup" });
+  await opener.click();
+  const dialog = page.getByRole("alertdialog", { name: "Download a backup" });
+  await expectDialogReady(dialog);
+  const password = dialog.getByLabel("Your password, to confirm");
+  await expect(password).toBeFocused();
+  await expect(dialog).toContainText("every administrator's password hash");
+  await expectNoAxeViolations(page);
+  await screenshots(page, "dialog");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+
+  // A wrong password: no file, the page stays, the refusal under the field with what was typed kept.
+  await page.keyboard.press("Enter");
+  await expectDialogReady(dialog);
+  await password.fill("not-my-password");
+  await page.keyboard.press("Enter");
+  await expect(password).toHaveAccessibleDescription("The password is not correct");
+  await expect(dialog.getByRole("alert")).toHaveText("The password is not correct");
+  await expect(password).toBeFocused();
+  await expect(password).toHaveValue("not-my-password");
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  expect(downloads).toEqual([]);
+  await expectNoAxeViolations(page);
+  await screenshots(page, "refused");
+
+  // The right one: the browser downloads the file; the dialog closes and says so.
+  await password.fill(E2E_ADMIN.password);
   const [download] = await Promise.all([
     page.waitForEvent("download"),
-    page.getByRole("link", { name: "Download backup" }).click(),
+    dialog.getByRole("button", { name: "Download", exact: true }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^site-backup-[\dT-]+Z\.tar$/);
   const file = await download.path();
@@ -122,4 +175,18 @@ test("Download backup saves one tar file of the whole site", async ({ page }) =>
   expect(head.startsWith("ojai-backup/manifest.json")).toBe(true);
   expect(head).toContain("ustar");
   expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+  await expect(page.getByRole("status").filter({ hasText: "The backup is downloading" })).toBeVisible();
+  expect(downloads).toHaveLength(1);
+  // The cookie that told the page is gone once read.
+  expect(await page.evaluate(() => document.cookie)).not.toContain("backup-started");
+  await expectNoAxeViolations(page);
+  await screenshots(page, "started");
+
+  // The Audit screen lists the download.
+  await page.goto("/admin/audit?action=backup-downloaded");
+  const entry = page.getByRole("listitem").filter({ hasText: download.suggestedFilename() }).first();
+  await expect(entry).toContainText("Backup downloaded");
+  await expect(entry).toContainText(E2E_ADMIN.email);
 });

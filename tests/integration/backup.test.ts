@@ -88,6 +88,23 @@ let totpSecret: string;
  */
 let siteKey: string;
 
+/** POST /api/admin/backup with `fields` as JSON (default) or as the Settings screen's form sends them. */
+const download = (
+  fields: Record<string, string> | undefined,
+  { form = false, cookie = admin.cookie, headers = {} } = {},
+) =>
+  fetch(`${server.url}/api/admin/backup`, {
+    method: "POST",
+    headers: {
+      ...(cookie ? { Cookie: cookie } : {}),
+      ...(fields === undefined
+        ? {}
+        : { "Content-Type": form ? "application/x-www-form-urlencoded" : "application/json" }),
+      ...headers,
+    },
+    body: fields === undefined ? undefined : form ? new URLSearchParams(fields) : JSON.stringify(fields),
+  });
+
 beforeAll(async () => {
   server = await startServer({ SEED_SAMPLE_POSTS: "true", CONTACT_EMAIL: "hello@ojai.example" });
   siteKey =
@@ -278,9 +295,9 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
       // see the idle connection the server closed meanwhile, instead of
       // sending on it. The download comes first, before this test's own CLI run.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const download = await fetch(`${server.url}/api/admin/backup`, { headers: { Cookie: admin.cookie } });
-      expect(download.status).toBe(200);
-      expectNoUsableTwoFactorSecret(Buffer.from(await download.arrayBuffer()).toString("latin1"));
+      const downloaded = await download({ password: TEST_ADMIN.password });
+      expect(downloaded.status).toBe(200);
+      expectNoUsableTwoFactorSecret(Buffer.from(await downloaded.arrayBuffer()).toString("latin1"));
       expect(cli(server.databaseUrl, "backup", file).status).toBe(0);
       expectNoUsableTwoFactorSecret(fs.readFileSync(file, "latin1"));
     } finally {
@@ -834,35 +851,155 @@ describe("a file that is not a whole backup is refused, and the target is left a
   });
 });
 
-describe("Download backup (GET /api/admin/backup)", () => {
-  it("needs a signed-in administrator, and is a GET", async () => {
-    const anonymous = await new ApiClient(server.url).get("/api/admin/backup");
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.json).toEqual({ error: "Authentication required" });
-    const posted = await admin.post("/api/admin/backup", {}, { Origin: server.url });
-    expect(posted.status).toBe(405);
-    expect(posted.headers.get("allow")).toBe("GET");
+/** The newest audit entries of one action. */
+const auditOf = async (action: string) =>
+  (await admin.get(`/api/admin/audit?action=${action}&limit=10`)).json as Array<Record<string, unknown>>;
+
+let addresses = 0;
+/** Each request from an address of its own, so only the account's throttle counts across them. */
+const freshAddress = () => ({ "X-Forwarded-For": `198.51.100.${++addresses % 250}` });
+
+describe("Download backup (POST /api/admin/backup with the current password)", () => {
+  it("is a POST: GET and HEAD are 405 with Allow: POST, even signed in", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      const answer = await fetch(`${server.url}/api/admin/backup`, { method, headers: { Cookie: admin.cookie } });
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get("allow"), method).toBe("POST");
+      expect(answer.headers.get("content-type"), method).not.toBe("application/x-tar");
+    }
   });
 
-  it("streams a backup file that restores to the same rows", async () => {
-    const response = await fetch(`${server.url}/api/admin/backup`, { headers: { Cookie: admin.cookie } });
+  it("needs a signed-in administrator: 401 without a session, even with the right password", async () => {
+    const anonymous = await download({ password: TEST_ADMIN.password }, { cookie: "" });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: "Authentication required" });
+  });
+
+  it("needs the password: missing 400 (JSON, form, no body), wrong 403, another body type 415; nothing audited", async () => {
+    const before = (await auditOf("backup-downloaded")).length;
+    const missing = await download({});
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: string }).error).toMatch(/password/);
+    expect((await download({ password: "" })).status).toBe(400);
+    const formMissing = await download({ password: "" }, { form: true });
+    expect(formMissing.status).toBe(400);
+    expect(await formMissing.json()).toEqual({ error: "Enter your password." });
+    expect((await download(undefined)).status).toBe(400);
+    expect((await download({ password: "x".repeat(1025) })).status).toBe(400);
+    const typed = await fetch(`${server.url}/api/admin/backup`, {
+      method: "POST",
+      headers: { Cookie: admin.cookie, "Content-Type": "text/plain" },
+      body: TEST_ADMIN.password,
+    });
+    expect(typed.status).toBe(415);
+
+    for (const form of [false, true]) {
+      const wrong = await download({ password: "not-the-password" }, { form, headers: freshAddress() });
+      expect(wrong.status).toBe(403);
+      expect(wrong.headers.get("content-type")).toBe("application/json");
+      expect(wrong.headers.get("content-disposition")).toBeNull();
+      expect(await wrong.json()).toEqual({ error: "The password is not correct" });
+      // The Settings screen reads the refusal from a frame of its own: this site alone may frame it.
+      expect(wrong.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+      expect(wrong.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    }
+    expect((await fetch(`${server.url}/admin/settings`)).headers.get("content-security-policy")).toContain(
+      "frame-ancestors 'none'",
+    );
+    expect(await auditOf("backup-downloaded")).toHaveLength(before);
+    await source.db.deleteFrom("rate_limits").execute();
+  });
+
+  it("refuses a POST from another site (Origin or Sec-Fetch-Site) before reading the password", async () => {
+    const before = (await auditOf("backup-downloaded")).length;
+    for (const headers of [{ Origin: "https://attacker.example" }, { "Sec-Fetch-Site": "cross-site" }] as Array<
+      Record<string, string>
+    >) {
+      const answer = await download({ password: TEST_ADMIN.password }, { headers, form: true });
+      expect(answer.status).toBe(403);
+      expect(await answer.json()).toEqual({ error: "Cross-origin request refused" });
+    }
+    // The site's own page (Origin of the site) is not refused.
+    const own = await download({ password: TEST_ADMIN.password }, { headers: { Origin: server.url }, form: true });
+    expect(own.status).toBe(200);
+    await own.arrayBuffer();
+    expect(await auditOf("backup-downloaded")).toHaveLength(before + 1);
+  });
+
+  it("streams a backup file that restores to the same rows, and each download is an audit entry", async () => {
+    const response = await download(
+      { password: TEST_ADMIN.password },
+      { headers: { "User-Agent": "backup-test-agent", "X-Forwarded-For": "198.51.100.77" } },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/x-tar");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="site-backup-[\dT-]+Z\.tar"$/);
+    const disposition = response.headers.get("content-disposition");
+    expect(disposition).toMatch(/^attachment; filename="site-backup-[\dT-]+Z\.tar"$/);
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("content-encoding")).toBeNull();
+    // The Settings screen's cookie comes only when it asks for it (a form field downloadId).
+    expect(response.headers.get("set-cookie")).toBeNull();
     const downloaded = path.join(dir, "downloaded.tar");
     fs.writeFileSync(downloaded, Buffer.from(await response.arrayBuffer()));
+
+    const [entry] = await auditOf("backup-downloaded");
+    expect(entry).toMatchObject({
+      action: "backup-downloaded",
+      email: TEST_ADMIN.email,
+      target: /filename="(.+)"/.exec(disposition!)![1],
+      clientAddress: "198.51.100.77",
+      userAgent: "backup-test-agent",
+    });
+
     const target = await fresh(other);
     try {
       const restored = cli(target.url, "restore", downloaded);
       expect(restored.stderr).toBe("");
       expect(restored.status).toBe(0);
-      expect(await snapshot(target.connection)).toEqual(await snapshot(source));
+      const restoredRows = await snapshot(target.connection);
+      expect(restoredRows).toEqual(await snapshot(source));
+      // Written before the snapshot was taken: the file carries its own download's entry.
+      expect((restoredRows.audit_log as Array<{ id: string }>).map((row) => row.id)).toContain(entry!.id);
     } finally {
       await target.cleanup();
     }
   }, 60_000);
+
+  it("as the Settings screen's form: the same file, and a cookie with the screen's id that says it started", async () => {
+    const downloadId = crypto.randomUUID();
+    const response = await download({ password: TEST_ADMIN.password, downloadId }, { form: true });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("set-cookie")).toBe(
+      `backup-started=${downloadId}; Path=/admin; Max-Age=120; SameSite=Strict`,
+    );
+    const head = Buffer.from(await response.arrayBuffer())
+      .subarray(0, 512)
+      .toString("latin1");
+    expect(head.startsWith("ojai-backup/manifest.json")).toBe(true);
+    // An id that is not one (a cookie attribute smuggled in) sets nothing.
+    const smuggled = await download(
+      { password: TEST_ADMIN.password, downloadId: "x; Path=/; Domain=example.com" },
+      { form: true },
+    );
+    expect(smuggled.status).toBe(200);
+    expect(smuggled.headers.get("set-cookie")).toBeNull();
+    await smuggled.arrayBuffer();
+  });
+
+  it("wrong passwords count on the sign-in throttle: after five, even the right one is 429", async () => {
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect((await download({ password: `guess-${i}` }, { headers: freshAddress() })).status).toBe(403);
+      }
+      const blocked = await download({ password: TEST_ADMIN.password }, { headers: freshAddress() });
+      expect(blocked.status).toBe(429);
+      expect(((await blocked.json()) as { error: string }).error).toMatch(/^Too many sign-in attempts/);
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await new ApiClient(server.url).post("/api/auth/login", TEST_ADMIN, freshAddress())).status).toBe(429);
+    } finally {
+      await source.db.deleteFrom("rate_limits").execute();
+    }
+  });
 });
 
 describe("a large backup streams: the server's memory does not grow with the site", () => {
@@ -922,7 +1059,11 @@ describe("a large backup streams: the server's memory does not grow with the sit
   it(`${IMAGES} images of 2.5 MB download whole while the server's resident memory grows by far less`, async () => {
     expect((await bigAdmin.get("/api/auth/me")).status).toBe(200);
     const before = rssKb("VmRSS");
-    const response = await fetch(`${big.url}/api/admin/backup`, { headers: { Cookie: bigAdmin.cookie } });
+    const response = await fetch(`${big.url}/api/admin/backup`, {
+      method: "POST",
+      headers: { Cookie: bigAdmin.cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ password: TEST_ADMIN.password }),
+    });
     expect(response.status).toBe(200);
     let received = 0;
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) received += chunk.byteLength;

@@ -15,6 +15,7 @@ import { readFormBody } from "~/server/platform/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
+import { BackupDownload } from "./backup-download";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -247,17 +248,11 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         </h2>
         <p className="mt-2 text-neutral-800">
           One file with the whole site: posts, images, these settings, administrators and contact messages. Keep copies
-          somewhere other than this server. To load a backup, the person who runs the server uses{" "}
-          <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code> (docs/operations.md,
-          &ldquo;Backups&rdquo;).
+          somewhere other than this server. Your password is asked before each download. To load a backup, the person
+          who runs the server uses <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code>{" "}
+          (docs/operations.md, &ldquo;Backups&rdquo;).
         </p>
-        <a
-          href="/api/admin/backup"
-          download
-          className="mt-4 inline-block rounded-md border border-brand-700 px-5 py-2.5 font-medium text-brand-800 hover:bg-brand-50"
-        >
-          Download backup
-        </a>
+        <BackupDownload />
       </section>
     </div>
   );
