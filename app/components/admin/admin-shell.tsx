@@ -1,23 +1,6 @@
 import { type RefObject, useEffect } from "react";
 import { Form, NavLink, useOutletContext } from "react-router";
-
-/**
- * The admin screens' sections. A new admin view (e.g. Messages) adds its
- * route under the admin layout in app/routes.ts and one entry here.
- */
-export const ADMIN_SECTIONS: Array<{ to: string; label: string }> = [
-  { to: "/admin", label: "Posts" },
-  { to: "/admin/messages", label: "Messages" },
-  { to: "/admin/analytics", label: "Analytics" },
-  { to: "/admin/images", label: "Images" },
-  { to: "/admin/pages", label: "Pages" },
-  { to: "/admin/settings", label: "Settings" },
-  { to: "/admin/administrators", label: "Administrators" },
-  { to: "/admin/redirects", label: "Redirects" },
-  { to: "/admin/not-found", label: "Not found" },
-  { to: "/admin/audit", label: "Audit" },
-  { to: "/admin/account", label: "Account" },
-];
+import { ADMIN_NAVIGATION, type AdminSection } from "~/content/admin-navigation";
 
 /** Frame of every signed-in admin screen: admin navigation, the account and sign-out. */
 export function AdminShell({
@@ -48,25 +31,19 @@ export function AdminShell({
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
           <span className="text-lg font-semibold tracking-tight">Admin</span>
           <nav aria-label="Admin">
-            <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm font-medium">
-              {ADMIN_SECTIONS.map((section) => (
-                <li key={section.to}>
-                  <NavLink
-                    to={section.to}
-                    end
-                    // One name for a screen reader, "Messages, 3 unread", whatever the badge's layout.
-                    aria-label={badge(section.to) ? `${section.label}, ${badge(section.to)} unread` : undefined}
-                    className={({ isActive }) =>
-                      isActive ? "underline decoration-2 underline-offset-4" : "hover:underline underline-offset-4"
-                    }
-                  >
-                    {section.label}
-                    {badge(section.to) && (
-                      <span className="ml-1.5 inline-block min-w-5 rounded-full bg-white px-1.5 text-center text-xs font-bold leading-5 text-brand-800">
-                        {badge(section.to)}
-                      </span>
-                    )}
-                  </NavLink>
+            <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm font-medium">
+              {ADMIN_NAVIGATION.map((group) => (
+                <li key={group.label} className="flex flex-wrap items-baseline gap-x-3">
+                  <span id={`admin-nav-${group.label}`} className="text-xs uppercase tracking-wide text-brand-50">
+                    {group.label}
+                  </span>
+                  <ul aria-labelledby={`admin-nav-${group.label}`} className="flex flex-wrap gap-x-3">
+                    {group.sections.map((section) => (
+                      <li key={section.to}>
+                        <SectionLink section={section} badge={badge(section.to)} />
+                      </li>
+                    ))}
+                  </ul>
                 </li>
               ))}
               <li>
@@ -98,6 +75,28 @@ export function AdminShell({
         {children}
       </main>
     </div>
+  );
+}
+
+/** One screen's link, with the unread count beside Messages. */
+function SectionLink({ section, badge }: { section: AdminSection; badge: string | undefined }) {
+  return (
+    <NavLink
+      to={section.to}
+      end
+      // One name for a screen reader, "Messages, 3 unread", whatever the badge's layout.
+      aria-label={badge ? `${section.label}, ${badge} unread` : undefined}
+      className={({ isActive }) =>
+        isActive ? "underline decoration-2 underline-offset-4" : "hover:underline underline-offset-4"
+      }
+    >
+      {section.label}
+      {badge && (
+        <span className="ml-1.5 inline-block min-w-5 rounded-full bg-white px-1.5 text-center text-xs font-bold leading-5 text-brand-800">
+          {badge}
+        </span>
+      )}
+    </NavLink>
   );
 }
 
