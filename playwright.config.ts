@@ -12,34 +12,17 @@ const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height:
 
 /**
  * The backends to run on (npm test sets TEST_BACKENDS): the first for every
- * file in both viewports, each other one for DATABASE_SPECS on the desktop.
+ * file in both viewports, each other one for the `*.db.spec.ts` files on the
+ * desktop: those whose outcome can differ with the database, because they
+ * write through the admin (posts, drafts and revisions, administrators,
+ * settings and the backup, the inbox, images, two-factor secrets, the pages'
+ * content, the analytics) or search (each backend has its own full-text search).
  * Without it, TEST_DATABASE's backend alone, as when working on one file.
  */
 const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABASE ?? "sqlite")
   .split(",")
   .map((backend) => backend.trim())
   .filter(Boolean) as Array<"sqlite" | "postgres">;
-
-/**
- * Browser tests whose outcome can differ with the database: they write
- * through the admin (posts, drafts and revisions, administrators, settings and
- * the backup, the inbox, images, two-factor secrets, the pages' content, the analytics) or search (each
- * backend has its own full-text search).
- */
-const DATABASE_SPECS = [
-  "admin.spec.ts",
-  "analytics.spec.ts",
-  "analytics-dashboard.spec.ts",
-  "administrators.spec.ts",
-  "images.spec.ts",
-  "inbox.spec.ts",
-  "pages.spec.ts",
-  "redirects.spec.ts",
-  "revisions.spec.ts",
-  "search.spec.ts",
-  "settings.spec.ts",
-  "two-factor.spec.ts",
-];
 
 export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibility: boolean }>({
   testDir: "tests/e2e",
@@ -76,7 +59,7 @@ export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibil
     // without axe: the markup is the desktop project's (ADR 058).
     ...others.map((backend) => ({
       name: `desktop-${backend}`,
-      testMatch: DATABASE_SPECS,
+      testMatch: "**/*.db.spec.ts",
       use: { ...desktop, backend, accessibility: false },
     })),
   ],
