@@ -53,7 +53,9 @@ export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibil
   },
   projects: [
     { name: "desktop", use: { ...desktop, backend: first } },
-    { name: "phone", use: { ...devices["Pixel 7"], backend: first } },
+    // Tests tagged @desktop (DESKTOP in tests/e2e/fixtures.ts) check what no
+    // screen size changes: they run on the desktop alone.
+    { name: "phone", grepInvert: /@desktop/, use: { ...devices["Pixel 7"], backend: first } },
     // The other backends: the desktop viewport, for the files whose behaviour
     // depends on the database (the rest is the same page on any backend),
     // without axe: the markup is the desktop project's (ADR 058).
