@@ -26,6 +26,8 @@ const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABA
 
 export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibility: boolean }>({
   testDir: "tests/e2e",
+  // The PostgreSQL to run on, found or started once for the run (ADR 049).
+  globalSetup: [first, ...others].includes("postgres") ? "./tests/support/postgres-setup.ts" : undefined,
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,

@@ -46,6 +46,8 @@ export default defineConfig({
           include: DATABASE,
           env: { TEST_DATABASE: backend },
           setupFiles: ["tests/support/reaches-backend.ts"],
+          // The PostgreSQL to run on, found or started once for the run.
+          globalSetup: backend === "postgres" ? ["tests/support/postgres-setup.ts"] : [],
         },
       })),
     ],
