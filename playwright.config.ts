@@ -12,7 +12,11 @@ const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height:
 
 /**
  * The backends to run on (npm test sets TEST_BACKENDS): the first for every
- * file in both viewports, each other one for DATABASE_SPECS on the desktop.
+ * file in both viewports, each other one for the `*.db.spec.ts` files on the
+ * desktop: those whose outcome can differ with the database, because they
+ * write through the admin (posts, drafts and revisions, administrators,
+ * settings and the backup, the inbox, images, two-factor secrets, the pages'
+ * content, the analytics) or search (each backend has its own full-text search).
  * Without it, TEST_DATABASE's backend alone, as when working on one file.
  */
 const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABASE ?? "sqlite")
@@ -20,29 +24,10 @@ const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABA
   .map((backend) => backend.trim())
   .filter(Boolean) as Array<"sqlite" | "postgres">;
 
-/**
- * Browser tests whose outcome can differ with the database: they write
- * through the admin (posts, drafts and revisions, administrators, settings and
- * the backup, the inbox, images, two-factor secrets, the pages' content, the analytics) or search (each
- * backend has its own full-text search).
- */
-const DATABASE_SPECS = [
-  "admin.spec.ts",
-  "analytics.spec.ts",
-  "analytics-dashboard.spec.ts",
-  "administrators.spec.ts",
-  "images.spec.ts",
-  "inbox.spec.ts",
-  "pages.spec.ts",
-  "redirects.spec.ts",
-  "revisions.spec.ts",
-  "search.spec.ts",
-  "settings.spec.ts",
-  "two-factor.spec.ts",
-];
-
 export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibility: boolean }>({
   testDir: "tests/e2e",
+  // The PostgreSQL to run on, found or started once for the run (ADR 049).
+  globalSetup: [first, ...others].includes("postgres") ? "./tests/support/postgres-setup.ts" : undefined,
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
@@ -70,13 +55,15 @@ export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibil
   },
   projects: [
     { name: "desktop", use: { ...desktop, backend: first } },
-    { name: "phone", use: { ...devices["Pixel 7"], backend: first } },
+    // Tests tagged @desktop (DESKTOP in tests/e2e/fixtures.ts) check what no
+    // screen size changes: they run on the desktop alone.
+    { name: "phone", grepInvert: /@desktop/, use: { ...devices["Pixel 7"], backend: first } },
     // The other backends: the desktop viewport, for the files whose behaviour
     // depends on the database (the rest is the same page on any backend),
     // without axe: the markup is the desktop project's (ADR 058).
     ...others.map((backend) => ({
       name: `desktop-${backend}`,
-      testMatch: DATABASE_SPECS,
+      testMatch: "**/*.db.spec.ts",
       use: { ...desktop, backend, accessibility: false },
     })),
   ],

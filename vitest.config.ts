@@ -1,75 +1,55 @@
-// Vitest runs unit tests, API tests (against real server processes) and the
-// integration tests. With TEST_BACKENDS set (npm test sets it), a test file
-// that reaches a database under test runs once per backend and every other
-// file runs once (docs/testing.md); without it, every file runs once on the
-// backend TEST_DATABASE names (SQLite by default), as when working on one file.
-import fs from "node:fs";
+// Vitest runs unit tests, HTTP tests (against real server processes) and the
+// integration tests. Where a file runs is in its name (docs/testing.md): a
+// `*.db.test.ts` file reaches the database under test and runs once per
+// backend, in a project named after it; every other file runs once, in the
+// `once` project. The backends are TEST_BACKENDS's (npm test sets
+// sqlite,postgres), else TEST_DATABASE's, else SQLite alone.
 import path from "node:path";
-import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const root = import.meta.dirname;
-const INCLUDE = ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/integration/**/*.test.ts"];
+const ALL = ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/**/*.test.ts"];
+const DATABASE = ["app/**/*.db.test.{ts,tsx}", "server/**/*.db.test.ts", "tests/**/*.db.test.ts"];
 
-/**
- * Whether a test file reaches the database under test: it reads the backend
- * (TEST_DATABASE, TEST_BACKEND) itself or through the helpers in tests/support
- * it imports, which are followed to the end.
- */
-function reachesDatabase(file: string, seen = new Set<string>()): boolean {
-  if (seen.has(file) || !fs.existsSync(file)) return false;
-  seen.add(file);
-  const text = fs.readFileSync(file, "utf8");
-  if (text.includes("TEST_DATABASE") || text.includes("TEST_BACKEND")) return true;
-  const imports = [...text.matchAll(/from "(\.{1,2}\/[^"]+)"/g)].map((match) => match[1]!);
-  return imports
-    .map((specifier) => path.resolve(path.dirname(file), specifier))
-    .filter((target) => target.startsWith(path.join(root, "tests", "support")))
-    .some((target) => [".ts", ".mjs", ""].some((ext) => reachesDatabase(target + ext, seen)));
-}
-
-/** The files INCLUDE matches, as paths from the root. */
-function testFiles(): string[] {
-  const under = (dir: string, pattern: RegExp) =>
-    fs
-      .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
-      .filter((file) => pattern.test(file))
-      .map((file) => path.join(dir, file));
-  return [
-    ...under("app", /\.test\.tsx?$/),
-    ...under("server", /\.test\.ts$/),
-    ...under("tests/integration", /\.test\.ts$/),
-  ];
-}
-
-const backends = process.env.TEST_BACKENDS?.split(",")
+const backends = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABASE ?? "sqlite")
+  .split(",")
   .map((backend) => backend.trim())
   .filter(Boolean);
-
-function projects(): TestProjectInlineConfiguration[] | undefined {
-  if (!backends) return undefined;
-  const files = testFiles();
-  const perBackend = files.filter((file) => reachesDatabase(path.join(root, file)));
-  const once = files.filter((file) => !perBackend.includes(file));
-  return [
-    { extends: true, test: { name: "once", include: once } },
-    ...backends.map((backend) => ({
-      extends: true as const,
-      test: { name: backend, include: perBackend, env: { TEST_DATABASE: backend } },
-    })),
-  ];
-}
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(root, "app") } },
   test: {
-    // With projects, each project names its files (a project's list would add to this one).
-    include: backends ? [] : INCLUDE,
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // API tests each start a server process and spend most of their time
     // waiting on it; three at a time keeps a 2-core machine busy.
     maxWorkers: Number(process.env.VITEST_WORKERS ?? 3),
-    projects: projects(),
+    projects: [
+      // TEST_DATABASE=none: tests/support/backend.ts refuses to load, so a
+      // file that reaches a database without the suffix fails at once.
+      {
+        extends: true,
+        test: {
+          name: "once",
+          include: ALL,
+          exclude: [...configDefaults.exclude, "**/*.db.test.*"],
+          env: { TEST_DATABASE: "none" },
+        },
+      },
+      // The setup file fails a `*.db.test.ts` file that never reached the
+      // backend: it would run twice for nothing.
+      ...backends.map((backend) => ({
+        extends: true as const,
+        test: {
+          name: backend,
+          include: DATABASE,
+          env: { TEST_DATABASE: backend },
+          setupFiles: ["tests/support/reaches-backend.ts"],
+          // The PostgreSQL to run on, found or started once for the run.
+          globalSetup: backend === "postgres" ? ["tests/support/postgres-setup.ts"] : [],
+        },
+      })),
+    ],
   },
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Renders deploy/nginx/ojai-site.conf.template into an nginx site file for one
 // deployment (docs/deploy.md). The test suite renders the same template with
-// its own ports, certificate and folders (tests/integration/deploy.test.ts), so
+// its own ports, certificate and folders (tests/integration/deploy.db.test.ts), so
 // what is tested is what ships.
 //
 //   node deploy/render-nginx-site.mjs --site-url https://www.example.com \

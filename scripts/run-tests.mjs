@@ -4,17 +4,13 @@
 // every test that reaches a database run on each backend. Ends with the ten
 // slowest tests and one line: "N passed, N failed".
 //
-// TEST_BACKENDS=sqlite,postgres (the default) chooses the backends.
-// PostgreSQL comes from TEST_POSTGRES_URL (default
-// postgres://postgres@127.0.0.1:5432/test, a role that may create databases).
-// When the default does not answer, the run starts a private PostgreSQL of its
-// own and removes it afterwards, however the run ends (ADR 049). A
-// TEST_POSTGRES_URL set explicitly that does not answer is a failure, never a
-// silent skip.
+// TEST_BACKENDS=sqlite,postgres (the default) chooses the backends. Vitest
+// and Playwright find PostgreSQL themselves, in their global setup
+// (tests/support/postgres-setup.ts): TEST_POSTGRES_URL, else the default
+// server, else a private one for the phase (ADR 049).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_TEST_POSTGRES_URL, postgresForTests } from "./lib/private-postgres.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const out = path.join(root, ".tmp");
@@ -64,10 +60,6 @@ if (!fs.existsSync(chromium)) {
   console.error(`Chromium is missing at ${chromium}; install it (apt-get install chromium) or set CHROMIUM_PATH.`);
 }
 
-// A private PostgreSQL goes however the run ends: here on exit and on a
-// signal (after the processes using it), and through its watcher process on
-// kill -9.
-let privatePostgres;
 const signalGroups = (signal) => {
   for (const group of groups) {
     try {
@@ -77,11 +69,6 @@ const signalGroups = (signal) => {
     }
   }
 };
-const destroyPostgres = () => {
-  privatePostgres?.destroy();
-  privatePostgres = undefined;
-};
-process.on("exit", destroyPostgres);
 for (const [signal, code] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
@@ -97,25 +84,8 @@ for (const [signal, code] of [
     const deadline = Date.now() + 20_000;
     while (children.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     signalGroups("SIGKILL");
-    destroyPostgres();
     process.exit(code);
   });
-}
-
-/** TEST_POSTGRES_URL for the run: the given or default server, else a private one; undefined when none. */
-async function postgresForRun() {
-  try {
-    const found = await postgresForTests({ explicit: process.env.TEST_POSTGRES_URL, reapAfter: process.pid });
-    privatePostgres = found.cluster;
-    if (found.cluster) {
-      console.log(`\nNo PostgreSQL answers at ${DEFAULT_TEST_POSTGRES_URL}: this run has its own,`);
-      console.log(`on port ${found.cluster.port} (${found.cluster.dir}); it goes when the run ends.`);
-    }
-    return found.url;
-  } catch (error) {
-    console.error(`\nPostgreSQL tests cannot run: ${error.message}.`);
-    return undefined;
-  }
 }
 
 let passed = 0;
@@ -152,77 +122,64 @@ await phase("Lint", async () => {
 });
 
 const env = { TEST_BACKENDS: backends.join(",") };
-if (backends.includes("postgres")) {
-  const url = await postgresForRun();
-  if (url) env.TEST_POSTGRES_URL = url;
-  else {
-    // Its half cannot run: a failure, and the rest runs on what is left.
-    count("postgres", 0, 1);
-    backends.splice(backends.indexOf("postgres"), 1);
-    env.TEST_BACKENDS = backends.join(",");
-  }
-}
-
 const slowest = [];
-if (backends.length > 0) {
-  await phase("Vitest", async () => {
-    const file = path.join(out, "vitest-summary.json");
-    fs.rmSync(file, { force: true });
-    const reporter = path.join(root, "tests/support/vitest-summary.ts");
-    const status = await run(bin("vitest"), ["run", "--reporter=default", `--reporter=${reporter}`], {
-      ...env,
-      VITEST_SUMMARY: file,
-    });
-    try {
-      const result = JSON.parse(fs.readFileSync(file, "utf8"));
-      for (const [project, counts] of Object.entries(result.projects)) {
-        count(`vitest ${project}`, counts.passed, counts.failed);
-      }
-      if (result.unhandledErrors > 0) count("vitest unhandled errors", 0, result.unhandledErrors);
-      if (status !== 0 && !Object.values(result.projects).some((c) => c.failed > 0) && !result.unhandledErrors) {
-        count("vitest exit status", 0, 1);
-      }
-      slowest.push(...result.tests.map((t) => ({ ms: t.ms, name: `[vitest ${t.project}] ${t.file} > ${t.name}` })));
-    } catch {
-      count("vitest", 0, 1);
-      console.error("Vitest produced no results.");
-    }
+await phase("Vitest", async () => {
+  const file = path.join(out, "vitest-summary.json");
+  fs.rmSync(file, { force: true });
+  const reporter = path.join(root, "tests/support/vitest-summary.ts");
+  const status = await run(bin("vitest"), ["run", "--reporter=default", `--reporter=${reporter}`], {
+    ...env,
+    VITEST_SUMMARY: file,
   });
+  try {
+    const result = JSON.parse(fs.readFileSync(file, "utf8"));
+    for (const [project, counts] of Object.entries(result.projects)) {
+      count(`vitest ${project}`, counts.passed, counts.failed);
+    }
+    if (result.unhandledErrors > 0) count("vitest unhandled errors", 0, result.unhandledErrors);
+    if (status !== 0 && !Object.values(result.projects).some((c) => c.failed > 0) && !result.unhandledErrors) {
+      count("vitest exit status", 0, 1);
+    }
+    slowest.push(...result.tests.map((t) => ({ ms: t.ms, name: `[vitest ${t.project}] ${t.file} > ${t.name}` })));
+  } catch {
+    count("vitest", 0, 1);
+    console.error("Vitest produced no results.");
+  }
+});
 
-  await phase("Playwright", async () => {
-    const file = path.join(out, "playwright-results.json");
-    fs.rmSync(file, { force: true });
-    const status = fs.existsSync(chromium)
-      ? await run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON: file })
-      : 1;
-    try {
-      const result = JSON.parse(fs.readFileSync(file, "utf8"));
-      const perProject = {};
-      const visit = (suite) => {
-        for (const spec of suite.specs ?? []) {
-          for (const test of spec.tests) {
-            const counts = (perProject[test.projectName] ??= { passed: 0, failed: 0 });
-            if (test.status === "expected") counts.passed += 1;
-            if (test.status === "unexpected" || test.status === "flaky") counts.failed += 1;
-            const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
-            slowest.push({ ms, name: `[${test.projectName}] ${spec.file}:${spec.line} > ${spec.title}` });
-          }
+await phase("Playwright", async () => {
+  const file = path.join(out, "playwright-results.json");
+  fs.rmSync(file, { force: true });
+  const status = fs.existsSync(chromium)
+    ? await run(bin("playwright"), ["test"], { ...env, PLAYWRIGHT_JSON: file })
+    : 1;
+  try {
+    const result = JSON.parse(fs.readFileSync(file, "utf8"));
+    const perProject = {};
+    const visit = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        for (const test of spec.tests) {
+          const counts = (perProject[test.projectName] ??= { passed: 0, failed: 0 });
+          if (test.status === "expected") counts.passed += 1;
+          if (test.status === "unexpected" || test.status === "flaky") counts.failed += 1;
+          const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
+          slowest.push({ ms, name: `[${test.projectName}] ${spec.file}:${spec.line} > ${spec.title}` });
         }
-        for (const child of suite.suites ?? []) visit(child);
-      };
-      for (const suite of result.suites) visit(suite);
-      for (const [project, counts] of Object.entries(perProject))
-        count(`playwright ${project}`, counts.passed, counts.failed);
-      if (result.errors?.length) count("playwright errors", 0, result.errors.length);
-      if (status !== 0 && result.stats.unexpected + result.stats.flaky === 0 && !result.errors?.length) {
-        count("playwright exit status", 0, 1);
       }
-    } catch {
-      count("playwright", 0, 1);
-      console.error("Playwright produced no results.");
+      for (const child of suite.suites ?? []) visit(child);
+    };
+    for (const suite of result.suites) visit(suite);
+    for (const [project, counts] of Object.entries(perProject))
+      count(`playwright ${project}`, counts.passed, counts.failed);
+    if (result.errors?.length) count("playwright errors", 0, result.errors.length);
+    if (status !== 0 && result.stats.unexpected + result.stats.flaky === 0 && !result.errors?.length) {
+      count("playwright exit status", 0, 1);
     }
-  });
-}
+  } catch {
+    count("playwright", 0, 1);
+    console.error("Playwright produced no results.");
+  }
+});
 
 // Interrupted: the signal's handler ends the run; no summary of half a run.
 if (stopping) await new Promise(() => {});

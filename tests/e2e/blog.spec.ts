@@ -172,9 +172,4 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("an unknown article answers 404 with a helpful page", async ({ page }) => {
-  const response = await page.goto("/blog/this-article-does-not-exist");
-  expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
-  await expectNoAxeViolations(page);
-});
+// An unknown article's 404 page: smoke.spec.ts, with its way back.

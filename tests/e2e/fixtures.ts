@@ -8,6 +8,14 @@ import { startSite, type Site } from "../support/e2e-site";
 
 export { expect };
 
+/**
+ * A test's details for one whose outcome cannot depend on the screen: an
+ * animation's or a notice's timing, markup every screen shares. It runs in
+ * the desktop project only (the phone project leaves out the tag,
+ * playwright.config.ts), where timings are measured on the lighter page.
+ */
+export const DESKTOP = { tag: "@desktop" };
+
 /** Resolves once the page's scripts have hydrated it (`<html data-hydrated>`, set by islands and admin pages alike). */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");

@@ -1,5 +1,5 @@
 import { type Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { DESKTOP, expect, test } from "./fixtures";
 
 /**
  * The public pages hydrate only their islands (ADR 018). Two seams checked in
@@ -13,27 +13,29 @@ async function publicPages(page: Page) {
   return ["/", "/blog", `/blog/${first!.slug}`, "/about"];
 }
 
-test("no dead buttons: every button is in an island or in a form that works without JavaScript", async ({
-  page,
-}, testInfo) => {
-  test.skip(testInfo.project.name !== "desktop", "the pages' markup is the same on every screen");
-  for (const path of await publicPages(page)) {
-    await page.goto(path);
-    const dead = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>("button, [role=button]")]
-        .filter((control) => {
-          if (control.closest("[data-island]")) return false;
-          const form = control instanceof HTMLButtonElement ? control.form : control.closest("form");
-          if (form?.hasAttribute("action")) return false;
-          // Previous/Next at the ends of the list: a disabled submit button
-          // in a GET form (docs/product/interface.md#in-place-article), inert by design, not by accident.
-          return !(control instanceof HTMLButtonElement && control.disabled && form);
-        })
-        .map((control) => control.outerHTML.slice(0, 160)),
-    );
-    expect(dead, `buttons on ${path} that no script or form serves`).toEqual([]);
-  }
-});
+// The pages' markup is the same on every screen.
+test(
+  "no dead buttons: every button is in an island or in a form that works without JavaScript",
+  DESKTOP,
+  async ({ page }) => {
+    for (const path of await publicPages(page)) {
+      await page.goto(path);
+      const dead = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>("button, [role=button]")]
+          .filter((control) => {
+            if (control.closest("[data-island]")) return false;
+            const form = control instanceof HTMLButtonElement ? control.form : control.closest("form");
+            if (form?.hasAttribute("action")) return false;
+            // Previous/Next at the ends of the list: a disabled submit button
+            // in a GET form (docs/product/interface.md#in-place-article), inert by design, not by accident.
+            return !(control instanceof HTMLButtonElement && control.disabled && form);
+          })
+          .map((control) => control.outerHTML.slice(0, 160)),
+      );
+      expect(dead, `buttons on ${path} that no script or form serves`).toEqual([]);
+    }
+  },
+);
 
 test("hydration keeps the server's controls: no island replaces its buttons or links", async ({ page }) => {
   // Records every button or link removed from the page, from its first byte.

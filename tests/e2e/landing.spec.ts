@@ -1,7 +1,7 @@
 import { type Page } from "@playwright/test";
 import { infoModals } from "../../app/content/landing";
 import { media, research, systems } from "../../app/content/landing-services";
-import { expect, expectDialogReady, expectNoAxeViolations, test } from "./fixtures";
+import { DESKTOP, expect, expectDialogReady, expectNoAxeViolations, test } from "./fixtures";
 
 const CONTENT = "main#main";
 /** brand-800 (#1b4d2d) at 90 %, as Chromium reports it (rgba or oklab). */
@@ -27,74 +27,78 @@ async function publicPostCount(page: Page) {
 }
 
 test.describe("splash and intro", () => {
-  test("splash transitions at 3 s and is gone at 4 s; nav fades in at 4.2 s, content at 4.7 s", async ({ page }) => {
-    await page.goto("/");
-    // The CSS itself carries the specified numbers (docs/product/interface.md#numbers-at-a-glance).
-    const timings = await page.evaluate(() =>
-      document.getAnimations().map((a) => {
-        const t = a.effect!.getTiming();
-        const target = (a.effect as KeyframeEffect).target as Element;
-        return { cls: target.className.toString(), delay: t.delay, duration: t.duration };
-      }),
-    );
-    expect(timings).toContainEqual(expect.objectContaining({ cls: "splash", delay: 3000, duration: 1000 }));
-    expect(timings.find((t) => t.cls.includes("intro-nav"))?.delay).toBe(4200);
-    expect(timings.find((t) => t.cls.includes("intro-content"))?.delay).toBe(4700);
+  test(
+    "splash transitions at 3 s and is gone at 4 s; nav fades in at 4.2 s, content at 4.7 s",
+    DESKTOP,
+    async ({ page }) => {
+      await page.goto("/");
+      // The CSS itself carries the specified numbers (docs/product/interface.md#numbers-at-a-glance).
+      const timings = await page.evaluate(() =>
+        document.getAnimations().map((a) => {
+          const t = a.effect!.getTiming();
+          const target = (a.effect as KeyframeEffect).target as Element;
+          return { cls: target.className.toString(), delay: t.delay, duration: t.duration };
+        }),
+      );
+      expect(timings).toContainEqual(expect.objectContaining({ cls: "splash", delay: 3000, duration: 1000 }));
+      expect(timings.find((t) => t.cls.includes("intro-nav"))?.delay).toBe(4200);
+      expect(timings.find((t) => t.cls.includes("intro-content"))?.delay).toBe(4700);
 
-    // And the page behaves so: four samples, each checked against the window
-    // its moment falls in. A sample's moment is read on the clock the styles
-    // use (the document timeline) from each element's own animation start: a
-    // busy machine can fire a timer late, and pause the parser between the
-    // splash and the content below it (the fade-ins then start later).
-    const samples = await page.evaluate(async () => {
-      const started = (element: Element) => Number(element.getAnimations()[0]!.startTime);
-      const splash = document.querySelector("[data-testid=splash]")!;
-      const nav = document.querySelector("[data-testid=site-nav]")!;
-      const content = document.querySelector("main#main")!;
-      const starts = { splash: started(splash), nav: started(nav), content: started(content) };
-      const at = async (ms: number) => {
-        const wait = starts.splash + ms - performance.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        const splashStyle = splash.isConnected ? getComputedStyle(splash) : null;
-        const navOpacity = Number(getComputedStyle(nav).opacity);
-        const contentOpacity = Number(getComputedStyle(content).opacity);
-        const now = Number(document.timeline.currentTime);
-        return {
-          splash: {
-            t: now - starts.splash,
-            opacity: splashStyle ? Number(splashStyle.opacity) : 0,
-            visible: Boolean(splashStyle && splashStyle.visibility === "visible" && splashStyle.display !== "none"),
-          },
-          nav: { t: now - starts.nav, opacity: navOpacity },
-          content: { t: now - starts.content, opacity: contentOpacity },
+      // And the page behaves so: four samples, each checked against the window
+      // its moment falls in. A sample's moment is read on the clock the styles
+      // use (the document timeline) from each element's own animation start: a
+      // busy machine can fire a timer late, and pause the parser between the
+      // splash and the content below it (the fade-ins then start later).
+      const samples = await page.evaluate(async () => {
+        const started = (element: Element) => Number(element.getAnimations()[0]!.startTime);
+        const splash = document.querySelector("[data-testid=splash]")!;
+        const nav = document.querySelector("[data-testid=site-nav]")!;
+        const content = document.querySelector("main#main")!;
+        const starts = { splash: started(splash), nav: started(nav), content: started(content) };
+        const at = async (ms: number) => {
+          const wait = starts.splash + ms - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const splashStyle = splash.isConnected ? getComputedStyle(splash) : null;
+          const navOpacity = Number(getComputedStyle(nav).opacity);
+          const contentOpacity = Number(getComputedStyle(content).opacity);
+          const now = Number(document.timeline.currentTime);
+          return {
+            splash: {
+              t: now - starts.splash,
+              opacity: splashStyle ? Number(splashStyle.opacity) : 0,
+              visible: Boolean(splashStyle && splashStyle.visibility === "visible" && splashStyle.display !== "none"),
+            },
+            nav: { t: now - starts.nav, opacity: navOpacity },
+            content: { t: now - starts.content, opacity: contentOpacity },
+          };
         };
-      };
-      const last = Math.max(starts.nav - starts.splash, starts.content - starts.splash, 0);
-      return {
-        fadeInLag: last,
-        all: [await at(2800), await at(3500), await at(4100), await at(last + 5600)],
-      };
-    });
-    // The fade-ins start with the splash, give or take a busy parser.
-    expect(samples.fadeInLag).toBeLessThan(1500);
-    for (const { splash, nav, content } of samples.all) {
-      if (splash.t < 2990) expect(splash, "before 3 s").toMatchObject({ visible: true, opacity: 1 });
-      if (splash.t > 3010 && splash.t < 3990) {
-        expect(splash.visible, "between 3 and 4 s").toBe(true);
-        expect(splash.opacity).toBeGreaterThan(0);
-        expect(splash.opacity).toBeLessThan(1);
+        const last = Math.max(starts.nav - starts.splash, starts.content - starts.splash, 0);
+        return {
+          fadeInLag: last,
+          all: [await at(2800), await at(3500), await at(4100), await at(last + 5600)],
+        };
+      });
+      // The fade-ins start with the splash, give or take a busy parser.
+      expect(samples.fadeInLag).toBeLessThan(1500);
+      for (const { splash, nav, content } of samples.all) {
+        if (splash.t < 2990) expect(splash, "before 3 s").toMatchObject({ visible: true, opacity: 1 });
+        if (splash.t > 3010 && splash.t < 3990) {
+          expect(splash.visible, "between 3 and 4 s").toBe(true);
+          expect(splash.opacity).toBeGreaterThan(0);
+          expect(splash.opacity).toBeLessThan(1);
+        }
+        if (splash.t > 4010) expect(splash.visible, "after 4 s").toBe(false);
+        if (nav.t < 4190) expect(nav.opacity, "navigation before 4.2 s").toBe(0);
+        if (nav.t > 4810) expect(nav.opacity, "navigation once faded in").toBe(1);
+        if (content.t < 4690) expect(content.opacity, "content before 4.7 s").toBe(0);
+        if (content.t > 5310) expect(content.opacity, "content once faded in").toBe(1);
       }
-      if (splash.t > 4010) expect(splash.visible, "after 4 s").toBe(false);
-      if (nav.t < 4190) expect(nav.opacity, "navigation before 4.2 s").toBe(0);
-      if (nav.t > 4810) expect(nav.opacity, "navigation once faded in").toBe(1);
-      if (content.t < 4690) expect(content.opacity, "content before 4.7 s").toBe(0);
-      if (content.t > 5310) expect(content.opacity, "content once faded in").toBe(1);
-    }
-    // The last sample always comes after every fade-in.
-    expect(samples.all.at(-1)!.content.t).toBeGreaterThan(5310);
-    // After its animation the splash leaves the page.
-    await expect(page.getByTestId("splash")).toHaveCount(0);
-  });
+      // The last sample always comes after every fade-in.
+      expect(samples.all.at(-1)!.content.t).toBeGreaterThan(5310);
+      // After its animation the splash leaves the page.
+      await expect(page.getByTestId("splash")).toHaveCount(0);
+    },
+  );
 
   test("prefers-reduced-motion skips the splash and shows everything at once", async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
@@ -394,7 +398,7 @@ test.describe("Latest Insights carousel", () => {
     await expectNoAxeViolations(page);
   });
 
-  test("slide moves in 500 ms and the background fades in 1000 ms", async ({ page }) => {
+  test("slide moves in 500 ms and the background fades in 1000 ms", DESKTOP, async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "no-preference" });
     await page.goto("/");
     await expect(page.getByTestId("insights-track")).toHaveCSS("transition-duration", "0.5s");

@@ -1,5 +1,5 @@
 import { type Page } from "@playwright/test";
-import { expect, test, useOwnClientAddress } from "./fixtures";
+import { DESKTOP, expect, test, useOwnClientAddress } from "./fixtures";
 
 const notices = (page: Page) => page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
 
@@ -40,7 +40,7 @@ test("one notice at a time: a new one replaces the old", async ({ page }) => {
   await expect(notices(page)).toContainText("Message Sent");
 });
 
-test("a notice stays about 5000 ms, then goes", async ({ page }) => {
+test("a notice stays about 5000 ms, then goes", DESKTOP, async ({ page }) => {
   await openContactForm(page);
   // Timestamps taken in the page when the notice appears and leaves.
   await page.evaluate(() => {

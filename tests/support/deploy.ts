@@ -1,6 +1,6 @@
 // The production path of docs/deploy.md, on this machine: nginx with the site
 // file deploy/ships, app processes started as deploy/systemd's unit starts
-// them, and a PostgreSQL cluster of the test's own (tests/integration/deploy.test.ts).
+// them, and a PostgreSQL cluster of the test's own (tests/integration/deploy.db.test.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";

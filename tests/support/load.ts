@@ -1,4 +1,4 @@
-// A load generator for the deployment tests (tests/integration/deploy.test.ts):
+// A load generator for the deployment tests (tests/integration/deploy.db.test.ts):
 // a number of keep-alive connections to nginx over TLS, each sending one
 // request after another, mixed reads and an administrator's writes, every
 // request recorded with its outcome and every acknowledged write kept for the

@@ -3,7 +3,7 @@ import { buffer } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import { messagesCsvFileName, messagesCsvStringifier } from "./messages-export.server";
 
-/** The CSV encoder of the inbox's export (ADR 035); the route is tested in app/routes/api/admin.inbox.test.ts. */
+/** The CSV encoder of the inbox's export (ADR 035); the route is tested in tests/http/messages-admin.db.test.ts. */
 describe("messagesCsvStringifier", () => {
   // Decoded by hand: TextDecoder (and so stream/consumers' text()) drops a byte-order mark.
   const encode = async (rows: string[][]) =>

@@ -2,7 +2,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 
@@ -16,7 +16,7 @@ import { connect, type Connection } from "~/server/db/db.server";
  * invitations they made. Over HTTP against the built server, on the backend
  * under test.
  */
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const COLLEAGUE_PASSWORD = "the-colleagues-password";
 
 let server: TestServer;

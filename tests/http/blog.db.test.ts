@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 
 /**
  * The public blog against a real server on a real database: server HTML of

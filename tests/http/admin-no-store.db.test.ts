@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
  * Admin answers are kept by no cache (ADR 047): every admin screen's

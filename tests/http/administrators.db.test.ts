@@ -1,14 +1,14 @@
 import path from "node:path";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, TEST_BACKEND } from "../../../tests/support/backend";
-import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
+import { createTestDatabase, TEST_BACKEND } from "../support/backend";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 
 /** More administrators and the audit log (ADR 038), over HTTP on the backend under test. */
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const PASSWORD = "a-long-enough-password";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
 

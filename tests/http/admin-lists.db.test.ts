@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 
 /**
  * docs/product/contract.md#paged-lists: GET /api/admin/posts and GET /api/admin/messages answer one

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 beforeAll(async () => {

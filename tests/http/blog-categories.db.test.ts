@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, cacheStored, cacheStoredLines, startServer, type TestServer } from "../../tests/support/server";
+import { ApiClient, cacheStored, cacheStoredLines, startServer, type TestServer } from "../support/server";
 
 /**
  * Category pages (docs/product/contract.md#categories, ADR 041) against the built server on a real

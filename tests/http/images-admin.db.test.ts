@@ -4,7 +4,7 @@ import { connect, type Connection } from "~/server/db/db.server";
 import { defaultContent } from "~/content/site-content-defaults";
 import { rebuildImageReferences } from "~/server/images/image-references.server";
 import { rebuildPageImageReferences } from "~/server/images/page-references.server";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 import type { ImageListItem } from "~/server/images/image-references.server";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postAllAtOnce } from "../../../tests/support/parallel";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { postAllAtOnce } from "../support/parallel";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let admin: ApiClient;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS } from "~/lib/redirects";
 import { bumpContentVersion } from "~/server/db/content-version.server";
 import { connect, type Connection } from "~/server/db/db.server";
@@ -14,7 +14,7 @@ import { resolveDatabase } from "~/server/platform/config.server";
  * answer before the page cache, the catch-all's 404 and the log of 404s.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 let server: TestServer;
 let admin: ApiClient;

@@ -10,7 +10,7 @@ import { connect, ping } from "./db.server";
 /**
  * PostgreSQL going away under a running process (a restart, a failover):
  * the process keeps running and uses new connections once it is back
- * (tests/integration/deploy.test.ts restarts a whole cluster under load).
+ * (tests/integration/deploy.db.test.ts restarts a whole cluster under load).
  */
 describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL connections that end or never answer", () => {
   const cleanups: Array<() => Promise<void>> = [];

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../tests/support/server";
+import { startServer, type TestServer } from "../support/server";
 
 /**
  * ENGINEERING.md / issues 5 and 8: the admin is its own chunk; the public

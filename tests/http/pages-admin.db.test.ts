@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultContent } from "~/content/site-content-defaults";
 import type { AboutContent, LandingContent } from "~/lib/site-content";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 
 /**
  * Site content (issue 30, ADR 053, docs/api.md#site-content-admin): GET and

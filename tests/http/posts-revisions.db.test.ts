@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_BACKEND } from "../../../tests/support/backend";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { TEST_BACKEND } from "../support/backend";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { MAX_REVISIONS } from "~/server/posts/post-revisions.server";
@@ -10,7 +10,7 @@ import { MAX_REVISIONS } from "~/server/posts/post-revisions.server";
  * Revisions, autosaved drafts and edit conflicts (issue 18, ADR 043), over
  * HTTP on the backend under test.
  */
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 let server: TestServer;
 let database: Connection;
 let admin: ApiClient;

@@ -2,13 +2,13 @@ import { spawn } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { TEST_BACKEND } from "../../../tests/support/backend";
-import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../../../tests/support/server";
+import { TEST_BACKEND } from "../support/backend";
+import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { verifyPassword } from "~/server/identity/passwords.server";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** The server's own database, opened beside it (as an operator's tool would). */
 /**

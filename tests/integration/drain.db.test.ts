@@ -9,7 +9,7 @@ import { startServer, type TestServer } from "../support/server";
  * connection stays open, because the proxy may be writing a request on it at
  * that very moment; a request that comes on it is answered, with
  * `Connection: close`, and then the process exits. (nginx in front:
- * tests/integration/deploy.test.ts restarts processes under load.)
+ * tests/integration/deploy.db.test.ts restarts processes under load.)
  */
 describe("SIGTERM with keep-alive connections open", () => {
   let server: TestServer | undefined;

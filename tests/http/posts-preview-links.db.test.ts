@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 import { MAX_LIVE_SHARE_LINKS, SHARE_LINK_DAYS } from "~/lib/share-links";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { connect, type Connection } from "~/server/db/db.server";
@@ -13,7 +13,7 @@ import { hashSecretToken } from "~/server/platform/secret-tokens.server";
  * its headers, expiry, revocation, the cap, and the post's deletion.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const NOWHERE = "00000000-0000-4000-8000-000000000000";
 
 let server: TestServer;

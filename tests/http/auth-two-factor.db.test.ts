@@ -5,8 +5,8 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TEST_BACKEND } from "../../../tests/support/backend";
-import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../../../tests/support/server";
+import { TEST_BACKEND } from "../support/backend";
+import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { KEY_FILE_NAME } from "~/server/identity/two-factor-key.server";
 import { connect, type Connection } from "~/server/db/db.server";
@@ -17,7 +17,7 @@ import { connect, type Connection } from "~/server/db/db.server";
  * under test. Codes are computed here with otpauth from the secret the API
  * hands out.
  */
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const STEP_MS = 30_000;
 
 const totpCode = (secret: string, timestamp = Date.now()) =>

@@ -71,7 +71,7 @@ describe("counting and writing", () => {
     b.recordView("/about", headers({ referer: "https://news.example.org/x" }), "203.0.113.2", SITE, NOW);
     b.recordView("/", headers(), "203.0.113.1", SITE, NOW);
     // One after the other: two SQLite connections in one process would wait on each other's lock
-    // without letting the other finish (two processes, as in tests/integration/analytics.test.ts, do not).
+    // without letting the other finish (two processes, as in tests/integration/analytics.db.test.ts, do not).
     await writeCounts(db, a, NOW);
     await writeCounts(second.db, b, NOW);
 

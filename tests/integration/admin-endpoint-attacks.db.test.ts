@@ -14,7 +14,7 @@ import { ApiClient, startServer, type TestServer } from "../support/server";
  * each one that once worked: a redirect target whose dot segments resolve
  * to `//host` (an open redirect), and requests in parallel racing a counted
  * limit (PostgreSQL let each count before any saved). The generic hostile
- * bodies (limits, NUL, malformed JSON) are in hostile-input.test.ts.
+ * bodies (limits, NUL, malformed JSON) are in hostile-input.db.test.ts.
  */
 
 let server: TestServer;

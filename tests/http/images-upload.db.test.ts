@@ -4,7 +4,7 @@ import { resolveDatabase } from "~/server/platform/config.server";
 import { connect } from "~/server/db/db.server";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
+import { ApiClient, startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 let admin: ApiClient;

@@ -2,15 +2,15 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOG_PAGE_SIZE } from "~/lib/blog-pages";
 import { SITEMAP_URLS_PER_FILE } from "~/server/posts/feeds.server";
-import { freshDatabase, type FreshDatabase } from "../../tests/support/database";
-import { generatePosts } from "../../tests/support/generate-posts";
-import { startServer, type TestServer } from "../../tests/support/server";
+import { freshDatabase, type FreshDatabase } from "../support/database";
+import { generatePosts } from "../support/generate-posts";
+import { startServer, type TestServer } from "../support/server";
 
 /**
  * A site with more URLs than one sitemap file holds: /sitemap.xml becomes a
  * sitemap index (sitemaps.org), every file bounded, every URL in one file.
  * The posts are written straight into the database (the admin API would take
- * minutes for this many); scheduled posts are left out as blog.test.ts shows.
+ * minutes for this many); scheduled posts are left out as blog.db.test.ts shows.
  */
 
 const SITE = "https://www.example.test";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../tests/support/server";
+import { startServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_BACKEND } from "../../tests/support/backend";
-import { ApiClient, cacheStored, startServer, type TestServer } from "../../tests/support/server";
+import { TEST_BACKEND } from "../support/backend";
+import { ApiClient, cacheStored, startServer, type TestServer } from "../support/server";
 import { searchText } from "~/content/search";
 import { SEARCH_THROTTLE } from "~/server/posts/search.server";
-import { headers as searchHeaders } from "./blog.search";
+import { headers as searchHeaders } from "~/routes/blog.search";
 
 /**
  * /blog/search (docs/product/contract.md#search, ADR 042) against a real server on the backend
