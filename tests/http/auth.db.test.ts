@@ -294,7 +294,9 @@ describe("what the throttles keep in rate_limits", () => {
     expect(statuses).toEqual({ 401: 5, 429: 2995 });
     // The address's row, and one for each of the five accounts it was let through to.
     expect(await keys()).toHaveLength(6);
-  });
+    // 3,000 requests: 15 s on a loaded machine; the guard is against a hang, and a
+    // flood cut off by the default 30 s would go on into the next test's table.
+  }, 120_000);
 
   it("IPv6 addresses rotating inside one /64 are one address", async () => {
     await running.database.db.deleteFrom("rate_limits").execute();
