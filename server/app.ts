@@ -9,7 +9,7 @@ import { adminNoStore } from "./admin-headers";
 import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseUnknownMethods } from "./request-checks";
 import { secretPageHeaders } from "./secret-page-headers";
 import { frameableBySelf, securityHeaders, setNonce } from "./security-headers";
-import "~/context";
+import { requestContext } from "~/server/platform/context.server";
 import { getConfig } from "~/server/platform/config.server";
 import { getConnection, getDb } from "~/server/db/index.server";
 import { getLogger } from "~/server/platform/logger.server";
@@ -139,10 +139,11 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     createRequestHandler({
       build,
       mode: development ? "development" : "production",
-      getLoadContext: (req, res) => ({
-        cspNonce: String(res.locals.cspNonce),
-        clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
-      }),
+      getLoadContext: (req, res) =>
+        requestContext({
+          cspNonce: String(res.locals.cspNonce),
+          clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        }),
     }),
   );
 

@@ -25,6 +25,7 @@ import {
 } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.search";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /**
  * /blog/search?q=WORDS (docs/product/contract.md#search, ADR 042): server-rendered results of the
@@ -62,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Only a search that reaches the database counts (a query of punctuation has no words).
   const counts = query.terms.length > 0;
   if (counts) {
-    const reservation = await reserveSearch(context.clientAddress);
+    const reservation = await reserveSearch(context.get(clientAddressContext));
     if (!reservation.ok) {
       return data(
         { state: "throttled" as const, q: query.text, company, siteUrl },
@@ -75,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     found = await searchPosts(getConnection(), query, { page, now: new Date() });
   } catch (error) {
     if (!(error instanceof SearchBusyError)) throw error;
-    if (counts) await refundSearch(context.clientAddress);
+    if (counts) await refundSearch(context.get(clientAddressContext));
     return data(
       { state: "busy" as const, q: query.text, company, siteUrl },
       { status: 503, headers: { "Retry-After": String(SEARCH_RETRY_SECONDS) } },

@@ -7,6 +7,7 @@ import { requireAdminApi, signOut } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.administrators.$id";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
@@ -26,11 +27,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
-  const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
+  const check = await checkOwnPassword(admin, parsed.data.password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   try {
     const email = await removeAdministrator(getDb(), params.id);
-    await recordAudit({ action: "admin-removed", admin, target: email, request, clientAddress: context.clientAddress });
+    await recordAudit({
+      action: "admin-removed",
+      admin,
+      target: email,
+      request,
+      clientAddress: context.get(clientAddressContext),
+    });
     const headers = params.id === admin.id ? { "Set-Cookie": await signOut(request) } : undefined;
     return new Response(null, { status: 204, headers });
   } catch (error) {

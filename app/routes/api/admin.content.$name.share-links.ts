@@ -11,6 +11,7 @@ import {
   PageShareLinkError,
 } from "~/server/site-content/index.server";
 import type { Route } from "./+types/admin.content.$name.share-links";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /**
  * The page's share links (ADR 053): GET `{links}` (never their secret), POST
@@ -32,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       admin,
       target: name,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     const url = `${getConfig().siteUrl}${pageSharePath(name, link.token)}`;
     return Response.json({ id: link.id, url, createdAt: link.createdAt, expiresAt: link.expiresAt }, { status: 201 });

@@ -14,6 +14,7 @@ import {
   readPublished,
 } from "~/server/site-content/index.server";
 import type { Route } from "./+types/admin.content.$name";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /**
  * GET and PUT /api/admin/content/{name} (ADR 053, docs/api.md#site-content-admin).
@@ -46,7 +47,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       admin,
       target: `${name} (version ${published.version})`,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json(published.document, { headers: { ETag: contentEtag(published.version) } });
   } catch (error) {

@@ -4,6 +4,7 @@ import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.invites.$id";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
@@ -16,6 +17,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
   const email = await revokeInvite(getDb(), params.id);
   if (!email) return jsonError(404, "Invitation not found");
-  await recordAudit({ action: "invite-revoked", admin, target: email, request, clientAddress: context.clientAddress });
+  await recordAudit({
+    action: "invite-revoked",
+    admin,
+    target: email,
+    request,
+    clientAddress: context.get(clientAddressContext),
+  });
   return new Response(null, { status: 204 });
 }

@@ -10,6 +10,7 @@ import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.invites";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const body = z.object({
   email: z.string().max(EMAIL_MAX_LENGTH),
@@ -33,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with email and your current password as password");
   const { email, password } = parsed.data;
-  const check = await checkOwnPassword(admin, password, context.clientAddress);
+  const check = await checkOwnPassword(admin, password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   try {
     const { token, ...invite } = await createInvite(getDb(), email, admin);
@@ -42,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       admin,
       target: invite.email,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json(
       { ...invite, link: `${getConfig().siteUrl}${invitePath(token)}` },

@@ -5,6 +5,7 @@ import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { revokeShareLink } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links.$linkId";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
@@ -22,7 +23,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     admin,
     target: slug,
     request,
-    clientAddress: context.clientAddress,
+    clientAddress: context.get(clientAddressContext),
   });
   return new Response(null, { status: 204 });
 }

@@ -6,6 +6,7 @@ import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { createShareLink, listShareLinks, ShareLinksError } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -28,7 +29,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       admin,
       target: slug,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     const created: CreatedShareLink = { ...link, url: `${getConfig().siteUrl}${previewPath(token)}` };
     return Response.json(created, { status: 201, headers: NO_STORE });

@@ -8,6 +8,7 @@ import { MarkdownRenderError } from "~/server/posts/index.server";
 import { deletePost, EditConflictError, findPostById, SlugTakenError, updatePost } from "~/server/posts/index.server";
 import { editConflictResponse, parseBaseUpdatedAt } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdminApi(request);
@@ -31,7 +32,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       try {
         const post = await updatePost(db, params.id, input.value, { by: admin, baseUpdatedAt: base.value });
         if (!post) return jsonError(404, "Post not found");
-        const audit = { admin, target: post.slug, request, clientAddress: context.clientAddress };
+        const audit = { admin, target: post.slug, request, clientAddress: context.get(clientAddressContext) };
         await recordAudit({ action: "post-updated", ...audit });
         if (post.published !== before.published) {
           await recordAudit({ action: post.published ? "post-published" : "post-unpublished", ...audit });
@@ -57,7 +58,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         admin,
         target: before.slug,
         request,
-        clientAddress: context.clientAddress,
+        clientAddress: context.get(clientAddressContext),
       });
       return new Response(null, { status: 204 });
     }

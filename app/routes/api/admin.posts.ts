@@ -8,6 +8,7 @@ import { MarkdownRenderError } from "~/server/posts/index.server";
 import { parsePostListQuery } from "~/server/posts/index.server";
 import { createPost, listAdminPosts, SlugTakenError } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminApi(request);
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!input.ok) return jsonError(400, input.message);
   try {
     const post = await createPost(getDb(), input.value, { by: admin });
-    const audit = { admin, target: post.slug, request, clientAddress: context.clientAddress };
+    const audit = { admin, target: post.slug, request, clientAddress: context.get(clientAddressContext) };
     await recordAudit({ action: "post-created", ...audit });
     if (post.published) await recordAudit({ action: "post-published", ...audit });
     return Response.json(post, { status: 201 });

@@ -5,6 +5,7 @@ import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/htt
 import { deleteRedirect, findRedirect, RedirectError, updateRedirect } from "~/server/redirects/index.server";
 import { REDIRECT_BODY_MESSAGE, redirectBody } from "./admin.redirects";
 import type { Route } from "./+types/admin.redirects.$id";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const NOT_FOUND = "Redirect not found";
 
@@ -19,7 +20,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   const audit = (action: "redirect-updated" | "redirect-deleted", target: string) =>
-    recordAudit({ action, admin, target, request, clientAddress: context.clientAddress });
+    recordAudit({ action, admin, target, request, clientAddress: context.get(clientAddressContext) });
   if (request.method === "PUT") {
     const body = redirectBody.safeParse(await readJsonBody(request));
     if (!body.success) return jsonError(400, REDIRECT_BODY_MESSAGE);

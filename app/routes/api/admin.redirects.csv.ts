@@ -5,6 +5,7 @@ import { requireAdminApi } from "~/server/identity/index.server";
 import { isStorableText, jsonError, methodNotAllowed, readBody } from "~/server/platform/http.server";
 import { exportRedirectsCsv, importRedirectsCsv } from "~/server/redirects/index.server";
 import type { Route } from "./+types/admin.redirects.csv";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /** GET /api/admin/redirects.csv: every redirect as `from,to,status` lines (ADR 054). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -40,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     admin,
     target: `${result.imported} redirects`,
     request,
-    clientAddress: context.clientAddress,
+    clientAddress: context.get(clientAddressContext),
   });
   return Response.json({ imported: result.imported }, { headers: { "Cache-Control": "no-store" } });
 }

@@ -6,6 +6,7 @@ import { requireAdminApi } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { createRedirect, listRedirects, parseRedirectListQuery, RedirectError } from "~/server/redirects/index.server";
 import type { Route } from "./+types/admin.redirects";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /** A redirect's body: lengths bounded before any check looks at the text (the rules: app/lib/redirects.ts). */
 export const redirectBody = z.object({
@@ -37,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       admin,
       target: `${redirect.from} -> ${redirect.to}`,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json(redirect, { status: 201, headers: { "Cache-Control": "no-store" } });
   } catch (error) {

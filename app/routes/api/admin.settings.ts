@@ -5,6 +5,7 @@ import { getDb } from "~/server/db/index.server";
 import { methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/admin.settings";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /** GET and PUT /api/admin/settings (docs/product/contract.md#settings, ADR 034). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -26,6 +27,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const saved = await saveSiteSettings(db, parsed.value);
-  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.clientAddress });
+  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.get(clientAddressContext) });
   return Response.json(saved, { headers: { "Cache-Control": "no-store" } });
 }

@@ -7,6 +7,7 @@ import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/ser
 import { disableTwoFactor } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.2fa.disable";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
@@ -20,9 +21,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
-  const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
+  const check = await checkOwnPassword(admin, parsed.data.password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   await disableTwoFactor(getDb(), admin.id);
-  await recordAudit({ action: "two-factor-disabled", admin, request, clientAddress: context.clientAddress });
+  await recordAudit({
+    action: "two-factor-disabled",
+    admin,
+    request,
+    clientAddress: context.get(clientAddressContext),
+  });
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }

@@ -6,6 +6,7 @@ import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import { beginSetup, TwoFactorError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.2fa.setup";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
-  const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
+  const check = await checkOwnPassword(admin, parsed.data.password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   try {
     const { secret, otpauthUrl } = await beginSetup(getDb(), admin);

@@ -7,6 +7,7 @@ import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.invite";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const body = z.object({
   token: z.string().max(200),
@@ -34,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       admin: user,
       target: user.email,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json({ user: { email: user.email } }, { status: 201, headers: { "Set-Cookie": setCookie } });
   } catch (error) {

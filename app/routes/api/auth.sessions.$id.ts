@@ -3,6 +3,7 @@ import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.sessions.$id";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const LISTED_ID = /^[0-9a-f]{32}$/;
 
@@ -21,7 +22,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     action: "sessions-signed-out",
     admin,
     request,
-    clientAddress: context.clientAddress,
+    clientAddress: context.get(clientAddressContext),
     target: "one session",
   });
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

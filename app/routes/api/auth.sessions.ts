@@ -3,6 +3,7 @@ import { getDb } from "~/server/db/index.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.sessions";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /** GET /api/auth/sessions: this administrator's live sessions, `current` marking the one asking. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -22,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     action: "sessions-signed-out",
     admin,
     request,
-    clientAddress: context.clientAddress,
+    clientAddress: context.get(clientAddressContext),
     target: `${count} other session${count === 1 ? "" : "s"}`,
   });
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

@@ -12,6 +12,7 @@ import { getMailer } from "~/server/inbox/index.server";
 import { addressKey } from "~/server/platform/throttle.server";
 import { recordConversion } from "~/server/analytics/index.server";
 import type { Route } from "./+types/contact";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 export const TOO_FAST_MESSAGE = "Error: That was quick! Please check your message and press Send Message again.";
 
@@ -34,7 +35,7 @@ function throttled(retryAfterMs: number): Response {
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const throttle = contactThrottle();
-  const client = addressKey(context.clientAddress);
+  const client = addressKey(context.get(clientAddressContext));
   // A full address is told so before its body is read.
   const waitMs = await throttle.retryAfterMs(client);
   if (waitMs > 0) return throttled(waitMs);
@@ -61,6 +62,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (mailer) scheduleNoticeSweep(0);
   // A conversion in the analytics (ADR 056): the page it was sent from, and the source of its sender's visit.
-  recordConversion(request, context.clientAddress);
+  recordConversion(request, context.get(clientAddressContext));
   return accepted();
 }

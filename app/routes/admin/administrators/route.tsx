@@ -21,6 +21,7 @@ import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /** /admin/administrators: who can sign in, invitations, removal (ADR 038). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminPage(request);
   const form = await readFormBody(request);
   const intent = String(form.get("intent") ?? "");
-  const audit = { admin, request, clientAddress: context.clientAddress };
+  const audit = { admin, request, clientAddress: context.get(clientAddressContext) };
   const db = getDb();
   // What was typed stays in the box when an invitation is refused.
   const typed = intent === "invite" ? String(form.get("email") ?? "").slice(0, EMAIL_MAX_LENGTH + 1) : undefined;
@@ -62,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Both ask the current password again (ADR 046): a borrowed session alone must not add or remove anyone.
     const password = String(form.get("password") ?? "").slice(0, MAX_PASSWORD_LENGTH);
     const check = password
-      ? await checkOwnPassword(admin, password, context.clientAddress)
+      ? await checkOwnPassword(admin, password, context.get(clientAddressContext))
       : { ok: false as const, status: 400 as const, error: PASSWORD_MISSING };
     if (!check.ok) {
       const refusal = { intent, ok: false, error: check.error, field: "password" as const, email: typed };

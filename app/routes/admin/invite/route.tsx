@@ -17,6 +17,7 @@ import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const TITLES: Record<Exclude<InviteState, "valid">, string> = {
   unknown: "Invitation link not valid",
@@ -53,7 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       admin: user,
       target: user.email,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return redirect("/admin", { headers: { "Set-Cookie": setCookie } });
   } catch (error) {

@@ -10,6 +10,7 @@ import { countAdmins, getAdmin, signIn } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   if (await getAdmin(request)) throw redirect("/admin");
@@ -37,9 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await signIn(
     { email, password, code: code || undefined, userAgent: request.headers.get("User-Agent") },
-    context.clientAddress,
+    context.get(clientAddressContext),
   );
-  await recordSignIn(result, email, request, context.clientAddress, { codeGiven: code !== "" });
+  await recordSignIn(result, email, request, context.get(clientAddressContext), { codeGiven: code !== "" });
   if (!result.ok) {
     return data(
       { error: result.error, email, twoFactor: "twoFactorRequired" in result && result.twoFactorRequired === true },

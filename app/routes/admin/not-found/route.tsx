@@ -11,6 +11,7 @@ import { requireAdminPage } from "~/server/identity/index.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import { dismissNotFound, listNotFound, parseRedirectScreenQuery } from "~/server/redirects/index.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const notFoundHref = (page: number) => (page > 1 ? `/admin/not-found?page=${page}` : "/admin/not-found");
 
@@ -39,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       admin,
       target: path,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
   }
   return { done: text.dismissed(path) };

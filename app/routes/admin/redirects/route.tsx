@@ -15,6 +15,7 @@ import { ImportForm } from "./import-form";
 import { RedirectFields } from "./redirect-fields";
 import { RedirectRow } from "./redirect-row";
 import { SearchForm } from "./search-form";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /** The screen's address for a page and a search. */
 export function redirectsHref({ page = 1, q = "" }: { page?: number; q?: string } = {}): string {
@@ -40,7 +41,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { redirects, total, page, pages, q, from };
 }
 
-export const action = ({ request, context }: Route.ActionArgs) => redirectsAction(request, context.clientAddress);
+export const action = ({ request, context }: Route.ActionArgs) =>
+  redirectsAction(request, context.get(clientAddressContext));
 
 export const meta = () => pageMeta({ title: "Redirects | Blog Admin", noindex: true });
 

@@ -16,6 +16,7 @@ import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.serv
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 import { BackupDownload } from "./backup-download";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -86,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   if (!parsed.ok) return data({ saved: false as const, issues: parsed.issues, values: typed }, { status: 400 });
   await saveSiteSettings(db, parsed.value);
-  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.clientAddress });
+  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.get(clientAddressContext) });
   return { saved: true as const, savedAt: Date.now() };
 }
 
