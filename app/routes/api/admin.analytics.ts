@@ -1,6 +1,5 @@
 import { analyticsReport, parseRange } from "~/server/analytics/index.server";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.analytics";
 
@@ -12,13 +11,11 @@ import type { Route } from "./+types/admin.analytics";
  * messages (ADR 056; docs/api.md). 400 for a bad range.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
   const range = parseRange(new URL(request.url).searchParams);
   if (!range.ok) return jsonError(400, range.message);
   return Response.json(await analyticsReport(getDb(), range.value), { headers: { "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

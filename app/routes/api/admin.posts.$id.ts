@@ -1,6 +1,6 @@
 import { parsePostInput } from "~/server/posts/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { ImageMissingError } from "~/server/images/index.server";
@@ -10,14 +10,13 @@ import { editConflictResponse, parseBaseUpdatedAt } from "~/server/posts/index.s
 import type { Route } from "./+types/admin.posts.$id";
 import { clientAddressContext } from "~/server/platform/context.server";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const post = await findPostById(getDb(), params.id);
   return post ? Response.json(post) : jsonError(404, "Post not found");
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   const db = getDb();
   switch (request.method) {
     case "PUT": {

@@ -1,12 +1,10 @@
-import { requireAdminApi } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { getConfig } from "~/server/platform/config.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { checkBeforePublishing, MarkdownRenderError, parsePublishCheckInput } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.check";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
@@ -16,7 +14,6 @@ export async function loader({ request }: Route.LoaderArgs) {
  * It changes nothing; the editor asks it before a save that publishes.
  */
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const input = parsePublishCheckInput(await readJsonBody(request));
   if (!input.ok) return jsonError(400, input.message);

@@ -1,6 +1,6 @@
 import { parsePostInput } from "~/server/posts/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { ImageMissingError } from "~/server/images/index.server";
@@ -11,7 +11,6 @@ import type { Route } from "./+types/admin.posts";
 import { clientAddressContext } from "~/server/platform/context.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
   const query = parsePostListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
   const { posts, total } = await listAdminPosts(getDb(), query.value);
@@ -19,7 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   const input = parsePostInput(await readJsonBody(request));
   if (!input.ok) return jsonError(400, input.message);

@@ -1,11 +1,9 @@
-import { requireAdminApi } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { getDb } from "~/server/db/index.server";
 import { MarkdownRenderError, renderPostBody } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.preview";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
@@ -15,7 +13,6 @@ export async function loader({ request }: Route.LoaderArgs) {
  * it here keeps the markdown libraries out of every browser bundle.
  */
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const body = await readJsonBody(request);
   const content = (body as { content?: unknown } | null)?.content;

@@ -1,6 +1,6 @@
 import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { deleteRedirect, findRedirect, RedirectError, updateRedirect } from "~/server/redirects/index.server";
 import { REDIRECT_BODY_MESSAGE, redirectBody } from "./admin.redirects";
@@ -10,15 +10,14 @@ import { clientAddressContext } from "~/server/platform/context.server";
 const NOT_FOUND = "Redirect not found";
 
 /** GET /api/admin/redirects/{id}: one redirect. */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ params }: Route.LoaderArgs) {
   const redirect = await findRedirect(getDb(), params.id);
   return redirect ? Response.json(redirect, { headers: { "Cache-Control": "no-store" } }) : jsonError(404, NOT_FOUND);
 }
 
 /** PUT {from, to, status?}: the redirect changed (checked as a new one); DELETE: 204. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   const audit = (action: "redirect-updated" | "redirect-deleted", target: string) =>
     recordAudit({ action, admin, target, request, clientAddress: context.get(clientAddressContext) });
   if (request.method === "PUT") {

@@ -1,15 +1,14 @@
 import { CSV_IMPORT_LIMITS } from "~/lib/redirects";
 import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { isStorableText, jsonError, methodNotAllowed, readBody } from "~/server/platform/http.server";
 import { exportRedirectsCsv, importRedirectsCsv } from "~/server/redirects/index.server";
 import type { Route } from "./+types/admin.redirects.csv";
 import { clientAddressContext } from "~/server/platform/context.server";
 
 /** GET /api/admin/redirects.csv: every redirect as `from,to,status` lines (ADR 054). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader() {
   return new Response(await exportRedirectsCsv(getDb()), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
@@ -25,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * message}]}` and nothing saved.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   const text = (await readBody(request, CSV_IMPORT_LIMITS.bytes)).toString("utf8");
   if (!isStorableText(text)) return jsonError(400, "The file holds a character that cannot be stored (a NUL?)");

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { REDIRECT_LIMITS, REDIRECT_STATUSES } from "~/lib/redirects";
 import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { createRedirect, listRedirects, parseRedirectListQuery, RedirectError } from "~/server/redirects/index.server";
 import type { Route } from "./+types/admin.redirects";
@@ -18,7 +18,6 @@ export const REDIRECT_BODY_MESSAGE = "Send a JSON body with from, to and optiona
 
 /** GET /api/admin/redirects: by `from`, paged like the other admin lists, `q` searches from and to (ADR 054). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
   const query = parseRedirectListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
   const { redirects, total } = await listRedirects(getDb(), query.value);
@@ -27,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** POST /api/admin/redirects {from, to, status?}: 201 with the stored redirect; 400 or 409 when refused. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   const body = redirectBody.safeParse(await readJsonBody(request));
   if (!body.success) return jsonError(400, REDIRECT_BODY_MESSAGE);

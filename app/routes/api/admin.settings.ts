@@ -1,6 +1,6 @@
 import { parseSettingsInput } from "~/lib/site-settings";
 import { recordAudit } from "~/server/audit/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.server";
@@ -8,13 +8,12 @@ import type { Route } from "./+types/admin.settings";
 import { clientAddressContext } from "~/server/platform/context.server";
 
 /** GET and PUT /api/admin/settings (docs/product/contract.md#settings, ADR 034). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader() {
   return Response.json(await readSiteSettings(getDb()), { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
   const body = await readJsonBody(request);
   const db = getDb();

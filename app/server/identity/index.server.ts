@@ -20,6 +20,7 @@ export {
   removeAdministrator,
   revokeInvite,
 } from "./admins.server";
+export { adminApiMiddleware, adminPageMiddleware, signedInAdmin } from "./middleware.server";
 export { busyRefusal, HashingBusyError } from "./passwords.server";
 export {
   deleteExpiredSessions,

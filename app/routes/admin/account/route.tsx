@@ -8,9 +8,9 @@ import {
   checkOwnPassword,
   listOwnSessions,
   PASSWORD_MISSING,
-  requireAdminPage,
   revokeOtherSessions,
   revokeOwnSession,
+  signedInAdmin,
 } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
@@ -33,8 +33,8 @@ import { TwoFactorSection } from "./two-factor-section";
 import { clientAddressContext } from "~/server/platform/context.server";
 
 /** /admin/account: two-factor sign-in, the password and this account's sessions (ADR 037). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const db = getDb();
   const status = await twoFactorStatus(db, admin.id);
   const setup = status.pending ? await pendingSetup(db, admin) : undefined;
@@ -58,7 +58,7 @@ export function headers(args: Route.HeadersArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const intent = String(form.get("intent") ?? "") as Intent;
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);

@@ -14,9 +14,10 @@ import {
   listPendingInvites,
   removeAdministrator,
   revokeInvite,
+  signedInAdmin,
 } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { checkOwnPassword, PASSWORD_MISSING, requireAdminPage, signOut } from "~/server/identity/index.server";
+import { checkOwnPassword, PASSWORD_MISSING, signOut } from "~/server/identity/index.server";
 import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
@@ -24,8 +25,8 @@ import type { Route } from "./+types/route";
 import { clientAddressContext } from "~/server/platform/context.server";
 
 /** /admin/administrators: who can sign in, invitations, removal (ADR 038). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminPage(request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
   const db = getDb();
   const [administrators, invites] = await Promise.all([listAdministrators(db), listPendingInvites(db)]);
   return { admin: { id: admin.id }, administrators, invites };
@@ -52,7 +53,7 @@ interface ActionResult {
 const reply = (result: ActionResult, status = 200, headers?: HeadersInit) => data(result, { status, headers });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const intent = String(form.get("intent") ?? "");
   const audit = { admin, request, clientAddress: context.get(clientAddressContext) };

@@ -4,7 +4,6 @@ import { analyticsText as text } from "~/content/analytics";
 import { pageMeta } from "~/lib/seo";
 import { analyticsReport, chartOf, parseScreenRange } from "~/server/analytics/index.server";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
 import { AnalyticsChart } from "./chart";
 import { DateField } from "./date-field";
@@ -17,7 +16,6 @@ import { NumbersTable } from "./numbers-table";
  * the contact messages with the page and source that led to them.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
   const { range, preset, error } = parseScreenRange(new URL(request.url).searchParams);
   const report = await analyticsReport(getDb(), range);
   return { report, chart: chartOf(report.days), preset, error };

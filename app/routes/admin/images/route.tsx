@@ -5,7 +5,6 @@ import { adminListHref, countOf, pageCount } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import { formatBytes, imageSrcSet } from "~/lib/images";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import { deleteImage, describeUse, listImages } from "~/server/images/index.server";
@@ -14,7 +13,6 @@ import type { Route } from "./+types/route";
 
 /** /admin/images?page=: the uploads no post or page uses, newest first (ADR 036, 053). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
   const query = parseImageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const { images, total } = await listImages(getDb(), { ...query.value, unused: true });
@@ -26,7 +24,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminPage(request);
   const form = await readFormBody(request);
   if (form.get("intent") !== "delete") return { error: "Unknown action" };
   const deletion = await deleteImage(getDb(), String(form.get("id") ?? ""));

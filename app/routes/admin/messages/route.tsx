@@ -12,7 +12,6 @@ import {
   pageCount,
 } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/identity/index.server";
 import {
   countMessagesBySender,
   countUnreadMessages,
@@ -29,7 +28,6 @@ import { MessageCard } from "./message-card";
 
 /** /admin/messages?status=&q=&page=: one page of the inbox, newest first, filtered (ADRs 026, 035). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
   const query = parseMessageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const db = getDb();
@@ -61,7 +59,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminPage(request);
   const form = await readFormBody(request);
   const id = String(form.get("id") ?? "");
   const intent = form.get("intent");

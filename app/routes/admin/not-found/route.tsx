@@ -7,7 +7,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { recordAudit } from "~/server/audit/index.server";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import { dismissNotFound, listNotFound, parseRedirectScreenQuery } from "~/server/redirects/index.server";
 import type { Route } from "./+types/route";
@@ -17,7 +17,6 @@ const notFoundHref = (page: number) => (page > 1 ? `/admin/not-found?page=${page
 
 /** /admin/not-found?page=: the not-found log, most hits first (ADR 054). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
   // The same `page` as the Redirects screen's (its `q` is not used here).
   const query = parseRedirectScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
@@ -30,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** "Dismiss": the path leaves the log until it is asked for again. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const path = String(form.get("path") ?? "");
   if (form.get("intent") !== "dismiss") return { error: "Unknown action" };

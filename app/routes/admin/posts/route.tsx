@@ -10,7 +10,6 @@ import { useAdminShell } from "~/components/admin/admin-shell";
 import { useListFilter } from "~/components/admin/list-filter";
 import { adminListHref, pageCount } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/identity/index.server";
 import { getDb } from "~/server/db/index.server";
 import { jsonError } from "~/server/platform/http.server";
 import { parsePostScreenQuery } from "~/server/posts/index.server";
@@ -27,7 +26,6 @@ import { usePostRows } from "./use-post-rows";
 
 /** /admin?q=&sort=&page=: one page of the posts list (ADR 026). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
   const query = parsePostScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const { page, q = "", sort } = query.value;

@@ -6,7 +6,6 @@ import { pageCount } from "~/lib/admin-lists";
 import { REDIRECT_LIMITS } from "~/lib/redirects";
 import { pageMeta } from "~/lib/seo";
 import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
 import { jsonError } from "~/server/platform/http.server";
 import { listRedirects, parseRedirectScreenQuery } from "~/server/redirects/index.server";
 import type { Route } from "./+types/route";
@@ -15,7 +14,6 @@ import { ImportForm } from "./import-form";
 import { RedirectFields } from "./redirect-fields";
 import { RedirectRow } from "./redirect-row";
 import { SearchForm } from "./search-form";
-import { clientAddressContext } from "~/server/platform/context.server";
 
 /** The screen's address for a page and a search. */
 export function redirectsHref({ page = 1, q = "" }: { page?: number; q?: string } = {}): string {
@@ -28,7 +26,6 @@ export function redirectsHref({ page = 1, q = "" }: { page?: number; q?: string 
 
 /** /admin/redirects?q=&page=(&from=): the redirects by `from`, searched and paged (ADR 054). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
   const url = new URL(request.url);
   const query = parseRedirectScreenQuery(url);
   if (!query.ok) throw jsonError(400, query.message);
@@ -41,8 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { redirects, total, page, pages, q, from };
 }
 
-export const action = ({ request, context }: Route.ActionArgs) =>
-  redirectsAction(request, context.get(clientAddressContext));
+export const action = ({ request, context }: Route.ActionArgs) => redirectsAction(request, context);
 
 export const meta = () => pageMeta({ title: "Redirects | Blog Admin", noindex: true });
 

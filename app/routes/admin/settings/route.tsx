@@ -8,7 +8,7 @@ import {
   type SettingsIssue,
   type SiteSettings,
 } from "~/lib/site-settings";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { getConfig } from "~/server/platform/config.server";
 import { getDb } from "~/server/db/index.server";
 import { readFormBody } from "~/server/platform/http.server";
@@ -19,8 +19,7 @@ import { BackupDownload } from "./backup-download";
 import { clientAddressContext } from "~/server/platform/context.server";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader() {
   return {
     settings: await readSiteSettings(getDb()),
     mailConfigured: getConfig().smtp !== undefined,
@@ -68,7 +67,7 @@ function formValues(settings: SiteSettings): FormValues {
  * (with or without JavaScript).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const field = (name: FieldName) => form.get(name) ?? undefined;
   const typed = Object.fromEntries(FIELD_NAMES.map((name) => [name, field(name) ?? ""])) as FormValues;
