@@ -13,8 +13,6 @@ import {
   type Segment,
 } from "~/lib/search-query";
 import { pageMeta } from "~/lib/seo";
-import { getConfig } from "~/server/platform/config.server";
-import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import {
   refundSearch,
@@ -25,7 +23,7 @@ import {
 } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.search";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, configContext, connectionContext } from "~/server/platform/context.server";
 
 /**
  * /blog/search?q=WORDS (docs/product/contract.md#search, ADR 042): server-rendered results of the
@@ -51,7 +49,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { siteUrl } = getConfig();
+  const { siteUrl } = context.get(configContext);
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const company = { name: companyName, socialUrls };
   const params = new URL(request.url).searchParams;
@@ -73,7 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   let found: Awaited<ReturnType<typeof searchPosts>>;
   try {
-    found = await searchPosts(getConnection(), query, { page, now: new Date() });
+    found = await searchPosts(context.get(connectionContext), query, { page, now: new Date() });
   } catch (error) {
     if (!(error instanceof SearchBusyError)) throw error;
     if (counts) await refundSearch(context.get(clientAddressContext));

@@ -13,13 +13,14 @@ import { Outlet } from "react-router";
 import { AdminShell, type AdminOutletContext } from "~/components/admin/admin-shell";
 import { adminShellData } from "~/server/inbox/index.server";
 import { adminPageMiddleware, signedInAdmin } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import type { Route } from "./+types/layout";
 
 export const middleware: Route.MiddlewareFunction[] = [adminPageMiddleware];
 
 /** Loads the shell, for the admin screens. */
 export async function loader({ context }: Route.LoaderArgs) {
-  return adminShellData(signedInAdmin(context));
+  return adminShellData(context.get(dbContext), signedInAdmin(context));
 }
 
 /**

@@ -4,10 +4,9 @@ import { AdminsError, removeAdministrator, signedInAdmin } from "~/server/identi
 import { recordAudit } from "~/server/audit/index.server";
 import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
 import { signOut } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.administrators.$id";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
@@ -29,7 +28,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const check = await checkOwnPassword(admin, parsed.data.password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   try {
-    const email = await removeAdministrator(getDb(), params.id);
+    const email = await removeAdministrator(context.get(dbContext), params.id);
     await recordAudit({
       action: "admin-removed",
       admin,

@@ -1,14 +1,14 @@
 import { analyticsReport, parseRange, reportCsv } from "~/server/analytics/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.analytics.csv";
 
 /** GET /api/admin/analytics.csv?from=&to=: the Analytics screen's numbers as CSV (ADR 056). */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const range = parseRange(new URL(request.url).searchParams);
   if (!range.ok) return jsonError(400, range.message);
   const { from, to } = range.value;
-  return new Response(`\uFEFF${reportCsv(await analyticsReport(getDb(), range.value))}`, {
+  return new Response(`\uFEFF${reportCsv(await analyticsReport(context.get(dbContext), range.value))}`, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="analytics-${from}-to-${to}.csv"`,

@@ -1,4 +1,5 @@
-import { getDb } from "~/server/db/index.server";
+import type { Route } from "./+types/admin.content";
+import { dbContext } from "~/server/platform/context.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
 import { listContentSummaries } from "~/server/site-content/index.server";
 
@@ -7,8 +8,8 @@ import { listContentSummaries } from "~/server/site-content/index.server";
  * editable pages by name, with their published version and whether a draft
  * waits. A fixed, short list: one page, `X-Total-Count` as the other lists.
  */
-export async function loader() {
-  const documents = await listContentSummaries(getDb());
+export async function loader({ context }: Route.LoaderArgs) {
+  const documents = await listContentSummaries(context.get(dbContext));
 
   return Response.json(documents, { headers: { "X-Total-Count": String(documents.length) } });
 }

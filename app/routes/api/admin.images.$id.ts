@@ -1,5 +1,5 @@
 import { signedInAdmin } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { deleteImage, describeUse } from "~/server/images/index.server";
 import { getLogger } from "~/server/platform/logger.server";
@@ -16,7 +16,7 @@ export function loader() {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  const deletion = await deleteImage(getDb(), params.id);
+  const deletion = await deleteImage(context.get(dbContext), params.id);
   switch (deletion.status) {
     case "deleted":
       getLogger().info({ image: params.id, by: admin.email }, "image deleted");

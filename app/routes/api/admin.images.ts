@@ -1,4 +1,4 @@
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { listImages } from "~/server/images/index.server";
 import { parseImageListQuery } from "~/server/images/index.server";
@@ -9,10 +9,10 @@ import type { Route } from "./+types/admin.images";
  * admin lists (`limit` 1-100, `offset`, `X-Total-Count`); `unused=1` lists
  * only the images no post uses (ADR 036).
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseImageListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
-  const { images, total } = await listImages(getDb(), query.value);
+  const { images, total } = await listImages(context.get(dbContext), query.value);
   return Response.json(images, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 

@@ -1,9 +1,8 @@
 import { revokeInvite, signedInAdmin } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.invites.$id";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 export function loader() {
   return methodNotAllowed(["DELETE"]);
@@ -13,7 +12,7 @@ export function loader() {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  const email = await revokeInvite(getDb(), params.id);
+  const email = await revokeInvite(context.get(dbContext), params.id);
   if (!email) return jsonError(404, "Invitation not found");
   await recordAudit({
     action: "invite-revoked",

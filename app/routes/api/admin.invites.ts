@@ -5,11 +5,9 @@ import { invitePath } from "~/lib/admins";
 import { AdminsError, createInvite, signedInAdmin } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { checkOwnPassword } from "~/server/identity/index.server";
-import { getConfig } from "~/server/platform/config.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.invites";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 
 const body = z.object({
   email: z.string().max(EMAIL_MAX_LENGTH),
@@ -35,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const check = await checkOwnPassword(admin, password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   try {
-    const { token, ...invite } = await createInvite(getDb(), email, admin);
+    const { token, ...invite } = await createInvite(context.get(dbContext), email, admin);
     await recordAudit({
       action: "admin-invited",
       admin,
@@ -44,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       clientAddress: context.get(clientAddressContext),
     });
     return Response.json(
-      { ...invite, link: `${getConfig().siteUrl}${invitePath(token)}` },
+      { ...invite, link: `${context.get(configContext).siteUrl}${invitePath(token)}` },
       { status: 201, headers: { "Cache-Control": "no-store" } },
     );
   } catch (error) {

@@ -1,5 +1,5 @@
 import { signedInAdmin } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { EDIT_CONFLICT_MESSAGE, parseBaseUpdatedAt } from "~/server/posts/index.server";
 import { postInputSchema } from "~/server/posts/index.server";
@@ -14,14 +14,14 @@ import type { Route } from "./+types/admin.posts.$id.autosave";
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const admin = signedInAdmin(context);
-  const draft = await readAutosave(getDb(), params.id, admin.id);
+  const draft = await readAutosave(context.get(dbContext), params.id, admin.id);
   if (!draft) return jsonError(404, "No autosaved draft");
   return Response.json(draft, { headers: { "Cache-Control": "no-store" } });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
-  const db = getDb();
+  const db = context.get(dbContext);
   switch (request.method) {
     case "PUT": {
       const body = await readJsonBody(request);

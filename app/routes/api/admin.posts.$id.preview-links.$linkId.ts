@@ -1,11 +1,10 @@
 import { SHARE_LINK_TEXT } from "~/lib/share-links";
 import { recordAudit } from "~/server/audit/index.server";
 import { signedInAdmin } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { revokeShareLink } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links.$linkId";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 export function loader() {
   return methodNotAllowed(["DELETE"]);
@@ -15,7 +14,7 @@ export function loader() {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  const slug = await revokeShareLink(getDb(), params.id, params.linkId);
+  const slug = await revokeShareLink(context.get(dbContext), params.id, params.linkId);
   if (slug === undefined) return jsonError(404, SHARE_LINK_TEXT.linkNotFound);
   await recordAudit({
     action: "preview-link-revoked",

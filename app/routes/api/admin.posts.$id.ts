@@ -1,23 +1,22 @@
 import { parsePostInput } from "~/server/posts/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { signedInAdmin } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { ImageMissingError } from "~/server/images/index.server";
 import { MarkdownRenderError } from "~/server/posts/index.server";
 import { deletePost, EditConflictError, findPostById, SlugTakenError, updatePost } from "~/server/posts/index.server";
 import { editConflictResponse, parseBaseUpdatedAt } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const post = await findPostById(getDb(), params.id);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const post = await findPostById(context.get(dbContext), params.id);
   return post ? Response.json(post) : jsonError(404, "Post not found");
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = signedInAdmin(context);
-  const db = getDb();
+  const db = context.get(dbContext);
   switch (request.method) {
     case "PUT": {
       const before = await findPostById(db, params.id);

@@ -1,5 +1,5 @@
 import { signedInAdmin } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
   ImageTooLargeError,
@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const file = await readUploadedFile(request);
-    const image = await admission.run(() => storeImage(getDb(), file));
+    const image = await admission.run(() => storeImage(context.get(dbContext), file));
     getLogger().info({ image: image.id, by: admin.email, bytes: file.byteLength }, "image uploaded");
     return Response.json(
       { url: image.url, width: image.width, height: image.height, variants: image.variants },

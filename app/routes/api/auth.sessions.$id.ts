@@ -1,9 +1,8 @@
 import { requireAdminApi, revokeOwnSession } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.sessions.$id";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const LISTED_ID = /^[0-9a-f]{32}$/;
 
@@ -15,7 +14,7 @@ export function loader() {
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
   const admin = await requireAdminApi(request);
-  if (!LISTED_ID.test(params.id) || !(await revokeOwnSession(getDb(), admin, params.id))) {
+  if (!LISTED_ID.test(params.id) || !(await revokeOwnSession(context.get(dbContext), admin, params.id))) {
     return jsonError(404, "No such session");
   }
   await recordAudit({

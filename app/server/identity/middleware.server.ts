@@ -9,18 +9,19 @@
  * context) rather than let a request through unsigned.
  */
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { dbContext } from "../platform/context.server";
 import { type AdminUser, requireAdminApi, requireAdminPage } from "./sessions.server";
 
 const adminContext = createContext<AdminUser>();
 
 /** /api/admin/*: a stranger gets 401 JSON `{"error":"Authentication required"}`. */
 export const adminApiMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
-  context.set(adminContext, await requireAdminApi(request));
+  context.set(adminContext, await requireAdminApi(request, context.get(dbContext)));
 };
 
 /** The admin screens: a stranger is redirected to /admin/login. */
 export const adminPageMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
-  context.set(adminContext, await requireAdminPage(request));
+  context.set(adminContext, await requireAdminPage(request, context.get(dbContext)));
 };
 
 /** The administrator the middleware signed in, for a loader or action under it. */

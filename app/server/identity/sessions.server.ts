@@ -144,8 +144,8 @@ export async function getAdmin(request: Request, db: Db = getDb()): Promise<Admi
 }
 
 /** For /api/admin/*: the signed-in administrator, or a 401 JSON answer. */
-export async function requireAdminApi(request: Request): Promise<AdminUser> {
-  const admin = await getAdmin(request);
+export async function requireAdminApi(request: Request, db?: Db): Promise<AdminUser> {
+  const admin = await getAdmin(request, db);
   if (!admin) throw Response.json({ error: "Authentication required" }, { status: 401 });
   return admin;
 }
@@ -155,8 +155,8 @@ export async function requireAdminApi(request: Request): Promise<AdminUser> {
  * The admin layout's middleware calls it once per request (middleware.server.ts),
  * the page previews when opened without a share link.
  */
-export async function requireAdminPage(request: Request): Promise<AdminUser> {
-  const admin = await getAdmin(request);
+export async function requireAdminPage(request: Request, db?: Db): Promise<AdminUser> {
+  const admin = await getAdmin(request, db);
   if (!admin) throw redirect("/admin/login");
   return admin;
 }

@@ -12,7 +12,6 @@ import {
   revokeOwnSession,
   signedInAdmin,
 } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import {
@@ -30,12 +29,12 @@ import type { ActionResult, Intent } from "./account-ui";
 import { PasswordSection } from "./password-section";
 import { SessionsSection } from "./sessions-section";
 import { TwoFactorSection } from "./two-factor-section";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 /** /admin/account: two-factor sign-in, the password and this account's sessions (ADR 037). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = signedInAdmin(context);
-  const db = getDb();
+  const db = context.get(dbContext);
   const status = await twoFactorStatus(db, admin.id);
   const setup = status.pending ? await pendingSetup(db, admin) : undefined;
   return data(
@@ -62,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormBody(request);
   const intent = String(form.get("intent") ?? "") as Intent;
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
-  const db = getDb();
+  const db = context.get(dbContext);
   const refuse = (error: string, status = 400, headers?: HeadersInit) =>
     data<ActionResult>({ intent, ok: false, error }, { status, headers });
   const done = (result: Omit<Extract<ActionResult, { ok: true }>, "intent" | "ok"> = {}) =>

@@ -18,16 +18,14 @@ import {
 } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { checkOwnPassword, PASSWORD_MISSING, signOut } from "~/server/identity/index.server";
-import { getConfig } from "~/server/platform/config.server";
-import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 
 /** /admin/administrators: who can sign in, invitations, removal (ADR 038). */
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = signedInAdmin(context);
-  const db = getDb();
+  const db = context.get(dbContext);
   const [administrators, invites] = await Promise.all([listAdministrators(db), listPendingInvites(db)]);
   return { admin: { id: admin.id }, administrators, invites };
 }
@@ -57,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormBody(request);
   const intent = String(form.get("intent") ?? "");
   const audit = { admin, request, clientAddress: context.get(clientAddressContext) };
-  const db = getDb();
+  const db = context.get(dbContext);
   // What was typed stays in the box when an invitation is refused.
   const typed = intent === "invite" ? String(form.get("email") ?? "").slice(0, EMAIL_MAX_LENGTH + 1) : undefined;
   if (intent === "invite" || intent === "remove") {
@@ -79,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         intent,
         ok: true,
         email: invite.email,
-        link: `${getConfig().siteUrl}${invitePath(token)}`,
+        link: `${context.get(configContext).siteUrl}${invitePath(token)}`,
         expiresAt: invite.expiresAt,
       });
     }

@@ -9,20 +9,18 @@ import {
   type SiteSettings,
 } from "~/lib/site-settings";
 import { signedInAdmin } from "~/server/identity/index.server";
-import { getConfig } from "~/server/platform/config.server";
-import { getDb } from "~/server/db/index.server";
 import { readFormBody } from "~/server/platform/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 import { BackupDownload } from "./backup-download";
-import { clientAddressContext } from "~/server/platform/context.server";
+import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
-export async function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
   return {
-    settings: await readSiteSettings(getDb()),
-    mailConfigured: getConfig().smtp !== undefined,
+    settings: await readSiteSettings(context.get(dbContext)),
+    mailConfigured: context.get(configContext).smtp !== undefined,
   };
 }
 
@@ -71,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormBody(request);
   const field = (name: FieldName) => form.get(name) ?? undefined;
   const typed = Object.fromEntries(FIELD_NAMES.map((name) => [name, field(name) ?? ""])) as FormValues;
-  const db = getDb();
+  const db = context.get(dbContext);
   const parsed = parseSettingsInput(
     {
       companyName: field("companyName"),
