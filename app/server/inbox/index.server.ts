@@ -17,3 +17,4 @@ export {
 export { parseMessageListQuery, parseMessageScreenQuery, parseSender, parseSenderQuery } from "./list-query.server";
 export { getMailer } from "./mail.server";
 export { MESSAGES_CSV_PATH, sendMessagesCsv } from "./messages-export.server";
+export { type Received, receiveMessage, TOO_FAST_MESSAGE } from "./receive.server";
