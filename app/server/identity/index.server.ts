@@ -1,4 +1,5 @@
 /** The identity domain's interface: what routes, server/ and other domains may use (README.md here). */
+export { init } from "./init.server";
 export {
   AccountError,
   administratorEmail,

@@ -1,4 +1,5 @@
 /** The inbox domain's interface: what routes, server/ and other domains may use (README.md here). */
+export { init } from "./init.server";
 export { adminShellData } from "./admin-shell.server";
 export { parseContactInput } from "./contact-input.server";
 export {
