@@ -1,7 +1,8 @@
-import { type AppLoadContext, type EntryContext, isRouteErrorResponse, ServerRouter } from "react-router";
+import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { isIslandsPage } from "./islands/page";
 import { NonceProvider } from "./lib/nonce";
 import { redactSecretPath } from "./lib/secret-paths";
+import { cspNonceContext } from "./server/platform/context.server";
 import { getLogger } from "./server/platform/logger.server";
 import { renderStatic, renderWhole } from "./server/platform/render-whole.server";
 
@@ -40,14 +41,14 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
   // Public pages carry no nonce, so their HTML is the same for every visitor
   // and is compressed once by the page cache (ADR 024). They wait for
   // nothing and stream nothing to a client router, so they are rendered as
   // one string (ADR 045).
   const islands = hydratesAsIslands(routerContext);
-  const nonce = islands ? undefined : loadContext.cspNonce;
+  const nonce = islands ? undefined : loadContext.get(cspNonceContext);
   const onError = (error: unknown) =>
     getLogger().error({ err: error, req: { url: redactSecretPath(new URL(request.url).pathname) } }, "render error");
   const page = (

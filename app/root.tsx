@@ -18,18 +18,17 @@ import { Island } from "./islands/island";
 import { islandsLoaderData, LOAD_ISLANDS_SCRIPT } from "./islands/load-islands";
 import { isIslandsPage, type PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
-import { getConfig } from "./server/platform/config.server";
 import { islandAssets } from "./server/platform/islands.server";
 import { siteSettingsFor } from "./server/settings/index.server";
 import { CONTACT_MESSAGES_ELEMENT_ID, humorousMessages } from "./content/contact";
-import { getConnection } from "./server/db/index.server";
+import { configContext, connectionContext } from "./server/platform/context.server";
 import { publishedContent } from "./server/site-content/index.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { siteUrl } = getConfig();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { siteUrl } = context.get(configContext);
   const [{ companyName, socialUrls }, content] = await Promise.all([
     siteSettingsFor(request),
-    publishedContent(getConnection()),
+    publishedContent(context.get(connectionContext)),
   ]);
   // The contact form's sentences go in the page only when the owner changed them (ADR 053).
   const { messages } = content.contact;

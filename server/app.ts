@@ -9,9 +9,9 @@ import { adminNoStore } from "./admin-headers";
 import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseUnknownMethods } from "./request-checks";
 import { secretPageHeaders } from "./secret-page-headers";
 import { frameableBySelf, securityHeaders, setNonce } from "./security-headers";
-import "~/context";
+import { requestContext } from "~/server/platform/context.server";
 import { getConfig } from "~/server/platform/config.server";
-import { getConnection, getDb } from "~/server/db/index.server";
+import { getConnection } from "~/server/db/index.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { BACKUP_PATH, sendBackup } from "~/server/backup/index.server";
 import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/inbox/index.server";
@@ -68,14 +68,19 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
 
   // The content version, read once per request however many steps ask: the
   // redirects and the page cache both check it before Express (ADR 054).
-  const readVersion = contentVersionReader(getConnection());
+  const connection = getConnection();
+  const readVersion = contentVersionReader(connection);
   const versions = new WeakMap<IncomingMessage, Promise<string>>();
   const versionOf = (req: IncomingMessage) => {
     let version = versions.get(req);
     if (!version) versions.set(req, (version = readVersion()));
     return version;
   };
-  const redirects = redirectLookup({ readVersion: versionOf, load: () => readAllRedirects(getDb()), logger: log });
+  const redirects = redirectLookup({
+    readVersion: versionOf,
+    load: () => readAllRedirects(connection.db),
+    logger: log,
+  });
 
   // Public answers are rendered once per content change (ADR 024): a hit is
   // answered before Express (handle, below); a miss is kept as the app writes it.
@@ -85,7 +90,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       : pageCache({
           maxBytes: config.pageCacheBytes,
           readVersion: versionOf,
-          nextScheduledChange: () => nextScheduledChange(getDb()),
+          nextScheduledChange: () => nextScheduledChange(connection.db),
           // A file at the top of build/client is express.static's, whatever its name.
           cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
           openEnded: isOpenEndedKey,
@@ -139,10 +144,13 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     createRequestHandler({
       build,
       mode: development ? "development" : "production",
-      getLoadContext: (req, res) => ({
-        cspNonce: String(res.locals.cspNonce),
-        clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
-      }),
+      getLoadContext: (req, res) =>
+        requestContext({
+          connection,
+          config,
+          cspNonce: String(res.locals.cspNonce),
+          clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
+        }),
     }),
   );
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import tar from "tar-stream";
 import { AccountError, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/identity/index.server";
-import { clearSignInThrottle } from "~/server/identity/index.server";
+import { clearSignInThrottle, init as initIdentity } from "~/server/identity/index.server";
 import { BackupError } from "~/server/backup/index.server";
 import { readBackupFile, restoreBackup } from "~/server/backup/index.server";
 import { writeBackup } from "~/server/backup/index.server";
@@ -76,6 +76,7 @@ async function run(args: string[]): Promise<number> {
     await migrateToLatest(db);
     const outcome = await upsertAdmin(db, email, await readPassword());
     // The owner locked out by failed attempts (theirs or a guesser's) can sign in at once.
+    initIdentity(getConnection());
     await clearSignInThrottle(email);
     console.log(
       outcome === "created"
@@ -87,6 +88,8 @@ async function run(args: string[]): Promise<number> {
   if (command === "reset-2fa" && email && args.length === 2) {
     const db = getDb();
     await migrateToLatest(db);
+    // Its code throttle is cleared too: the identity domain's throttles are built first.
+    initIdentity(getConnection());
     if (!(await resetTwoFactor(db, email)))
       throw new AccountError(`No administrator with the e-mail ${email.toLowerCase()}`);
     console.log(`Two-factor sign-in of ${email.toLowerCase()} turned off; they sign in with their password alone.`);

@@ -1,7 +1,11 @@
 import { samplePosts } from "~/content/sample-posts";
 import { getConfig } from "~/server/platform/config.server";
 import { migrateToLatest, type Db } from "~/server/db/db.server";
-import { getDb } from "~/server/db/index.server";
+import { getConnection } from "~/server/db/index.server";
+import type { Connection } from "~/server/db/db.server";
+import { init as initIdentity } from "~/server/identity/index.server";
+import { init as initInbox } from "~/server/inbox/index.server";
+import { init as initPosts } from "~/server/posts/index.server";
 import { countAdmins, upsertAdmin } from "~/server/identity/index.server";
 import { createSetupToken } from "~/server/identity/index.server";
 import { deleteExpiredSessions } from "~/server/identity/index.server";
@@ -12,11 +16,24 @@ import { warnIfTitleSearchUnindexed } from "~/server/posts/index.server";
 import { getTotpKey } from "~/server/identity/index.server";
 import { encryptPlainSecrets, unreadableSecrets } from "~/server/identity/index.server";
 
+/**
+ * What each domain builds once per process (its throttles), before any
+ * request: nothing is built on a first request. prepareApp calls it; so does
+ * the CLI, whose commands use the sign-in throttle.
+ */
+export function initDomains(connection: Connection = getConnection()): void {
+  initIdentity(connection);
+  initInbox(connection);
+  initPosts(connection);
+}
+
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */
 export async function prepareApp(): Promise<void> {
   const config = getConfig();
   const log = getLogger();
-  const db = getDb();
+  const connection = getConnection();
+  const db = connection.db;
+  initDomains(connection);
 
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");

@@ -1,9 +1,8 @@
 import { AboutPage } from "~/components/site/about-page";
 import { islandsPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
-import { getConfig } from "~/server/platform/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
-import { getConnection } from "~/server/db/index.server";
+import { configContext, connectionContext } from "~/server/platform/context.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { publishedContent } from "~/server/site-content/index.server";
 import type { Route } from "./+types/about";
@@ -15,9 +14,12 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { siteUrl } = getConfig();
-  const [settings, content] = await Promise.all([siteSettingsFor(request), publishedContent(getConnection())]);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { siteUrl } = context.get(configContext);
+  const [settings, content] = await Promise.all([
+    siteSettingsFor(request),
+    publishedContent(context.get(connectionContext)),
+  ]);
   return { settings, siteUrl, content: content.about };
 }
 

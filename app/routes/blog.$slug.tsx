@@ -4,9 +4,8 @@ import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
-import { getConfig } from "~/server/platform/config.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
-import { getConnection } from "~/server/db/index.server";
+import { configContext, connectionContext } from "~/server/platform/context.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { findPublicArticle } from "~/server/posts/index.server";
 import type { Route } from "./+types/blog.$slug";
@@ -23,10 +22,10 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export async function loader({ params, request }: Route.LoaderArgs) {
-  const found = await findPublicArticle(getConnection(), params.slug, new Date());
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const found = await findPublicArticle(context.get(connectionContext), params.slug, new Date());
   if (!found) throw new Response("Not found", { status: 404 });
-  const { siteUrl } = getConfig();
+  const { siteUrl } = context.get(configContext);
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const company = { name: companyName, socialUrls };
   const { article, previous, next, index } = found;

@@ -1,8 +1,7 @@
 import { categoryPage } from "~/content/categories";
 import { categoryFeedHref, categoryHref } from "~/lib/categories";
 import { currentCategory, listCategoryFeedArticles } from "~/server/posts/index.server";
-import { getConfig } from "~/server/platform/config.server";
-import { getConnection } from "~/server/db/index.server";
+import { configContext, connectionContext } from "~/server/platform/context.server";
 import { buildRss, cacheableText, FEED_SIZE } from "~/server/posts/index.server";
 import { readSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.category.$slug.rss.xml";
@@ -12,8 +11,8 @@ import type { Route } from "./+types/blog.category.$slug.rss.xml";
  * newest public posts, posts hidden from search engines left out. A 404
  * exactly where the category's page is one.
  */
-export async function loader({ params, request }: Route.LoaderArgs) {
-  const connection = getConnection();
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const connection = context.get(connectionContext);
   const { db } = connection;
   const now = new Date();
   const category = await currentCategory(connection, params.slug, now);
@@ -30,7 +29,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   };
   return cacheableText(
     request,
-    buildRss({ siteUrl: getConfig().siteUrl, companyName }, articles, channel),
+    buildRss({ siteUrl: context.get(configContext).siteUrl, companyName }, articles, channel),
     "application/rss+xml; charset=utf-8",
   );
 }

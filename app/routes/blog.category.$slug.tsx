@@ -9,8 +9,7 @@ import { categoryFeedHref, categoryHref, isCategorySlug } from "~/lib/categories
 import { followLink } from "~/lib/page-transition";
 import { pageMeta } from "~/lib/seo";
 import { currentCategory, listCategorySummaries } from "~/server/posts/index.server";
-import { getConfig } from "~/server/platform/config.server";
-import { getConnection } from "~/server/db/index.server";
+import { configContext, connectionContext } from "~/server/platform/context.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.category.$slug";
@@ -30,12 +29,12 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   // Bounded and shaped before any query.
   if (!isCategorySlug(params.slug)) throw notFound();
   const page = parseBlogPage(new URL(request.url).searchParams.get("page"));
   if (page === undefined) throw notFound();
-  const connection = getConnection();
+  const connection = context.get(connectionContext);
   const { db } = connection;
   const now = new Date();
   const category = await currentCategory(connection, params.slug, now);
@@ -46,7 +45,14 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     listCategorySummaries(db, category.slug, { limit: BLOG_PAGE_SIZE, offset: (page - 1) * BLOG_PAGE_SIZE, now }),
     siteSettingsFor(request),
   ]);
-  return { category, posts, page, pages, company: { name: companyName, socialUrls }, siteUrl: getConfig().siteUrl };
+  return {
+    category,
+    posts,
+    page,
+    pages,
+    company: { name: companyName, socialUrls },
+    siteUrl: context.get(configContext).siteUrl,
+  };
 }
 
 export function meta({ data }: Route.MetaArgs) {

@@ -5,8 +5,7 @@ import { islandsPage } from "~/islands/page";
 import { articleMeta, articleUrl } from "~/lib/article-seo";
 import { formatDate } from "~/lib/dates";
 import { PREVIEW_HEADERS, previewNotice } from "~/lib/share-links";
-import { getConfig } from "~/server/platform/config.server";
-import { getDb } from "~/server/db/index.server";
+import { configContext, dbContext } from "~/server/platform/context.server";
 import { findPreviewArticle } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.preview.$token";
@@ -29,11 +28,11 @@ export function headers() {
   return PREVIEW_HEADERS;
 }
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = new Date();
-  const found = await findPreviewArticle(getDb(), params.token, now);
+  const found = await findPreviewArticle(context.get(dbContext), params.token, now);
   if (!found) throw new Response("Not found", { status: 404 });
-  const { siteUrl } = getConfig();
+  const { siteUrl } = context.get(configContext);
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const { article, isPublic, expiresAt } = found;
   const scheduled = !isPublic && article.publishDate > now.toISOString();

@@ -13,8 +13,6 @@ import {
   type Segment,
 } from "~/lib/search-query";
 import { pageMeta } from "~/lib/seo";
-import { getConfig } from "~/server/platform/config.server";
-import { getConnection } from "~/server/db/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import {
   refundSearch,
@@ -25,6 +23,7 @@ import {
 } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.search";
+import { clientAddressContext, configContext, connectionContext } from "~/server/platform/context.server";
 
 /**
  * /blog/search?q=WORDS (docs/product/contract.md#search, ADR 042): server-rendered results of the
@@ -50,7 +49,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { siteUrl } = getConfig();
+  const { siteUrl } = context.get(configContext);
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const company = { name: companyName, socialUrls };
   const params = new URL(request.url).searchParams;
@@ -62,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Only a search that reaches the database counts (a query of punctuation has no words).
   const counts = query.terms.length > 0;
   if (counts) {
-    const reservation = await reserveSearch(context.clientAddress);
+    const reservation = await reserveSearch(context.get(clientAddressContext));
     if (!reservation.ok) {
       return data(
         { state: "throttled" as const, q: query.text, company, siteUrl },
@@ -72,10 +71,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   let found: Awaited<ReturnType<typeof searchPosts>>;
   try {
-    found = await searchPosts(getConnection(), query, { page, now: new Date() });
+    found = await searchPosts(context.get(connectionContext), query, { page, now: new Date() });
   } catch (error) {
     if (!(error instanceof SearchBusyError)) throw error;
-    if (counts) await refundSearch(context.clientAddress);
+    if (counts) await refundSearch(context.get(clientAddressContext));
     return data(
       { state: "busy" as const, q: query.text, company, siteUrl },
       { status: 503, headers: { "Retry-After": String(SEARCH_RETRY_SECONDS) } },

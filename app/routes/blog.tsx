@@ -7,9 +7,8 @@ import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
 import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, parseBlogPage } from "~/lib/blog-pages";
 import { pageMeta } from "~/lib/seo";
-import { getConfig } from "~/server/platform/config.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
-import { getConnection } from "~/server/db/index.server";
+import { configContext, connectionContext } from "~/server/platform/context.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { currentListShape } from "~/server/posts/index.server";
 import { findPublicArticle, listPublicSummaries } from "~/server/posts/index.server";
@@ -29,12 +28,12 @@ export function headers() {
   return { "Cache-Control": PUBLIC_CACHE_CONTROL };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { siteUrl } = getConfig();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { siteUrl } = context.get(configContext);
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const company = { name: companyName, socialUrls };
   const params = new URL(request.url).searchParams;
-  const connection = getConnection();
+  const connection = context.get(connectionContext);
   const now = new Date();
 
   const slug = params.get("article");

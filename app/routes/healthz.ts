@@ -1,4 +1,5 @@
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { healthResponse } from "~/server/platform/health.server";
+import type { Route } from "./+types/healthz";
 
-export const loader = () => healthResponse(getDb());
+export const loader = ({ context }: Route.LoaderArgs) => healthResponse(context.get(dbContext));

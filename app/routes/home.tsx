@@ -2,9 +2,8 @@ import { LandingPage } from "~/components/site/landing-page";
 import { insights } from "~/content/landing";
 import { landingPage } from "~/islands/page";
 import { pageMeta } from "~/lib/seo";
-import { getConfig } from "~/server/platform/config.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
-import { getConnection, getDb } from "~/server/db/index.server";
+import { configContext, connectionContext, dbContext } from "~/server/platform/context.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { data } from "react-router";
@@ -27,12 +26,12 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
  * a splat) shows the same landing page, as docs/product/interface.md#routes
  * asks, but answers 404 with noindex: not a soft 404 (ADR 054).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { siteUrl } = getConfig();
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { siteUrl } = context.get(configContext);
   const [posts, settings, content] = await Promise.all([
-    listPublicSummaries(getDb(), { limit: insights.maxPosts, offset: 0, now: new Date() }),
+    listPublicSummaries(context.get(dbContext), { limit: insights.maxPosts, offset: 0, now: new Date() }),
     siteSettingsFor(request),
-    publishedContent(getConnection()),
+    publishedContent(context.get(connectionContext)),
   ]);
   const notFound = "*" in params;
   const page = { posts, settings, siteUrl, notFound, content: content.landing };

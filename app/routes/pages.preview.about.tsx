@@ -2,7 +2,7 @@ import { AboutPage } from "~/components/site/about-page";
 import { pagesText } from "~/content/pages";
 import { islandsPage } from "~/islands/page";
 import { PREVIEW_HEADERS } from "~/lib/share-links";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { requireAdminPage } from "~/server/identity/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { isLivePageShareLink, previewDocument } from "~/server/site-content/index.server";
@@ -19,8 +19,8 @@ export function headers() {
   return PREVIEW_HEADERS;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const db = getDb();
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
   if (params.token === undefined) await requireAdminPage(request);
   else if (!(await isLivePageShareLink(db, ["about"], params.token))) throw new Response("Not found", { status: 404 });
   const [settings, about] = await Promise.all([siteSettingsFor(request), previewDocument(db, "about")]);

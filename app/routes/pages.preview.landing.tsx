@@ -3,9 +3,8 @@ import { insights } from "~/content/landing";
 import { pagesText } from "~/content/pages";
 import { landingPage } from "~/islands/page";
 import { PREVIEW_HEADERS } from "~/lib/share-links";
-import { getDb } from "~/server/db/index.server";
+import { configContext, dbContext } from "~/server/platform/context.server";
 import { requireAdminPage } from "~/server/identity/index.server";
-import { getConfig } from "~/server/platform/config.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { isLivePageShareLink, previewDocument } from "~/server/site-content/index.server";
@@ -23,12 +22,12 @@ export function headers() {
   return PREVIEW_HEADERS;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const db = getDb();
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
   if (params.token === undefined) await requireAdminPage(request);
   else if (!(await isLivePageShareLink(db, ["landing", "contact"], params.token)))
     throw new Response("Not found", { status: 404 });
-  const { siteUrl } = getConfig();
+  const { siteUrl } = context.get(configContext);
   const [posts, settings, landing, contact] = await Promise.all([
     listPublicSummaries(db, { limit: insights.maxPosts, offset: 0, now: new Date() }),
     siteSettingsFor(request),

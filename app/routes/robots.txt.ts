@@ -1,9 +1,9 @@
-import { getConfig } from "~/server/platform/config.server";
+import { configContext } from "~/server/platform/context.server";
 import { buildRobots, cacheableText } from "~/server/posts/index.server";
 import type { Route } from "./+types/robots.txt";
 
-export function loader({ request }: Route.LoaderArgs) {
-  const { company, siteUrl } = getConfig();
+export function loader({ request, context }: Route.LoaderArgs) {
+  const { company, siteUrl } = context.get(configContext);
   return cacheableText(
     request,
     buildRobots({ siteUrl, companyName: company.name }),

@@ -1,15 +1,14 @@
-import { getConfig } from "~/server/platform/config.server";
-import { getDb } from "~/server/db/index.server";
+import { configContext, dbContext } from "~/server/platform/context.server";
 import { buildRss, cacheableText, FEED_SIZE } from "~/server/posts/index.server";
 import { listFeedArticles } from "~/server/posts/index.server";
 import { readSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/rss.xml";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { siteUrl } = getConfig();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { siteUrl } = context.get(configContext);
   const [articles, { companyName }] = await Promise.all([
-    listFeedArticles(getDb(), { limit: FEED_SIZE, now: new Date() }),
-    readSiteSettings(getDb()),
+    listFeedArticles(context.get(dbContext), { limit: FEED_SIZE, now: new Date() }),
+    readSiteSettings(context.get(dbContext)),
   ]);
   return cacheableText(request, buildRss({ siteUrl, companyName }, articles), "application/rss+xml; charset=utf-8");
 }

@@ -1,5 +1,4 @@
-import { getConfig } from "~/server/platform/config.server";
-import { getConnection } from "~/server/db/index.server";
+import { configContext, connectionContext } from "~/server/platform/context.server";
 import {
   buildSitemap,
   buildSitemapIndex,
@@ -18,10 +17,10 @@ const XML = "application/xml; charset=utf-8";
  * /sitemap.xml: every public URL, or past SITEMAP_URLS_PER_FILE of them a
  * sitemap index of /sitemap.xml?page=N, each file bounded.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const { company, siteUrl } = getConfig();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { company, siteUrl } = context.get(configContext);
   const site = { siteUrl, companyName: company.name };
-  const connection = getConnection();
+  const connection = context.get(connectionContext);
   const { db } = connection;
   const now = new Date();
   const page = new URL(request.url).searchParams.get("page");

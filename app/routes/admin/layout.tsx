@@ -1,21 +1,26 @@
 /**
  * The signed-in admin (ADR 051): /admin and its screens are this layout's
- * children. It checks the session and loads the shell (the account, the
+ * children. Its middleware checks the session once per request, before any
+ * loader or action of the layout or a screen runs, a data request for one
+ * screen's loader alone (`/admin/messages.data?_routes=...`) included: a
+ * stranger is redirected to /admin/login. The screens read the administrator
+ * with `signedInAdmin(context)`. Its loader loads the shell (the account, the
  * unread count) once for them all; sign-in, setup, sign-out and the
- * invitation page are outside it. Each screen's loader still calls
- * requireAdminPage, which a request answers once: a data request may ask
- * for the screen's loader alone (`/admin/messages.data?_routes=...`).
+ * invitation page are outside it.
  */
 import { useRef } from "react";
 import { Outlet } from "react-router";
 import { AdminShell, type AdminOutletContext } from "~/components/admin/admin-shell";
 import { adminShellData } from "~/server/inbox/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { adminPageMiddleware, signedInAdmin } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import type { Route } from "./+types/layout";
 
-/** Checks the session and loads the shell, for the admin screens. */
-export async function loader({ request }: Route.LoaderArgs) {
-  return adminShellData(await requireAdminPage(request));
+export const middleware: Route.MiddlewareFunction[] = [adminPageMiddleware];
+
+/** Loads the shell, for the admin screens. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return adminShellData(context.get(dbContext), signedInAdmin(context));
 }
 
 /**

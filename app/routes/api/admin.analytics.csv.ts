@@ -1,16 +1,14 @@
 import { analyticsReport, parseRange, reportCsv } from "~/server/analytics/index.server";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.analytics.csv";
 
 /** GET /api/admin/analytics.csv?from=&to=: the Analytics screen's numbers as CSV (ADR 056). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const range = parseRange(new URL(request.url).searchParams);
   if (!range.ok) return jsonError(400, range.message);
   const { from, to } = range.value;
-  return new Response(`\uFEFF${reportCsv(await analyticsReport(getDb(), range.value))}`, {
+  return new Response(`\uFEFF${reportCsv(await analyticsReport(context.get(dbContext), range.value))}`, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="analytics-${from}-to-${to}.csv"`,
@@ -19,7 +17,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

@@ -1,6 +1,5 @@
 import { analyticsReport, parseRange } from "~/server/analytics/index.server";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.analytics";
 
@@ -11,14 +10,14 @@ import type { Route } from "./+types/admin.analytics";
  * [{source, visitors}]}` and the dashboard's campaigns, devices and contact
  * messages (ADR 056; docs/api.md). 400 for a bad range.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const range = parseRange(new URL(request.url).searchParams);
   if (!range.ok) return jsonError(400, range.message);
-  return Response.json(await analyticsReport(getDb(), range.value), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await analyticsReport(context.get(dbContext), range.value), {
+    headers: { "Cache-Control": "no-store" },
+  });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

@@ -1,20 +1,17 @@
 import { listAuditEntries } from "~/server/audit/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { parseAuditListQuery } from "~/server/audit/index.server";
 import type { Route } from "./+types/admin.audit";
 
 /** GET /api/admin/audit: newest first, paged like the other admin lists, `action` and `admin` filters (ADR 038). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseAuditListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
-  const { entries, total } = await listAuditEntries(getDb(), query.value);
+  const { entries, total } = await listAuditEntries(context.get(dbContext), query.value);
   return Response.json(entries, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

@@ -1,6 +1,6 @@
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { ImageMissingError } from "~/server/images/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
   checkedDocument,
@@ -21,17 +21,16 @@ import type { Route } from "./+types/admin.content.$name.draft";
  * `overDraftVersion`; 409 `{error}` when it starts using an upload that was
  * deleted), DELETE to discard it. Visitors never see a draft.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
-  const draft = await readDraft(getDb(), contentNameOf(params.name));
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const draft = await readDraft(context.get(dbContext), contentNameOf(params.name));
   if (!draft) return jsonError(404, "This page has no draft");
   return Response.json(draft);
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   const name = contentNameOf(params.name);
-  const db = getDb();
+  const db = context.get(dbContext);
   switch (request.method) {
     case "PUT": {
       const body = await readContentBody(request);

@@ -1,18 +1,15 @@
-import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { contentNameOf, readContentRevision } from "~/server/site-content/index.server";
 import type { Route } from "./+types/admin.content.$name.revisions.$revisionId";
 
 /** GET: one published version of the page, whole (ADR 053); restoring it is a PUT of its document. */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
-  const revision = await readContentRevision(getDb(), contentNameOf(params.name), params.revisionId);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const revision = await readContentRevision(context.get(dbContext), contentNameOf(params.name), params.revisionId);
   if (!revision) return jsonError(404, "No such version of this page");
   return Response.json(revision);
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

@@ -1,7 +1,6 @@
 import { recordAudit } from "~/server/audit/index.server";
-import { getDb } from "~/server/db/index.server";
 import { ImageMissingError } from "~/server/images/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
   checkedDocument,
@@ -14,6 +13,7 @@ import {
   readPublished,
 } from "~/server/site-content/index.server";
 import type { Route } from "./+types/admin.content.$name";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 /**
  * GET and PUT /api/admin/content/{name} (ADR 053, docs/api.md#site-content-admin).
@@ -25,28 +25,31 @@ import type { Route } from "./+types/admin.content.$name";
  * starts using an upload that was deleted is a 409 too; with
  * `?discardDraft=1` the page's draft goes with the publish (the editor).
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ params, context }: Route.LoaderArgs) {
   const name = contentNameOf(params.name);
-  const published = await readPublished(getDb(), name);
+  const published = await readPublished(context.get(dbContext), name);
   return Response.json(published.document, { headers: { ETag: contentEtag(published.version) } });
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   const name = contentNameOf(params.name);
   if (request.method !== "PUT") return methodNotAllowed(["GET", "PUT"]);
   const baseVersion = ifMatchVersion(request);
   const document = checkedDocument(name, await readContentBody(request));
   const discardDraft = new URL(request.url).searchParams.get("discardDraft") === "1";
   try {
-    const published = await publishContent(getDb(), name, document, { by: admin.email, baseVersion, discardDraft });
+    const published = await publishContent(context.get(dbContext), name, document, {
+      by: admin.email,
+      baseVersion,
+      discardDraft,
+    });
     await recordAudit({
       action: "page-published",
       admin,
       target: `${name} (version ${published.version})`,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json(published.document, { headers: { ETag: contentEtag(published.version) } });
   } catch (error) {

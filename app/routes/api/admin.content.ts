@@ -1,22 +1,19 @@
-import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import type { Route } from "./+types/admin.content";
+import { dbContext } from "~/server/platform/context.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
 import { listContentSummaries } from "~/server/site-content/index.server";
-import type { Route } from "./+types/admin.content";
 
 /**
  * GET /api/admin/content (ADR 053, docs/api.md#site-content-admin): the
  * editable pages by name, with their published version and whether a draft
  * waits. A fixed, short list: one page, `X-Total-Count` as the other lists.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
-  const documents = await listContentSummaries(getDb());
+export async function loader({ context }: Route.LoaderArgs) {
+  const documents = await listContentSummaries(context.get(dbContext));
 
   return Response.json(documents, { headers: { "X-Total-Count": String(documents.length) } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

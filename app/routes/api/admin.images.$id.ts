@@ -1,12 +1,11 @@
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { deleteImage, describeUse } from "~/server/images/index.server";
 import { getLogger } from "~/server/platform/logger.server";
 import type { Route } from "./+types/admin.images.$id";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export function loader() {
   return methodNotAllowed(["DELETE"]);
 }
 
@@ -14,10 +13,10 @@ export async function loader({ request }: Route.LoaderArgs) {
  * DELETE /api/admin/images/{id} (the upload's SHA-256, as in its URLs): 204
  * deleted with its variants; 404 unknown; 409 while a post uses it (ADR 036).
  */
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  const deletion = await deleteImage(getDb(), params.id);
+  const deletion = await deleteImage(context.get(dbContext), params.id);
   switch (deletion.status) {
     case "deleted":
       getLogger().info({ image: params.id, by: admin.email }, "image deleted");

@@ -1,5 +1,4 @@
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { listImages } from "~/server/images/index.server";
 import { parseImageListQuery } from "~/server/images/index.server";
@@ -10,15 +9,13 @@ import type { Route } from "./+types/admin.images";
  * admin lists (`limit` 1-100, `offset`, `X-Total-Count`); `unused=1` lists
  * only the images no post uses (ADR 036).
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseImageListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
-  const { images, total } = await listImages(getDb(), query.value);
+  const { images, total } = await listImages(context.get(dbContext), query.value);
   return Response.json(images, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

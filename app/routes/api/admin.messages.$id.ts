@@ -1,27 +1,24 @@
 import { z } from "zod";
-import { requireAdminApi } from "~/server/identity/index.server";
 import { deleteMessage, setMessageRead } from "~/server/inbox/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.messages.$id";
 
 const patchBody = z.object({ read: z.boolean() });
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export function loader() {
   return methodNotAllowed(["PATCH", "DELETE"]);
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method === "PATCH") {
     const body = patchBody.safeParse(await readJsonBody(request));
     if (!body.success) return jsonError(400, "Send a JSON body with read: true or false");
-    const message = await setMessageRead(getDb(), params.id, body.data.read);
+    const message = await setMessageRead(context.get(dbContext), params.id, body.data.read);
     return message ? Response.json(message) : jsonError(404, "Message not found");
   }
   if (request.method === "DELETE") {
-    return (await deleteMessage(getDb(), params.id))
+    return (await deleteMessage(context.get(dbContext), params.id))
       ? new Response(null, { status: 204 })
       : jsonError(404, "Message not found");
   }

@@ -1,5 +1,4 @@
-import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { listNotFound, parseNotFoundListQuery } from "~/server/redirects/index.server";
 import type { Route } from "./+types/admin.not-found";
@@ -9,15 +8,13 @@ import type { Route } from "./+types/admin.not-found";
  * paged like the other admin lists: `{path, hits, lastSeenAt, referrerHost}`.
  * Not to be confused with admin.unknown.ts, the 404 of unknown admin API paths.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseNotFoundListQuery(new URL(request.url));
   if (!query.ok) return jsonError(400, query.message);
-  const { entries, total } = await listNotFound(getDb(), query.value);
+  const { entries, total } = await listNotFound(context.get(dbContext), query.value);
   return Response.json(entries, { headers: { "X-Total-Count": String(total), "Cache-Control": "no-store" } });
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export function action() {
   return methodNotAllowed(["GET"]);
 }

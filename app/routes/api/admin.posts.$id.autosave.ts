@@ -1,5 +1,5 @@
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { EDIT_CONFLICT_MESSAGE, parseBaseUpdatedAt } from "~/server/posts/index.server";
 import { postInputSchema } from "~/server/posts/index.server";
@@ -12,16 +12,16 @@ import type { Route } from "./+types/admin.posts.$id.autosave";
  * (404 when none), PUT to replace it, DELETE to drop it. Never changes the
  * post, its revisions or what visitors see.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const admin = await requireAdminApi(request);
-  const draft = await readAutosave(getDb(), params.id, admin.id);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
+  const draft = await readAutosave(context.get(dbContext), params.id, admin.id);
   if (!draft) return jsonError(404, "No autosaved draft");
   return Response.json(draft, { headers: { "Cache-Control": "no-store" } });
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
-  const db = getDb();
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
+  const db = context.get(dbContext);
   switch (request.method) {
     case "PUT": {
       const body = await readJsonBody(request);

@@ -1,28 +1,27 @@
 import { SHARE_LINK_TEXT } from "~/lib/share-links";
 import { recordAudit } from "~/server/audit/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { revokeShareLink } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.preview-links.$linkId";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export function loader() {
   return methodNotAllowed(["DELETE"]);
 }
 
 /** DELETE /api/admin/posts/{id}/preview-links/{linkId}: 204, the link opens nothing from now on; 404 if no such live link. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   if (request.method !== "DELETE") return methodNotAllowed(["DELETE"]);
-  const slug = await revokeShareLink(getDb(), params.id, params.linkId);
+  const slug = await revokeShareLink(context.get(dbContext), params.id, params.linkId);
   if (slug === undefined) return jsonError(404, SHARE_LINK_TEXT.linkNotFound);
   await recordAudit({
     action: "preview-link-revoked",
     admin,
     target: slug,
     request,
-    clientAddress: context.clientAddress,
+    clientAddress: context.get(clientAddressContext),
   });
   return new Response(null, { status: 204 });
 }

@@ -1,23 +1,22 @@
 import { parsePostInput } from "~/server/posts/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { ImageMissingError } from "~/server/images/index.server";
 import { MarkdownRenderError } from "~/server/posts/index.server";
 import { deletePost, EditConflictError, findPostById, SlugTakenError, updatePost } from "~/server/posts/index.server";
 import { editConflictResponse, parseBaseUpdatedAt } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminApi(request);
-  const post = await findPostById(getDb(), params.id);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const post = await findPostById(context.get(dbContext), params.id);
   return post ? Response.json(post) : jsonError(404, "Post not found");
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
-  const db = getDb();
+  const admin = signedInAdmin(context);
+  const db = context.get(dbContext);
   switch (request.method) {
     case "PUT": {
       const before = await findPostById(db, params.id);
@@ -31,7 +30,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       try {
         const post = await updatePost(db, params.id, input.value, { by: admin, baseUpdatedAt: base.value });
         if (!post) return jsonError(404, "Post not found");
-        const audit = { admin, target: post.slug, request, clientAddress: context.clientAddress };
+        const audit = { admin, target: post.slug, request, clientAddress: context.get(clientAddressContext) };
         await recordAudit({ action: "post-updated", ...audit });
         if (post.published !== before.published) {
           await recordAudit({ action: post.published ? "post-published" : "post-unpublished", ...audit });
@@ -57,7 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         admin,
         target: before.slug,
         request,
-        clientAddress: context.clientAddress,
+        clientAddress: context.get(clientAddressContext),
       });
       return new Response(null, { status: 204 });
     }

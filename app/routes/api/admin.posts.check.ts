@@ -1,12 +1,9 @@
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
-import { getConfig } from "~/server/platform/config.server";
+import { configContext, dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { checkBeforePublishing, MarkdownRenderError, parsePublishCheckInput } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.check";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
@@ -15,15 +12,14 @@ export async function loader({ request }: Route.LoaderArgs) {
  * in it would greet readers broken out, each with its place in the text.
  * It changes nothing; the editor asks it before a save that publishes.
  */
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminApi(request);
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const input = parsePublishCheckInput(await readJsonBody(request));
   if (!input.ok) return jsonError(400, input.message);
   // This site is its configured address and the one the admin is using.
-  const origins = [...new Set([new URL(getConfig().siteUrl).origin, new URL(request.url).origin])];
+  const origins = [...new Set([new URL(context.get(configContext).siteUrl).origin, new URL(request.url).origin])];
   try {
-    const check = await checkBeforePublishing(getDb(), input.value, { origins });
+    const check = await checkBeforePublishing(context.get(dbContext), input.value, { origins });
     return Response.json(check, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     if (error instanceof MarkdownRenderError) return jsonError(error.status, error.message);

@@ -1,15 +1,14 @@
 import { CSV_IMPORT_LIMITS } from "~/lib/redirects";
 import { recordAudit } from "~/server/audit/index.server";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { isStorableText, jsonError, methodNotAllowed, readBody } from "~/server/platform/http.server";
 import { exportRedirectsCsv, importRedirectsCsv } from "~/server/redirects/index.server";
 import type { Route } from "./+types/admin.redirects.csv";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 /** GET /api/admin/redirects.csv: every redirect as `from,to,status` lines (ADR 054). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
-  return new Response(await exportRedirectsCsv(getDb()), {
+export async function loader({ context }: Route.LoaderArgs) {
+  return new Response(await exportRedirectsCsv(context.get(dbContext)), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": 'attachment; filename="redirects.csv"',
@@ -24,11 +23,11 @@ export async function loader({ request }: Route.LoaderArgs) {
  * message}]}` and nothing saved.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+  const admin = signedInAdmin(context);
   if (request.method !== "POST") return methodNotAllowed(["GET", "POST"]);
   const text = (await readBody(request, CSV_IMPORT_LIMITS.bytes)).toString("utf8");
   if (!isStorableText(text)) return jsonError(400, "The file holds a character that cannot be stored (a NUL?)");
-  const result = await importRedirectsCsv(getDb(), text);
+  const result = await importRedirectsCsv(context.get(dbContext), text);
   if (!result.ok) {
     return Response.json(
       { error: "Nothing was imported: fix these lines", problems: result.problems },
@@ -40,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     admin,
     target: `${result.imported} redirects`,
     request,
-    clientAddress: context.clientAddress,
+    clientAddress: context.get(clientAddressContext),
   });
   return Response.json({ imported: result.imported }, { headers: { "Cache-Control": "no-store" } });
 }

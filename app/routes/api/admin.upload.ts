@@ -1,5 +1,5 @@
-import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import {
   ImageTooLargeError,
@@ -13,8 +13,7 @@ import { getLogger } from "~/server/platform/logger.server";
 import { readUploadedFile } from "~/server/images/index.server";
 import type { Route } from "./+types/admin.upload";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminApi(request);
+export function loader() {
   return methodNotAllowed(["POST"]);
 }
 
@@ -23,8 +22,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * 415 not a real image; and 503 with Retry-After while the process already
  * holds as many uploads as it takes (ADR 032).
  */
-export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminApi(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = signedInAdmin(context);
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   // Admitted before the file is read, so a refused upload is never held in
   // memory (its body is dropped unread, server/request-checks.ts).
@@ -35,7 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   try {
     const file = await readUploadedFile(request);
-    const image = await admission.run(() => storeImage(getDb(), file));
+    const image = await admission.run(() => storeImage(context.get(dbContext), file));
     getLogger().info({ image: image.id, by: admin.email, bytes: file.byteLength }, "image uploaded");
     return Response.json(
       { url: image.url, width: image.width, height: image.height, variants: image.variants },

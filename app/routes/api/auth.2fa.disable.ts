@@ -2,11 +2,11 @@ import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
 import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import { disableTwoFactor } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.2fa.disable";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
@@ -20,9 +20,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
-  const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
+  const check = await checkOwnPassword(admin, parsed.data.password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
-  await disableTwoFactor(getDb(), admin.id);
-  await recordAudit({ action: "two-factor-disabled", admin, request, clientAddress: context.clientAddress });
+  await disableTwoFactor(context.get(dbContext), admin.id);
+  await recordAudit({
+    action: "two-factor-disabled",
+    admin,
+    request,
+    clientAddress: context.get(clientAddressContext),
+  });
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }

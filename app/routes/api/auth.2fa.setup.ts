@@ -2,10 +2,10 @@ import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
 import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import { beginSetup, TwoFactorError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.2fa.setup";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const body = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 
@@ -24,10 +24,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, PASSWORD_REQUIRED);
-  const check = await checkOwnPassword(admin, parsed.data.password, context.clientAddress);
+  const check = await checkOwnPassword(admin, parsed.data.password, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   try {
-    const { secret, otpauthUrl } = await beginSetup(getDb(), admin);
+    const { secret, otpauthUrl } = await beginSetup(context.get(dbContext), admin);
     return Response.json({ secret, otpauthUrl }, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     if (error instanceof TwoFactorError) return jsonError(error.status, error.message);

@@ -3,10 +3,10 @@ import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { ADMIN_NAME_MAX_LENGTH } from "~/lib/admins";
 import { acceptInvite, AdminsError, InviteError } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.invite";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const body = z.object({
   token: z.string().max(200),
@@ -28,13 +28,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with token, name and password");
   try {
-    const { user, setCookie } = await acceptInvite(getDb(), parsed.data);
+    const { user, setCookie } = await acceptInvite(context.get(dbContext), parsed.data);
     await recordAudit({
       action: "admin-joined",
       admin: user,
       target: user.email,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return Response.json({ user: { email: user.email } }, { status: 201, headers: { "Set-Cookie": setCookie } });
   } catch (error) {

@@ -6,6 +6,7 @@ import { signIn } from "~/server/identity/index.server";
 import { CODE_MAX_LENGTH } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/auth.login";
+import { clientAddressContext } from "~/server/platform/context.server";
 
 const credentials = z.object({
   email: z.string().max(EMAIL_MAX_LENGTH),
@@ -22,8 +23,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const body = credentials.safeParse(await readJsonBody(request));
   if (!body.success) return jsonError(400, "Send a JSON body with email and password");
-  const result = await signIn({ ...body.data, userAgent: request.headers.get("User-Agent") }, context.clientAddress);
-  await recordSignIn(result, body.data.email, request, context.clientAddress, {
+  const result = await signIn(
+    { ...body.data, userAgent: request.headers.get("User-Agent") },
+    context.get(clientAddressContext),
+  );
+  await recordSignIn(result, body.data.email, request, context.get(clientAddressContext), {
     codeGiven: body.data.code !== undefined && body.data.code !== "",
   });
   if (!result.ok) {

@@ -3,11 +3,11 @@ import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { AccountError, changeOwnPassword } from "~/server/identity/index.server";
 import { checkOwnPassword } from "~/server/identity/index.server";
 import { requireAdminApi } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.password";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const body = z.object({
   currentPassword: z.string().max(MAX_PASSWORD_LENGTH),
@@ -28,15 +28,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdminApi(request);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with currentPassword and newPassword");
-  const check = await checkOwnPassword(admin, parsed.data.currentPassword, context.clientAddress);
+  const check = await checkOwnPassword(admin, parsed.data.currentPassword, context.get(clientAddressContext));
   if (!check.ok) return refusedAttempt(check);
   try {
-    await changeOwnPassword(getDb(), admin, request, parsed.data.newPassword);
+    await changeOwnPassword(context.get(dbContext), admin, request, parsed.data.newPassword);
   } catch (error) {
     if (error instanceof AccountError) return jsonError(400, error.message);
     if (error instanceof HashingBusyError) return refusedAttempt(busyRefusal());
     throw error;
   }
-  await recordAudit({ action: "password-changed", admin, request, clientAddress: context.clientAddress });
+  await recordAudit({ action: "password-changed", admin, request, clientAddress: context.get(clientAddressContext) });
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }

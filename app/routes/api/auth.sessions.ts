@@ -1,14 +1,14 @@
 import { listOwnSessions, requireAdminApi, revokeOtherSessions } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.sessions";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 /** GET /api/auth/sessions: this administrator's live sessions, `current` marking the one asking. */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdminApi(request);
   return Response.json(
-    { sessions: await listOwnSessions(getDb(), admin, request) },
+    { sessions: await listOwnSessions(context.get(dbContext), admin, request) },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -17,12 +17,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") return methodNotAllowed(["GET", "DELETE"]);
   const admin = await requireAdminApi(request);
-  const count = await revokeOtherSessions(getDb(), admin, request);
+  const count = await revokeOtherSessions(context.get(dbContext), admin, request);
   await recordAudit({
     action: "sessions-signed-out",
     admin,
     request,
-    clientAddress: context.clientAddress,
+    clientAddress: context.get(clientAddressContext),
     target: `${count} other session${count === 1 ? "" : "s"}`,
   });
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { completeSetup } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/auth.setup";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const body = z.object({
   token: z.string().max(200),
@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const parsed = body.safeParse(await readJsonBody(request));
   if (!parsed.success) return jsonError(400, "Send a JSON body with token, email and password");
-  const result = await completeSetup(getDb(), parsed.data, context.clientAddress);
+  const result = await completeSetup(context.get(dbContext), parsed.data, context.get(clientAddressContext));
   if (!result.ok) return refusedAttempt(result);
   return Response.json(
     { user: { email: result.user.email } },

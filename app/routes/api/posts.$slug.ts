@@ -1,10 +1,10 @@
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed, PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { findPublicPost } from "~/server/posts/index.server";
 import type { Route } from "./+types/posts.$slug";
 
-export async function loader({ params }: Route.LoaderArgs) {
-  const post = await findPublicPost(getDb(), params.slug, new Date());
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const post = await findPublicPost(context.get(dbContext), params.slug, new Date());
   if (!post) return jsonError(404, "Post not found");
   return Response.json(post, { headers: { "Cache-Control": PUBLIC_CACHE_CONTROL } });
 }

@@ -1,14 +1,14 @@
-import { getConnection } from "~/server/db/index.server";
+import { connectionContext } from "~/server/platform/context.server";
 import { methodNotAllowed, PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { parsePageParams } from "~/server/platform/paging.server";
 import { currentListShape } from "~/server/posts/index.server";
 import { listPublicPosts } from "~/server/posts/index.server";
 import type { Route } from "./+types/posts";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const page = parsePageParams(new URL(request.url));
   if (page instanceof Response) return page;
-  const connection = getConnection();
+  const connection = context.get(connectionContext);
   const now = new Date();
   const shape = await currentListShape(connection, now);
   const posts = await listPublicPosts(connection.db, { ...page, now, shape });

@@ -1,4 +1,5 @@
 /** The identity domain's interface: what routes, server/ and other domains may use (README.md here). */
+export { init } from "./init.server";
 export {
   AccountError,
   administratorEmail,
@@ -20,6 +21,7 @@ export {
   removeAdministrator,
   revokeInvite,
 } from "./admins.server";
+export { adminApiMiddleware, adminPageMiddleware, signedInAdmin } from "./middleware.server";
 export { busyRefusal, HashingBusyError } from "./passwords.server";
 export {
   deleteExpiredSessions,

@@ -144,31 +144,20 @@ export async function getAdmin(request: Request, db: Db = getDb()): Promise<Admi
 }
 
 /** For /api/admin/*: the signed-in administrator, or a 401 JSON answer. */
-export async function requireAdminApi(request: Request): Promise<AdminUser> {
-  const admin = await getAdmin(request);
+export async function requireAdminApi(request: Request, db?: Db): Promise<AdminUser> {
+  const admin = await getAdmin(request, db);
   if (!admin) throw Response.json({ error: "Authentication required" }, { status: 401 });
   return admin;
 }
 
-/** One sign-in check per request, however many of its loaders ask (requireAdminPage). */
-const pageAdmins = new WeakMap<Request, Promise<AdminUser>>();
-
 /**
  * For admin pages: the signed-in administrator, or a redirect to sign-in.
- * The admin layout's loader and each screen's own loader both call it
- * (ADR 051): React Router runs them side by side, and a data request may
- * ask for the screen's loader alone. Kept per request, the session is looked
- * up once.
+ * The admin layout's middleware calls it once per request (middleware.server.ts),
+ * the page previews when opened without a share link.
  */
-export function requireAdminPage(request: Request): Promise<AdminUser> {
-  let admin = pageAdmins.get(request);
-  if (!admin) {
-    admin = getAdmin(request).then((found) => {
-      if (!found) throw redirect("/admin/login");
-      return found;
-    });
-    pageAdmins.set(request, admin);
-  }
+export async function requireAdminPage(request: Request, db?: Db): Promise<AdminUser> {
+  const admin = await getAdmin(request, db);
+  if (!admin) throw redirect("/admin/login");
   return admin;
 }
 

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { isUniqueViolation, type Db } from "../db/db.server";
-import { getConnection } from "../db/index.server";
+import { type Connection, isUniqueViolation, type Db } from "../db/db.server";
 import { addressKey, createThrottle, type Throttle } from "../platform/throttle.server";
 import { throttleKeyMaterial } from "./two-factor-key.server";
 import { AccountError, checkNewCredentials, countAdmins, normaliseEmail } from "./accounts.server";
@@ -60,12 +59,18 @@ class SetupTokenError extends Error {}
 const SETUP_THROTTLE = SIGN_IN_THROTTLE;
 
 let setupAddresses: Throttle | undefined;
-const setupThrottle = () =>
-  (setupAddresses ??= createThrottle(getConnection(), {
+/** Built once at start (the identity domain's init), not on the first setup attempt. */
+export function initSetupThrottle(connection: Connection): void {
+  setupAddresses = createThrottle(connection, {
     name: "setup-address",
     ...SETUP_THROTTLE,
     keyMaterial: throttleKeyMaterial,
-  }));
+  });
+}
+function setupThrottle(): Throttle {
+  if (!setupAddresses) throw new Error("the identity domain's init() was not called at start (server/startup.ts)");
+  return setupAddresses;
+}
 
 type SetupResult =
   | { ok: true; user: AdminUser; setCookie: string }

@@ -1,6 +1,6 @@
 import { CODE_REQUIRED } from "~/lib/account";
-import type { Db } from "../db/db.server";
-import { getConnection, getDb } from "../db/index.server";
+import type { Connection, Db } from "../db/db.server";
+import { getDb } from "../db/index.server";
 import { getLogger } from "../platform/logger.server";
 import { accountKey, addressKey, createThrottle, reserveAll, type Throttle } from "../platform/throttle.server";
 import { normaliseEmail } from "./accounts.server";
@@ -28,19 +28,23 @@ const INVALID_CREDENTIALS = "Invalid email or password";
 export const SIGN_IN_THROTTLE = { points: 5, durationSeconds: 15 * 60 };
 
 let throttles: { account: Throttle; address: Throttle } | undefined;
-function signInThrottles() {
-  throttles ??= {
-    account: createThrottle(getConnection(), {
+/** Built once at start (the identity domain's init), not on the first sign-in. */
+export function initSignInThrottles(connection: Connection): void {
+  throttles = {
+    account: createThrottle(connection, {
       name: "login-account",
       ...SIGN_IN_THROTTLE,
       keyMaterial: throttleKeyMaterial,
     }),
-    address: createThrottle(getConnection(), {
+    address: createThrottle(connection, {
       name: "login-address",
       ...SIGN_IN_THROTTLE,
       keyMaterial: throttleKeyMaterial,
     }),
   };
+}
+function signInThrottles() {
+  if (!throttles) throw new Error("the identity domain's init() was not called at start (server/startup.ts)");
   return throttles;
 }
 

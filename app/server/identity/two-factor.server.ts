@@ -3,8 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { CODE_MAX_LENGTH } from "~/lib/account";
 import { ConfigError } from "../platform/config.server";
-import type { Db } from "../db/db.server";
-import { getConnection } from "../db/index.server";
+import type { Connection, Db } from "../db/db.server";
 import { readSiteSettings } from "../settings/index.server";
 import { addressKey, createThrottle, reserveAll, type Reservation, type Throttle } from "../platform/throttle.server";
 import { getTotpKey, KEY_VARIABLE, throttleKeyMaterial } from "./two-factor-key.server";
@@ -226,19 +225,23 @@ function entryMatches(entry: string, normalised: string): boolean {
 // ---------------------------------------------------------------- throttling
 
 let throttles: { account: Throttle; address: Throttle } | undefined;
-function codeThrottles() {
-  throttles ??= {
-    account: createThrottle(getConnection(), {
+/** Built once at start (the identity domain's init), not on the first code. */
+export function initCodeThrottles(connection: Connection): void {
+  throttles = {
+    account: createThrottle(connection, {
       name: "2fa-account",
       ...CODE_THROTTLE,
       keyMaterial: throttleKeyMaterial,
     }),
-    address: createThrottle(getConnection(), {
+    address: createThrottle(connection, {
       name: "2fa-address",
       ...CODE_THROTTLE,
       keyMaterial: throttleKeyMaterial,
     }),
   };
+}
+function codeThrottles() {
+  if (!throttles) throw new Error("the identity domain's init() was not called at start (server/startup.ts)");
   return throttles;
 }
 

@@ -1,5 +1,5 @@
 import { countUnreadMessages } from "./contact.server";
-import { getDb } from "../db/index.server";
+import type { Db } from "../db/db.server";
 
 /**
  * What AdminShell shows on every admin screen: the signed-in account and the
@@ -8,6 +8,9 @@ import { getDb } from "../db/index.server";
  * every action, so the count follows marking read and deleting without a
  * request of its own.
  */
-export async function adminShellData(admin: { email: string }): Promise<{ email: string; unreadMessages: number }> {
-  return { email: admin.email, unreadMessages: await countUnreadMessages(getDb()) };
+export async function adminShellData(
+  db: Db,
+  admin: { email: string },
+): Promise<{ email: string; unreadMessages: number }> {
+  return { email: admin.email, unreadMessages: await countUnreadMessages(db) };
 }

@@ -3,9 +3,8 @@ import { setImmediate } from "node:timers/promises";
 import { sql, type ExpressionBuilder, type Selectable, type SqlBool, type Expression } from "kysely";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
 import type { ContactInput } from "~/lib/contact-rules";
-import type { Db } from "../db/db.server";
+import type { Connection, Db } from "../db/db.server";
 import { isRecordId } from "../db/ids.server";
-import { getConnection } from "../db/index.server";
 import type { ContactMessagesTable, Database } from "../db/schema.server";
 import type { MessageFilter, MessageListQuery } from "./list-query.server";
 import { getLogger } from "../platform/logger.server";
@@ -58,12 +57,12 @@ function toMessage(row: Row): ContactMessage {
 }
 
 let throttle: Throttle | undefined;
+/** Built once at start (the inbox's init), not on the first message. */
+export function initContactThrottle(connection: Connection): void {
+  throttle = createThrottle(connection, { name: "contact", ...CONTACT_THROTTLE, keyMaterial: throttleKeyMaterial });
+}
 export function contactThrottle(): Throttle {
-  throttle ??= createThrottle(getConnection(), {
-    name: "contact",
-    ...CONTACT_THROTTLE,
-    keyMaterial: throttleKeyMaterial,
-  });
+  if (!throttle) throw new Error("the inbox's init() was not called at start (server/startup.ts)");
   return throttle;
 }
 

@@ -1,4 +1,5 @@
 /** The inbox domain's interface: what routes, server/ and other domains may use (README.md here). */
+export { init } from "./init.server";
 export { adminShellData } from "./admin-shell.server";
 export { parseContactInput } from "./contact-input.server";
 export {
@@ -17,3 +18,4 @@ export {
 export { parseMessageListQuery, parseMessageScreenQuery, parseSender, parseSenderQuery } from "./list-query.server";
 export { getMailer } from "./mail.server";
 export { MESSAGES_CSV_PATH, sendMessagesCsv } from "./messages-export.server";
+export { type Received, receiveMessage, TOO_FAST_MESSAGE } from "./receive.server";

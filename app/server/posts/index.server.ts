@@ -1,4 +1,5 @@
 /** The posts domain's interface: what routes, server/ and other domains may use (README.md here). */
+export { init } from "./init.server";
 export {
   countSitemapCategories,
   currentCategory,

@@ -2,7 +2,6 @@ import { sql } from "kysely";
 import { markTerms, MAX_COUNTED_RESULTS, SEARCH_PAGE_SIZE, type SearchQuery, type Segment } from "~/lib/search-query";
 import { BoundedWork } from "../platform/bounded-work.server";
 import type { Connection, Db } from "../db/db.server";
-import { getConnection } from "../db/index.server";
 import { ReaderDeadlineError, sqliteReaderOf, type SqliteReader } from "../db/sqlite-reader.server";
 import { addressKey, createThrottle, type Reservation, type Throttle } from "../platform/throttle.server";
 import { throttleKeyMaterial } from "../identity/index.server";
@@ -81,12 +80,16 @@ export class SearchBusyError extends Error {
 export const SEARCH_THROTTLE = { points: 30, durationSeconds: 60 };
 
 let throttle: Throttle | undefined;
-function searchThrottle(): Throttle {
-  throttle ??= createThrottle(getConnection(), {
+/** Built once at start (the posts domain's init), not on the first search. */
+export function initSearchThrottle(connection: Connection): void {
+  throttle = createThrottle(connection, {
     name: "search-address",
     ...SEARCH_THROTTLE,
     keyMaterial: throttleKeyMaterial,
   });
+}
+function searchThrottle(): Throttle {
+  if (!throttle) throw new Error("the posts domain's init() was not called at start (server/startup.ts)");
   return throttle;
 }
 

@@ -8,11 +8,10 @@ import {
   checkOwnPassword,
   listOwnSessions,
   PASSWORD_MISSING,
-  requireAdminPage,
   revokeOtherSessions,
   revokeOwnSession,
+  signedInAdmin,
 } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import {
@@ -30,11 +29,12 @@ import type { ActionResult, Intent } from "./account-ui";
 import { PasswordSection } from "./password-section";
 import { SessionsSection } from "./sessions-section";
 import { TwoFactorSection } from "./two-factor-section";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 /** /admin/account: two-factor sign-in, the password and this account's sessions (ADR 037). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminPage(request);
-  const db = getDb();
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
+  const db = context.get(dbContext);
   const status = await twoFactorStatus(db, admin.id);
   const setup = status.pending ? await pendingSetup(db, admin) : undefined;
   return data(
@@ -57,11 +57,11 @@ export function headers(args: Route.HeadersArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const intent = String(form.get("intent") ?? "") as Intent;
   const text = (name: string, max: number) => String(form.get(name) ?? "").slice(0, max);
-  const db = getDb();
+  const db = context.get(dbContext);
   const refuse = (error: string, status = 400, headers?: HeadersInit) =>
     data<ActionResult>({ intent, ok: false, error }, { status, headers });
   const done = (result: Omit<Extract<ActionResult, { ok: true }>, "intent" | "ok"> = {}) =>
@@ -70,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const passwordRefusal = async () => {
     const password = text("password", MAX_PASSWORD_LENGTH);
     const check = password
-      ? await checkOwnPassword(admin, password, context.clientAddress)
+      ? await checkOwnPassword(admin, password, context.get(clientAddressContext))
       : { ok: false as const, status: 400 as const, error: PASSWORD_MISSING };
     if (check.ok) return undefined;
     return data<ActionResult>(
@@ -100,25 +100,44 @@ export async function action({ request, context }: Route.ActionArgs) {
         .execute();
       return done();
     case "enable-2fa": {
-      const result = await enableTwoFactor(db, admin.id, text("code", CODE_MAX_LENGTH), context.clientAddress);
+      const result = await enableTwoFactor(
+        db,
+        admin.id,
+        text("code", CODE_MAX_LENGTH),
+        context.get(clientAddressContext),
+      );
       if (!result.ok) return refuse(result.error, result.status);
       // Sessions opened with the password alone end: a borrowed one must not outlive 2FA (ADR 046).
       await revokeOtherSessions(db, admin, request);
-      await recordAudit({ action: "two-factor-enabled", admin, request, clientAddress: context.clientAddress });
+      await recordAudit({
+        action: "two-factor-enabled",
+        admin,
+        request,
+        clientAddress: context.get(clientAddressContext),
+      });
       return done({ recoveryCodes: result.recoveryCodes });
     }
     case "disable-2fa": {
       const refused = await passwordRefusal();
       if (refused) return refused;
       await disableTwoFactor(db, admin.id);
-      await recordAudit({ action: "two-factor-disabled", admin, request, clientAddress: context.clientAddress });
+      await recordAudit({
+        action: "two-factor-disabled",
+        admin,
+        request,
+        clientAddress: context.get(clientAddressContext),
+      });
       return done({ message: "Two-factor sign-in is off. Your password alone signs you in." });
     }
     case "change-password": {
       const next = text("newPassword", MAX_PASSWORD_LENGTH + 1);
       if (next !== text("confirmPassword", MAX_PASSWORD_LENGTH + 1)) return refuse("The two new passwords differ.");
       if (next.length > MAX_PASSWORD_LENGTH) return refuse("The new password is too long.");
-      const check = await checkOwnPassword(admin, text("currentPassword", MAX_PASSWORD_LENGTH), context.clientAddress);
+      const check = await checkOwnPassword(
+        admin,
+        text("currentPassword", MAX_PASSWORD_LENGTH),
+        context.get(clientAddressContext),
+      );
       if (!check.ok) {
         const error = check.status === 403 ? "The current password is not correct." : check.error;
         return refuse(error, check.status, retryAfterHeaders(check));
@@ -133,7 +152,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         }
         throw error;
       }
-      await recordAudit({ action: "password-changed", admin, request, clientAddress: context.clientAddress });
+      await recordAudit({
+        action: "password-changed",
+        admin,
+        request,
+        clientAddress: context.get(clientAddressContext),
+      });
       return done({ message: "Password changed. Your other sessions were signed out." });
     }
     case "revoke-session":
@@ -143,7 +167,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         action: "sessions-signed-out",
         admin,
         request,
-        clientAddress: context.clientAddress,
+        clientAddress: context.get(clientAddressContext),
         target: "one session",
       });
       return done({ message: "That session was signed out." });
@@ -153,7 +177,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         action: "sessions-signed-out",
         admin,
         request,
-        clientAddress: context.clientAddress,
+        clientAddress: context.get(clientAddressContext),
         target: `${count} other session${count === 1 ? "" : "s"}`,
       });
       return done({ message: `Signed out everywhere else (${count} session${count === 1 ? "" : "s"}).` });

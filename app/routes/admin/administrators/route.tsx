@@ -14,18 +14,18 @@ import {
   listPendingInvites,
   removeAdministrator,
   revokeInvite,
+  signedInAdmin,
 } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { checkOwnPassword, PASSWORD_MISSING, requireAdminPage, signOut } from "~/server/identity/index.server";
-import { getConfig } from "~/server/platform/config.server";
-import { getDb } from "~/server/db/index.server";
+import { checkOwnPassword, PASSWORD_MISSING, signOut } from "~/server/identity/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 
 /** /admin/administrators: who can sign in, invitations, removal (ADR 038). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdminPage(request);
-  const db = getDb();
+export async function loader({ context }: Route.LoaderArgs) {
+  const admin = signedInAdmin(context);
+  const db = context.get(dbContext);
   const [administrators, invites] = await Promise.all([listAdministrators(db), listPendingInvites(db)]);
   return { admin: { id: admin.id }, administrators, invites };
 }
@@ -51,18 +51,18 @@ interface ActionResult {
 const reply = (result: ActionResult, status = 200, headers?: HeadersInit) => data(result, { status, headers });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const intent = String(form.get("intent") ?? "");
-  const audit = { admin, request, clientAddress: context.clientAddress };
-  const db = getDb();
+  const audit = { admin, request, clientAddress: context.get(clientAddressContext) };
+  const db = context.get(dbContext);
   // What was typed stays in the box when an invitation is refused.
   const typed = intent === "invite" ? String(form.get("email") ?? "").slice(0, EMAIL_MAX_LENGTH + 1) : undefined;
   if (intent === "invite" || intent === "remove") {
     // Both ask the current password again (ADR 046): a borrowed session alone must not add or remove anyone.
     const password = String(form.get("password") ?? "").slice(0, MAX_PASSWORD_LENGTH);
     const check = password
-      ? await checkOwnPassword(admin, password, context.clientAddress)
+      ? await checkOwnPassword(admin, password, context.get(clientAddressContext))
       : { ok: false as const, status: 400 as const, error: PASSWORD_MISSING };
     if (!check.ok) {
       const refusal = { intent, ok: false, error: check.error, field: "password" as const, email: typed };
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         intent,
         ok: true,
         email: invite.email,
-        link: `${getConfig().siteUrl}${invitePath(token)}`,
+        link: `${context.get(configContext).siteUrl}${invitePath(token)}`,
         expiresAt: invite.expiresAt,
       });
     }

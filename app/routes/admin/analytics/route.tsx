@@ -3,8 +3,7 @@ import { AdminScreen } from "~/components/admin/admin-screen";
 import { analyticsText as text } from "~/content/analytics";
 import { pageMeta } from "~/lib/seo";
 import { analyticsReport, chartOf, parseScreenRange } from "~/server/analytics/index.server";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import type { Route } from "./+types/route";
 import { AnalyticsChart } from "./chart";
 import { DateField } from "./date-field";
@@ -16,10 +15,9 @@ import { NumbersTable } from "./numbers-table";
  * numbers per day as a table, the top pages, sources, campaigns, devices and
  * the contact messages with the page and source that led to them.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { range, preset, error } = parseScreenRange(new URL(request.url).searchParams);
-  const report = await analyticsReport(getDb(), range);
+  const report = await analyticsReport(context.get(dbContext), range);
   return { report, chart: chartOf(report.days), preset, error };
 }
 

@@ -13,8 +13,7 @@ import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { listAdministrators } from "~/server/identity/index.server";
 import { listAuditEntries } from "~/server/audit/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError } from "~/server/platform/http.server";
 import { parseAuditScreenQuery } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
@@ -29,11 +28,10 @@ function auditHref({ page = 1, action = "", admin = "" }: { page?: number; actio
 }
 
 /** /admin/audit?action=&admin=&page=: the audit log, newest first (ADR 038). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseAuditScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
-  const db = getDb();
+  const db = context.get(dbContext);
   const [{ entries, total }, administrators] = await Promise.all([
     listAuditEntries(db, query.value),
     listAdministrators(db),

@@ -5,19 +5,17 @@ import { adminListHref, countOf, pageCount } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import { formatBytes, imageSrcSet } from "~/lib/images";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import { deleteImage, describeUse, listImages } from "~/server/images/index.server";
 import { parseImageScreenQuery } from "~/server/images/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/images?page=: the uploads no post or page uses, newest first (ADR 036, 053). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseImageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
-  const { images, total } = await listImages(getDb(), { ...query.value, unused: true });
+  const { images, total } = await listImages(context.get(dbContext), { ...query.value, unused: true });
   const { page } = query.value;
   // Past the end (the last images were deleted, an old link): the last page.
   const pages = pageCount(total);
@@ -25,11 +23,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { images, total, page, pages };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminPage(request);
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormBody(request);
   if (form.get("intent") !== "delete") return { error: "Unknown action" };
-  const deletion = await deleteImage(getDb(), String(form.get("id") ?? ""));
+  const deletion = await deleteImage(context.get(dbContext), String(form.get("id") ?? ""));
   switch (deletion.status) {
     case "deleted":
       return { deleted: true };

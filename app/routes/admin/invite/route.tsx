@@ -13,10 +13,10 @@ import {
   inviteState,
 } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const TITLES: Record<Exclude<InviteState, "valid">, string> = {
   unknown: "Invitation link not valid",
@@ -26,8 +26,8 @@ const TITLES: Record<Exclude<InviteState, "valid">, string> = {
 };
 
 /** /admin/invite/{token}: the invitee names themself and sets a password (ADR 038). */
-export async function loader({ params }: Route.LoaderArgs) {
-  const { state, email } = await inviteState(getDb(), params.token);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { state, email } = await inviteState(context.get(dbContext), params.token);
   if (state === "valid") return { state, email: email!, message: null };
   return data(
     { state, email: null, message: INVITE_STATE_MESSAGES[state] },
@@ -47,13 +47,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const problem = newPasswordProblem(password, String(form.get("confirm") ?? ""));
   if (problem) return data({ error: problem, name }, { status: 400 });
   try {
-    const { user, setCookie } = await acceptInvite(getDb(), { token: params.token, name, password });
+    const { user, setCookie } = await acceptInvite(context.get(dbContext), { token: params.token, name, password });
     await recordAudit({
       action: "admin-joined",
       admin: user,
       target: user.email,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
     return redirect("/admin", { headers: { "Set-Cookie": setCookie } });
   } catch (error) {

@@ -7,13 +7,13 @@ import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { pageMeta } from "~/lib/seo";
 import { recordSignIn } from "~/server/audit/index.server";
 import { countAdmins, getAdmin, signIn } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getAdmin(request)) throw redirect("/admin");
-  return { needsSetup: (await countAdmins(getDb())) === 0 };
+  return { needsSetup: (await countAdmins(context.get(dbContext))) === 0 };
 }
 
 /** A throttled or busy password check's Retry-After reaches the page's answer. */
@@ -37,9 +37,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const result = await signIn(
     { email, password, code: code || undefined, userAgent: request.headers.get("User-Agent") },
-    context.clientAddress,
+    context.get(clientAddressContext),
   );
-  await recordSignIn(result, email, request, context.clientAddress, { codeGiven: code !== "" });
+  await recordSignIn(result, email, request, context.get(clientAddressContext), { codeGiven: code !== "" });
   if (!result.ok) {
     return data(
       { error: result.error, email, twoFactor: "twoFactorRequired" in result && result.twoFactorRequired === true },

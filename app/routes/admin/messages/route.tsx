@@ -12,7 +12,6 @@ import {
   pageCount,
 } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/identity/index.server";
 import {
   countMessagesBySender,
   countUnreadMessages,
@@ -21,18 +20,17 @@ import {
   listContactMessages,
   setMessageRead,
 } from "~/server/inbox/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import { parseMessageScreenQuery, parseSender } from "~/server/inbox/index.server";
 import type { Route } from "./+types/route";
 import { MessageCard } from "./message-card";
 
 /** /admin/messages?status=&q=&page=: one page of the inbox, newest first, filtered (ADRs 026, 035). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseMessageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
-  const db = getDb();
+  const db = context.get(dbContext);
   const [{ messages, total }, unread] = await Promise.all([
     listContactMessages(db, query.value),
     countUnreadMessages(db),
@@ -60,19 +58,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdminPage(request);
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormBody(request);
   const id = String(form.get("id") ?? "");
   const intent = form.get("intent");
   if (intent === "forget") {
     const sender = parseSender(form.get("email"));
     if (!sender.ok) throw jsonError(400, sender.message);
-    const deleted = await deleteMessagesFrom(getDb(), sender.value);
+    const deleted = await deleteMessagesFrom(context.get(dbContext), sender.value);
     return { forgotten: { email: sender.value, deleted } };
   }
-  if (intent === "delete") await deleteMessage(getDb(), id);
-  else if (intent === "read" || intent === "unread") await setMessageRead(getDb(), id, intent === "read");
+  if (intent === "delete") await deleteMessage(context.get(dbContext), id);
+  else if (intent === "read" || intent === "unread")
+    await setMessageRead(context.get(dbContext), id, intent === "read");
   return null;
 }
 

@@ -6,21 +6,20 @@ import { pageCount } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { recordAudit } from "~/server/audit/index.server";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import { dismissNotFound, listNotFound, parseRedirectScreenQuery } from "~/server/redirects/index.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
 const notFoundHref = (page: number) => (page > 1 ? `/admin/not-found?page=${page}` : "/admin/not-found");
 
 /** /admin/not-found?page=: the not-found log, most hits first (ADR 054). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   // The same `page` as the Redirects screen's (its `q` is not used here).
   const query = parseRedirectScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
-  const { entries, total } = await listNotFound(getDb(), query.value);
+  const { entries, total } = await listNotFound(context.get(dbContext), query.value);
   const { page } = query.value;
   const pages = pageCount(total);
   if (page > pages) throw redirect(notFoundHref(pages));
@@ -29,17 +28,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** "Dismiss": the path leaves the log until it is asked for again. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const path = String(form.get("path") ?? "");
   if (form.get("intent") !== "dismiss") return { error: "Unknown action" };
-  if (await dismissNotFound(getDb(), path)) {
+  if (await dismissNotFound(context.get(dbContext), path)) {
     await recordAudit({
       action: "not-found-dismissed",
       admin,
       target: path,
       request,
-      clientAddress: context.clientAddress,
+      clientAddress: context.get(clientAddressContext),
     });
   }
   return { done: text.dismissed(path) };

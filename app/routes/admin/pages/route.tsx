@@ -3,15 +3,13 @@ import { AdminScreen } from "~/components/admin/admin-screen";
 import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { listContentSummaries } from "~/server/site-content/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/pages: the pages whose words and prices the owner edits (ADR 053), a fixed list of three. */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
-  const pages = await listContentSummaries(getDb());
+export async function loader({ context }: Route.LoaderArgs) {
+  const pages = await listContentSummaries(context.get(dbContext));
 
   return { pages };
 }

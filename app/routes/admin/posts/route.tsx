@@ -10,8 +10,7 @@ import { useAdminShell } from "~/components/admin/admin-shell";
 import { useListFilter } from "~/components/admin/list-filter";
 import { adminListHref, pageCount } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
-import { requireAdminPage } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError } from "~/server/platform/http.server";
 import { parsePostScreenQuery } from "~/server/posts/index.server";
 import { listAdminPosts } from "~/server/posts/index.server";
@@ -26,12 +25,11 @@ import { type Notice, usePostEditing } from "./use-post-editing";
 import { usePostRows } from "./use-post-rows";
 
 /** /admin?q=&sort=&page=: one page of the posts list (ADR 026). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parsePostScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const { page, q = "", sort } = query.value;
-  const { posts, total } = await listAdminPosts(getDb(), query.value);
+  const { posts, total } = await listAdminPosts(context.get(dbContext), query.value);
   // Past the end (the last posts were deleted, an old link): the last page.
   const pages = pageCount(total);
   if (page > pages) throw redirect(adminListHref("/admin", { page: pages, q, sort }));

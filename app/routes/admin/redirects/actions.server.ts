@@ -1,8 +1,9 @@
+import type { RouterContextProvider } from "react-router";
 import { redirectsText as text } from "~/content/redirects";
 import { CSV_IMPORT_LIMITS, isRedirectStatus } from "~/lib/redirects";
 import { recordAudit } from "~/server/audit/index.server";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 import { BODY_LIMITS, isStorableText, readBody, readFormBody } from "~/server/platform/http.server";
 import {
   createRedirect,
@@ -38,11 +39,12 @@ async function importFile(request: Request): Promise<string | Answer> {
   return isStorableText(csv) ? csv : { error: "The file holds a character that cannot be stored (a NUL?)." };
 }
 
-export async function redirectsAction(request: Request, clientAddress: string): Promise<Answer> {
-  const admin = await requireAdminPage(request);
+export async function redirectsAction(request: Request, context: Readonly<RouterContextProvider>): Promise<Answer> {
+  const admin = signedInAdmin(context);
+  const clientAddress = context.get(clientAddressContext);
   const audit = (action: Parameters<typeof recordAudit>[0]["action"], target: string) =>
     recordAudit({ action, admin, target, request, clientAddress });
-  const db = getDb();
+  const db = context.get(dbContext);
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const csv = await importFile(request);
     if (typeof csv !== "string") return csv;

@@ -5,8 +5,7 @@ import { redirectsText as text } from "~/content/redirects";
 import { pageCount } from "~/lib/admin-lists";
 import { REDIRECT_LIMITS } from "~/lib/redirects";
 import { pageMeta } from "~/lib/seo";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { jsonError } from "~/server/platform/http.server";
 import { listRedirects, parseRedirectScreenQuery } from "~/server/redirects/index.server";
 import type { Route } from "./+types/route";
@@ -26,12 +25,11 @@ export function redirectsHref({ page = 1, q = "" }: { page?: number; q?: string 
 }
 
 /** /admin/redirects?q=&page=(&from=): the redirects by `from`, searched and paged (ADR 054). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = parseRedirectScreenQuery(url);
   if (!query.ok) throw jsonError(400, query.message);
-  const { redirects, total } = await listRedirects(getDb(), query.value);
+  const { redirects, total } = await listRedirects(context.get(dbContext), query.value);
   const { page, q = "" } = query.value;
   const pages = pageCount(total);
   if (page > pages) throw redirect(redirectsHref({ page: pages, q }));
@@ -40,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { redirects, total, page, pages, q, from };
 }
 
-export const action = ({ request, context }: Route.ActionArgs) => redirectsAction(request, context.clientAddress);
+export const action = ({ request, context }: Route.ActionArgs) => redirectsAction(request, context);
 
 export const meta = () => pageMeta({ title: "Redirects | Blog Admin", noindex: true });
 

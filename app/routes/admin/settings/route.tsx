@@ -8,21 +8,19 @@ import {
   type SettingsIssue,
   type SiteSettings,
 } from "~/lib/site-settings";
-import { requireAdminPage } from "~/server/identity/index.server";
-import { getConfig } from "~/server/platform/config.server";
-import { getDb } from "~/server/db/index.server";
+import { signedInAdmin } from "~/server/identity/index.server";
 import { readFormBody } from "~/server/platform/http.server";
 import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 import { BackupDownload } from "./backup-download";
+import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ context }: Route.LoaderArgs) {
   return {
-    settings: await readSiteSettings(getDb()),
-    mailConfigured: getConfig().smtp !== undefined,
+    settings: await readSiteSettings(context.get(dbContext)),
+    mailConfigured: context.get(configContext).smtp !== undefined,
   };
 }
 
@@ -67,11 +65,11 @@ function formValues(settings: SiteSettings): FormValues {
  * (with or without JavaScript).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdminPage(request);
+  const admin = signedInAdmin(context);
   const form = await readFormBody(request);
   const field = (name: FieldName) => form.get(name) ?? undefined;
   const typed = Object.fromEntries(FIELD_NAMES.map((name) => [name, field(name) ?? ""])) as FormValues;
-  const db = getDb();
+  const db = context.get(dbContext);
   const parsed = parseSettingsInput(
     {
       companyName: field("companyName"),
@@ -86,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   if (!parsed.ok) return data({ saved: false as const, issues: parsed.issues, values: typed }, { status: 400 });
   await saveSiteSettings(db, parsed.value);
-  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.clientAddress });
+  await recordAudit({ action: "settings-changed", admin, request, clientAddress: context.get(clientAddressContext) });
   return { saved: true as const, savedAt: Date.now() };
 }
 

@@ -5,13 +5,13 @@ import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";
 import { pageMeta } from "~/lib/seo";
 import { completeSetup, isSetupTokenValid } from "~/server/identity/index.server";
-import { getDb } from "~/server/db/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
+import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const valid = await isSetupTokenValid(getDb(), token);
+  const valid = await isSetupTokenValid(context.get(dbContext), token);
   return data({ token: valid ? token : null }, { status: valid ? 200 : 403 });
 }
 
@@ -27,7 +27,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const password = String(form.get("password") ?? "");
   const problem = newPasswordProblem(password, String(form.get("confirm") ?? ""));
   if (problem) return data({ error: problem, email }, { status: 400 });
-  const result = await completeSetup(getDb(), { token, email, password }, context.clientAddress);
+  const result = await completeSetup(
+    context.get(dbContext),
+    { token, email, password },
+    context.get(clientAddressContext),
+  );
   if (!result.ok)
     return data({ error: result.error, email }, { status: result.status, headers: retryAfterHeaders(result) });
   return redirect("/admin", { headers: { "Set-Cookie": result.setCookie } });

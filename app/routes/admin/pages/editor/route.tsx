@@ -1,18 +1,16 @@
 import { PAGE_TITLES } from "~/content/pages";
 import { isContentName } from "~/lib/site-content";
 import { pageMeta } from "~/lib/seo";
-import { getDb } from "~/server/db/index.server";
-import { requireAdminPage } from "~/server/identity/index.server";
+import { dbContext } from "~/server/platform/context.server";
 import { listContentRevisions, readDraft, readPublished } from "~/server/site-content/index.server";
 import type { Route } from "./+types/route";
 import { PageEditor } from "./page-editor";
 
 /** /admin/pages/{name}: the editor of one page's content (ADR 053), its draft, preview, publishing and history. */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdminPage(request);
+export async function loader({ params, context }: Route.LoaderArgs) {
   const name = params.name;
   if (name.length > 40 || !isContentName(name)) throw new Response("Not found", { status: 404 });
-  const db = getDb();
+  const db = context.get(dbContext);
   const [published, draft, revisions] = await Promise.all([
     readPublished(db, name),
     readDraft(db, name),

@@ -1,0 +1,54 @@
+import { recordConversion } from "../analytics/index.server";
+import type { Db } from "../db/db.server";
+import { BODY_LIMITS, readJsonBody } from "../platform/http.server";
+import { getLogger } from "../platform/logger.server";
+import { addressKey } from "../platform/throttle.server";
+import { parseContactInput } from "./contact-input.server";
+import { contactThrottle, scheduleNoticeSweep, storeContactMessage } from "./contact.server";
+import { getMailer } from "./mail.server";
+
+/**
+ * The contact form's policy, in order (docs/product/contract.md#contact-messages,
+ * ADR 021): a full address is refused before its body is read; the message is
+ * checked; the address is charged before the message is stored, so that of
+ * any number of parallel posts exactly as many as it has left get through; a
+ * filled honeypot is dropped yet told "received"; a message not stored is
+ * refunded; a stored one queues its notice and counts as a conversion
+ * (ADR 056). The route (app/routes/api/contact.ts) only turns the outcome
+ * into HTTP.
+ */
+
+export const TOO_FAST_MESSAGE = "Error: That was quick! Please check your message and press Send Message again.";
+
+export type Received =
+  { kind: "accepted" } | { kind: "throttled"; retryAfterMs: number } | { kind: "invalid"; message: string };
+
+export async function receiveMessage(db: Db, request: Request, clientAddress: string): Promise<Received> {
+  const throttle = contactThrottle();
+  const client = addressKey(clientAddress);
+  const waitMs = await throttle.retryAfterMs(client);
+  if (waitMs > 0) return { kind: "throttled", retryAfterMs: waitMs };
+  const input = parseContactInput(await readJsonBody(request, BODY_LIMITS.contact));
+  if (!input.ok) return { kind: "invalid", message: input.message };
+  if (input.tooFast) return { kind: "invalid", message: TOO_FAST_MESSAGE };
+
+  const reservation = await throttle.reserve(client);
+  if (!reservation.ok) return { kind: "throttled", retryAfterMs: reservation.retryAfterMs };
+  if (input.honeypot) {
+    // Answered as if accepted, so the bot learns nothing; nothing is kept.
+    getLogger().info({ client }, "contact message dropped: honeypot filled");
+    return { kind: "accepted" };
+  }
+  const mailer = getMailer();
+  try {
+    await storeContactMessage(db, input.value, { notify: mailer !== null });
+  } catch (error) {
+    // Not stored, so not accepted: the visitor may send it again.
+    await throttle.refund(client).catch(() => {});
+    throw error;
+  }
+  if (mailer) scheduleNoticeSweep(0);
+  // A conversion in the analytics: the page it was sent from, and the source of its sender's visit.
+  recordConversion(request, clientAddress);
+  return { kind: "accepted" };
+}
