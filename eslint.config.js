@@ -32,6 +32,8 @@ export default tseslint.config(
     rules: {
       "regexp/no-super-linear-backtracking": ["error", { report: "potential" }],
       "regexp/no-super-linear-move": "error",
+      // One import statement per module (type imports included, as `type X` specifiers).
+      "no-duplicate-imports": "error",
       // React Router's loaders and actions answer by throwing a Response
       // (and the helpers they await reject with one).
       "@typescript-eslint/only-throw-error": ["error", { allow: [{ from: "lib", name: "Response" }] }],

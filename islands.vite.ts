@@ -16,7 +16,7 @@ import { hmrRuntimeUrl, readClientManifest, type ManifestChunk } from "./react-r
  */
 export const ISLANDS_ENTRY = "app/islands/hydrate-islands.tsx";
 /** Loaded before hydrating where a pointer can hover (app/islands/hydrate-islands.tsx). */
-export const TOOLTIP_MODULE = "app/components/ui/tip-radix.tsx";
+const TOOLTIP_MODULE = "app/components/ui/tip-radix.tsx";
 
 const VIRTUAL_ID = "virtual:islands-assets";
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;

@@ -15,8 +15,14 @@ import { getConnection } from "~/server/db/index.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { BACKUP_PATH, sendBackup } from "~/server/backup/index.server";
 import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/inbox/index.server";
-import { COMPRESSION_THRESHOLD, pageCache } from "~/server/page-cache/index.server";
-import { cacheKeyOf, isOpenEndedKey, keepsNotFound, pathOf } from "~/server/page-cache/index.server";
+import {
+  COMPRESSION_THRESHOLD,
+  pageCache,
+  cacheKeyOf,
+  isOpenEndedKey,
+  keepsNotFound,
+  pathOf,
+} from "~/server/page-cache/index.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/db/content-version.server";
 import { notFoundCounter, readAllRedirects, redirectLookup } from "~/server/redirects/index.server";
 import { analyticsWatch } from "~/server/analytics/index.server";

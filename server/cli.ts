@@ -5,18 +5,28 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import tar from "tar-stream";
-import { AccountError, MIN_PASSWORD_LENGTH, upsertAdmin } from "~/server/identity/index.server";
-import { clearSignInThrottle, init as initIdentity } from "~/server/identity/index.server";
-import { BackupError } from "~/server/backup/index.server";
-import { readBackupFile, restoreBackup } from "~/server/backup/index.server";
-import { writeBackup } from "~/server/backup/index.server";
+import {
+  AccountError,
+  MIN_PASSWORD_LENGTH,
+  upsertAdmin,
+  clearSignInThrottle,
+  init as initIdentity,
+  getTotpKey,
+  KEY_FILE_NAME,
+  resetTwoFactor,
+} from "~/server/identity/index.server";
+import {
+  BackupError,
+  readBackupFile,
+  restoreBackup,
+  writeBackup,
+  CopyError,
+  copyDatabase,
+} from "~/server/backup/index.server";
 import { ConfigError, resolveDatabase } from "~/server/platform/config.server";
-import { CopyError, copyDatabase } from "~/server/backup/index.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
-import { getTotpKey, KEY_FILE_NAME } from "~/server/identity/index.server";
-import { resetTwoFactor } from "~/server/identity/index.server";
 
 const USAGE = `Usage:
   npm run admin -- set-password <email>   add an administrator, or reset the password of an existing one

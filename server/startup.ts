@@ -1,20 +1,27 @@
 import { samplePosts } from "~/content/sample-posts";
 import { getConfig } from "~/server/platform/config.server";
-import { migrateToLatest, type Db } from "~/server/db/db.server";
+import { migrateToLatest, type Db, type Connection } from "~/server/db/db.server";
 import { getConnection } from "~/server/db/index.server";
-import type { Connection } from "~/server/db/db.server";
-import { init as initIdentity } from "~/server/identity/index.server";
+import {
+  init as initIdentity,
+  countAdmins,
+  upsertAdmin,
+  createSetupToken,
+  deleteExpiredSessions,
+  getTotpKey,
+  encryptPlainSecrets,
+  unreadableSecrets,
+} from "~/server/identity/index.server";
 import { init as initInbox } from "~/server/inbox/index.server";
-import { init as initPosts } from "~/server/posts/index.server";
-import { countAdmins, upsertAdmin } from "~/server/identity/index.server";
-import { createSetupToken } from "~/server/identity/index.server";
-import { deleteExpiredSessions } from "~/server/identity/index.server";
+import {
+  init as initPosts,
+  countPosts,
+  createPost,
+  SlugTakenError,
+  warnIfTitleSearchUnindexed,
+} from "~/server/posts/index.server";
 import { getLogger } from "~/server/platform/logger.server";
-import { countPosts, createPost, SlugTakenError } from "~/server/posts/index.server";
 import { ensureSiteSettings } from "~/server/settings/index.server";
-import { warnIfTitleSearchUnindexed } from "~/server/posts/index.server";
-import { getTotpKey } from "~/server/identity/index.server";
-import { encryptPlainSecrets, unreadableSecrets } from "~/server/identity/index.server";
 
 /**
  * What each domain builds once per process (its throttles), before any

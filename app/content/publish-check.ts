@@ -4,11 +4,10 @@
  * "Publish anyway", shown only while the question is open (see revisions.ts
  * on why: outside tests find the editor's buttons by substring).
  */
-import type { PublishProblem } from "~/lib/publish-check";
-import { MAX_CHECKED_REFERENCES } from "~/lib/publish-check";
+import { type PublishProblem, MAX_CHECKED_REFERENCES } from "~/lib/publish-check";
 
 /** A long address shortened in the middle: an upload's is 90 characters. */
-export function shortUrl(url: string): string {
+function shortUrl(url: string): string {
   return url.length > 48 ? `${url.slice(0, 24)}…${url.slice(-16)}` : url;
 }
 

@@ -7,7 +7,7 @@
  * the widest variant: /images/{sha256}-{width}.webp. Because the key is the
  * content hash, a URL always means the same bytes and can be cached forever.
  */
-export const IMAGE_VARIANT_WIDTHS = [320, 640, 960, 1280, 1600] as const;
+const IMAGE_VARIANT_WIDTHS = [320, 640, 960, 1280, 1600] as const;
 export const IMAGE_VARIANT_FORMAT = "webp";
 export const IMAGE_VARIANT_CONTENT_TYPE = "image/webp";
 

@@ -35,7 +35,7 @@ export function parseFocusAfter(value: unknown): FocusAfter | null {
  * ignores it). Kept in sessionStorage under one key; written when a
  * transition starts, read and removed once by the page that arrives.
  */
-export interface FocusHandover {
+interface FocusHandover {
   /** The address the transition loads: pathname and search. */
   to: string;
   focus: FocusAfter;

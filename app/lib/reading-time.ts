@@ -6,7 +6,7 @@
  * One pass over the lines and patterns that cannot backtrack: the editor
  * runs it on every change of a text of up to 50,000 characters.
  */
-export const WORDS_PER_MINUTE = 230;
+const WORDS_PER_MINUTE = 230;
 const SECONDS_PER_IMAGE = 12;
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;

@@ -1,15 +1,15 @@
 /** Every section scroll stops this far above the section (docs/product/interface.md#section-scrolling), clearing the fixed navigation bar. */
-export const SCROLL_OFFSET_PX = 64;
+const SCROLL_OFFSET_PX = 64;
 /** On / or /home, a hash in the URL scrolls to its section after this delay (docs/product/interface.md#section-scrolling). */
-export const HASH_SCROLL_DELAY_MS = 100;
+const HASH_SCROLL_DELAY_MS = 100;
 
 const LANDING_PATHS = new Set(["/", "/home"]);
 
-export function isLandingPath(pathname: string): boolean {
+function isLandingPath(pathname: string): boolean {
   return LANDING_PATHS.has(pathname);
 }
 
-export function prefersReducedMotion(): boolean {
+function prefersReducedMotion(): boolean {
   return typeof window !== "undefined" && window.matchMedia?.("(prefers-reduced-motion: reduce)").matches === true;
 }
 

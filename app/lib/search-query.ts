@@ -8,13 +8,13 @@
 /** The longest `q` searched, in UTF-16 code units; longer gets a message, not a search. */
 export const MAX_QUERY_CHARS = 200;
 /** Words searched: the first this many of a query's distinct words. */
-export const MAX_TERMS = 10;
+const MAX_TERMS = 10;
 /** The last word matches as a prefix when it has at least this many characters. */
-export const MIN_PREFIX_CHARS = 3;
+const MIN_PREFIX_CHARS = 3;
 /** Results per page. */
 export const SEARCH_PAGE_SIZE = 10;
 /** Pages of results: the matches are counted up to MAX_SEARCH_PAGE × SEARCH_PAGE_SIZE ("500+"). */
-export const MAX_SEARCH_PAGE = 50;
+const MAX_SEARCH_PAGE = 50;
 export const MAX_COUNTED_RESULTS = MAX_SEARCH_PAGE * SEARCH_PAGE_SIZE;
 
 export type SearchQuery =

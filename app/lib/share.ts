@@ -8,7 +8,7 @@ export const shareNetworks: Array<{ id: ShareNetwork; label: string }> = [
   { id: "facebook", label: "Facebook" },
 ];
 
-export const SHARE_POPUP = { width: 600, height: 400 };
+const SHARE_POPUP = { width: 600, height: 400 };
 
 /** The public address of an article: SITE_URL + /blog/{slug}. */
 export function articleUrl(siteUrl: string, slug: string): string {

@@ -5,11 +5,9 @@ import type { ContentName } from "./site-content";
  * editor's preview of its draft and a share link's address. The contact
  * modal's sentences show on every page; their preview is the landing page.
  */
-export const PAGE_PREVIEW_PREFIX = "/pages/preview/";
+const PAGE_PREVIEW_PREFIX = "/pages/preview/";
 
 const PREVIEWED: Record<ContentName, "landing" | "about"> = { landing: "landing", about: "about", contact: "landing" };
-
-export const publicPathOf = (name: ContentName) => (name === "about" ? "/about" : "/");
 
 /** The signed-in editor's preview of the page with its draft. */
 export const pagePreviewPath = (name: ContentName) => `${PAGE_PREVIEW_PREFIX}${PREVIEWED[name]}`;

@@ -76,7 +76,7 @@ const pricedItem = object({
   note: optionalLine(CONTENT_LIMITS.name),
 });
 
-export const landingSchema = object({
+const landingSchema = object({
   media: object({
     intro: line(CONTENT_LIMITS.summary),
     packagesHeading: line(CONTENT_LIMITS.heading),
@@ -119,7 +119,7 @@ export const landingSchema = object({
 
 const photo = object({ url: imageUrl, alt: line(CONTENT_LIMITS.alt) }).nullable();
 
-export const aboutSchema = object({
+const aboutSchema = object({
   tagline: line(CONTENT_LIMITS.heading),
   mission: object({
     heading: line(CONTENT_LIMITS.heading),
@@ -166,7 +166,7 @@ export const aboutSchema = object({
   }),
 });
 
-export const contactSchema = object({
+const contactSchema = object({
   messages: list(line(CONTENT_LIMITS.item), 1, 20),
 });
 
@@ -196,7 +196,7 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   return out || "document";
 }
 
-export interface ContentIssue {
+interface ContentIssue {
   field: string;
   message: string;
 }

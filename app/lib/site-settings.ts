@@ -8,7 +8,7 @@ import { EMAIL_MAX_LENGTH, isValidEmail } from "./email";
  * the same rules as the API.
  */
 export const SOCIAL_NETWORKS = ["facebook", "instagram", "linkedin"] as const;
-export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 export type SocialUrls = Record<SocialNetwork, string | null>;
 
 export interface SiteSettings {

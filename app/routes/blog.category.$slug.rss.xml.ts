@@ -1,8 +1,13 @@
 import { categoryPage } from "~/content/categories";
 import { categoryFeedHref, categoryHref } from "~/lib/categories";
-import { currentCategory, listCategoryFeedArticles } from "~/server/posts/index.server";
+import {
+  currentCategory,
+  listCategoryFeedArticles,
+  buildRss,
+  cacheableText,
+  FEED_SIZE,
+} from "~/server/posts/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
-import { buildRss, cacheableText, FEED_SIZE } from "~/server/posts/index.server";
 import { readSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.category.$slug.rss.xml";
 

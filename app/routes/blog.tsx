@@ -10,8 +10,7 @@ import { pageMeta } from "~/lib/seo";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
-import { currentListShape } from "~/server/posts/index.server";
-import { findPublicArticle, listPublicSummaries } from "~/server/posts/index.server";
+import { currentListShape, findPublicArticle, listPublicSummaries } from "~/server/posts/index.server";
 import type { Route } from "./+types/blog";
 
 const notFound = () => new Response("Not found", { status: 404 });

@@ -1,6 +1,5 @@
 import { configContext, dbContext } from "~/server/platform/context.server";
-import { buildRss, cacheableText, FEED_SIZE } from "~/server/posts/index.server";
-import { listFeedArticles } from "~/server/posts/index.server";
+import { buildRss, cacheableText, FEED_SIZE, listFeedArticles } from "~/server/posts/index.server";
 import { readSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/rss.xml";
 

@@ -5,10 +5,12 @@ import {
   cacheableText,
   parseSitemapFile,
   sitemapLayout,
+  countSitemapCategories,
+  listCategoryUrls,
+  currentListShape,
+  lastPublicChange,
+  listPublicUrls,
 } from "~/server/posts/index.server";
-import { countSitemapCategories, listCategoryUrls } from "~/server/posts/index.server";
-import { currentListShape } from "~/server/posts/index.server";
-import { lastPublicChange, listPublicUrls } from "~/server/posts/index.server";
 import type { Route } from "./+types/sitemap.xml";
 
 const XML = "application/xml; charset=utf-8";

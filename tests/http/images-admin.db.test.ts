@@ -2,10 +2,9 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Connection } from "~/server/db/db.server";
 import { defaultContent } from "~/content/site-content-defaults";
-import { rebuildImageReferences } from "~/server/images/image-references.server";
+import { rebuildImageReferences, type ImageListItem } from "~/server/images/image-references.server";
 import { rebuildPageImageReferences } from "~/server/images/page-references.server";
 import { ApiClient, startServer, type TestServer } from "../support/server";
-import type { ImageListItem } from "~/server/images/image-references.server";
 
 /**
  * Issue 16, images (ADR 036): which uploads each post uses (its header image

@@ -1,5 +1,4 @@
-import { deflateSync } from "node:zlib";
-import zlib from "node:zlib";
+import zlib, { deflateSync } from "node:zlib";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { connect } from "~/server/db/db.server";
 import sharp from "sharp";

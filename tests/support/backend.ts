@@ -60,7 +60,7 @@ export async function createTestDatabase(
 }
 
 /** Drops a test database, sessions and all. */
-export async function dropPostgresDatabase(name: string): Promise<void> {
+async function dropPostgresDatabase(name: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {

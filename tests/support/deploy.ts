@@ -10,7 +10,7 @@ import { renderNginxSite } from "../../deploy/render-nginx-site.mjs";
 import { startPrivatePostgres, type PrivatePostgres } from "../../scripts/lib/private-postgres.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const UNIT_FILE = path.join(ROOT, "deploy/systemd/ojai-site@.service");
+const UNIT_FILE = path.join(ROOT, "deploy/systemd/ojai-site@.service");
 
 /** nginx's binary, or undefined when nginx is not installed (apt-get install nginx). */
 export function findNginx(): string | undefined {
@@ -160,7 +160,7 @@ export function tail(file: string, lines = 15): string {
 }
 
 /** One line of the test nginx's access log (the `deploy` log_format below). */
-export interface NginxLogLine {
+interface NginxLogLine {
   /** When the answer ended, ms since the epoch. */
   end: number;
   /** When nginx read the request's first bytes, ms since the epoch. */

@@ -16,7 +16,7 @@ const ENTRY = path.join(ROOT, "build/server/index.js");
 export const E2E_ADMIN = { email: "e2e-admin@example.com", password: "e2e-password-123" };
 
 /** The first worker's port; worker slot N listens on E2E_PORT + N. */
-export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3199);
+const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3199);
 
 export interface Site {
   url: string;

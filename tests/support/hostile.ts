@@ -79,12 +79,12 @@ export function socketBufferBytes(): number {
 }
 
 /** Log lines "event loop blocked" the server printed from index `from` on. */
-export function eventLoopStalls(server: TestServer, from: number) {
+function eventLoopStalls(server: TestServer, from: number) {
   return server.logs.slice(from).filter((line) => line.msg === "event loop blocked");
 }
 
 /** Waits a moment, so a stall that has just ended is logged (the watch ticks every 10 ms). */
-export const settleEventLoopWatch = () => new Promise((resolve) => setTimeout(resolve, 200));
+const settleEventLoopWatch = () => new Promise((resolve) => setTimeout(resolve, 200));
 
 /** A server for the hostile-input tests: signed-in admin, one post and one message to aim at, the event loop watched. */
 export interface WatchedServer {

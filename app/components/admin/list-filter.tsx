@@ -2,7 +2,7 @@ import { useEffect, useEffectEvent, useId, useState } from "react";
 import { useNavigate } from "react-router";
 
 /** Typing in a list's search box waits this long for a pause before the list is asked for. */
-export const TYPING_PAUSE_MS = 300;
+const TYPING_PAUSE_MS = 300;
 
 export interface ListView<Choice extends string> {
   q: string;

@@ -7,9 +7,9 @@ import type { PostSummary } from "~/server/posts/index.server";
 import { PostImage } from "./post-image";
 
 /** Swipe threshold, slide transition and background fade (docs/product/interface.md#latest-insights-carousel). */
-export const SWIPE_THRESHOLD_PX = 50;
-export const SLIDE_TRANSITION_MS = 500;
-export const BACKGROUND_FADE_MS = 1000;
+const SWIPE_THRESHOLD_PX = 50;
+const SLIDE_TRANSITION_MS = 500;
+const BACKGROUND_FADE_MS = 1000;
 
 export function InsightsFrame({ children, backgrounds }: { children: React.ReactNode; backgrounds?: React.ReactNode }) {
   return (

@@ -5,7 +5,7 @@ import { loadOnce } from "~/lib/load-once";
 import { Logo } from "./logo";
 
 /** The bar turns from transparent green to black past this much scroll (docs/product/interface.md#navigation-bar-and-menu). */
-export const NAV_SCROLL_THRESHOLD_PX = 50;
+const NAV_SCROLL_THRESHOLD_PX = 50;
 
 /**
  * The fixed navigation bar with its full-screen menu (docs/product/interface.md#navigation-bar-and-menu). `overlay`

@@ -2,8 +2,8 @@ import * as Toast from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useState } from "react";
 
 /** At most one notice at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses the area (docs/product/interface.md#notices-and-tooltips). */
-export const NOTICE_DURATION_MS = 5000;
-export const NOTICE_SWIPE_THRESHOLD_PX = 50;
+const NOTICE_DURATION_MS = 5000;
+const NOTICE_SWIPE_THRESHOLD_PX = 50;
 
 export interface Notice {
   title: string;

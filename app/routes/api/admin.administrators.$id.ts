@@ -1,9 +1,14 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { AdminsError, removeAdministrator, signedInAdmin } from "~/server/identity/index.server";
+import {
+  AdminsError,
+  removeAdministrator,
+  signedInAdmin,
+  checkOwnPassword,
+  PASSWORD_REQUIRED,
+  signOut,
+} from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
-import { signOut } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.administrators.$id";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";

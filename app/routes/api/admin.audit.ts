@@ -1,7 +1,6 @@
-import { listAuditEntries } from "~/server/audit/index.server";
+import { listAuditEntries, parseAuditListQuery } from "~/server/audit/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
-import { parseAuditListQuery } from "~/server/audit/index.server";
 import type { Route } from "./+types/admin.audit";
 
 /** GET /api/admin/audit: newest first, paged like the other admin lists, `action` and `admin` filters (ADR 038). */

@@ -1,7 +1,6 @@
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
-import { listImages } from "~/server/images/index.server";
-import { parseImageListQuery } from "~/server/images/index.server";
+import { listImages, parseImageListQuery } from "~/server/images/index.server";
 import type { Route } from "./+types/admin.images";
 
 /**

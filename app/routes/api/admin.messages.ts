@@ -1,7 +1,11 @@
-import { deleteMessagesFrom, listContactMessages } from "~/server/inbox/index.server";
+import {
+  deleteMessagesFrom,
+  listContactMessages,
+  parseMessageListQuery,
+  parseSenderQuery,
+} from "~/server/inbox/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
-import { parseMessageListQuery, parseSenderQuery } from "~/server/inbox/index.server";
 import type { Route } from "./+types/admin.messages";
 
 /** GET /api/admin/messages?limit=&offset=&status=&q=: one page of the inbox (ADRs 026, 035). */

@@ -1,10 +1,15 @@
 import { signedInAdmin } from "~/server/identity/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
-import { EDIT_CONFLICT_MESSAGE, parseBaseUpdatedAt } from "~/server/posts/index.server";
-import { postInputSchema } from "~/server/posts/index.server";
-import { deleteAutosave, readAutosave, writeAutosave } from "~/server/posts/index.server";
-import { findPostById } from "~/server/posts/index.server";
+import {
+  EDIT_CONFLICT_MESSAGE,
+  parseBaseUpdatedAt,
+  postInputSchema,
+  deleteAutosave,
+  readAutosave,
+  writeAutosave,
+  findPostById,
+} from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.autosave";
 
 /**

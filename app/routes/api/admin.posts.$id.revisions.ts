@@ -1,7 +1,6 @@
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
-import { listRevisions, MAX_REVISIONS } from "~/server/posts/index.server";
-import { findPostById } from "~/server/posts/index.server";
+import { listRevisions, MAX_REVISIONS, findPostById } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id.revisions";
 
 /** The post's kept revisions, newest first (at most MAX_REVISIONS, ADR 043). */

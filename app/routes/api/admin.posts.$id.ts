@@ -1,11 +1,18 @@
-import { parsePostInput } from "~/server/posts/index.server";
+import {
+  parsePostInput,
+  MarkdownRenderError,
+  deletePost,
+  EditConflictError,
+  findPostById,
+  SlugTakenError,
+  updatePost,
+  editConflictResponse,
+  parseBaseUpdatedAt,
+} from "~/server/posts/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { ImageMissingError } from "~/server/images/index.server";
-import { MarkdownRenderError } from "~/server/posts/index.server";
-import { deletePost, EditConflictError, findPostById, SlugTakenError, updatePost } from "~/server/posts/index.server";
-import { editConflictResponse, parseBaseUpdatedAt } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts.$id";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 

@@ -1,11 +1,15 @@
-import { parsePostInput } from "~/server/posts/index.server";
+import {
+  parsePostInput,
+  MarkdownRenderError,
+  parsePostListQuery,
+  createPost,
+  listAdminPosts,
+  SlugTakenError,
+} from "~/server/posts/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { signedInAdmin } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import { ImageMissingError } from "~/server/images/index.server";
-import { MarkdownRenderError } from "~/server/posts/index.server";
-import { parsePostListQuery } from "~/server/posts/index.server";
-import { createPost, listAdminPosts, SlugTakenError } from "~/server/posts/index.server";
 import type { Route } from "./+types/admin.posts";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 

@@ -8,9 +8,9 @@ import {
   imageWork,
   storeImage,
   UnsupportedImageError,
+  readUploadedFile,
 } from "~/server/images/index.server";
 import { getLogger } from "~/server/platform/logger.server";
-import { readUploadedFile } from "~/server/images/index.server";
 import type { Route } from "./+types/admin.upload";
 
 export function loader() {

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import { checkOwnPassword, PASSWORD_REQUIRED, requireAdminApi, disableTwoFactor } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
-import { disableTwoFactor } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.2fa.disable";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";

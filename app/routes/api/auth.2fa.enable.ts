@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { requireAdminApi, revokeOtherSessions } from "~/server/identity/index.server";
+import { requireAdminApi, revokeOtherSessions, CODE_MAX_LENGTH, enableTwoFactor } from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
-import { CODE_MAX_LENGTH, enableTwoFactor } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/auth.2fa.enable";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";

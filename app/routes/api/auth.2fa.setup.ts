@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { checkOwnPassword, PASSWORD_REQUIRED } from "~/server/identity/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import {
+  checkOwnPassword,
+  PASSWORD_REQUIRED,
+  requireAdminApi,
+  beginSetup,
+  TwoFactorError,
+} from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
-import { beginSetup, TwoFactorError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.2fa.setup";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { ADMIN_NAME_MAX_LENGTH } from "~/lib/admins";
-import { acceptInvite, AdminsError, InviteError } from "~/server/identity/index.server";
+import { acceptInvite, AdminsError, InviteError, busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
-import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.invite";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 

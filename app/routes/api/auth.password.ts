@@ -1,11 +1,15 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { AccountError, changeOwnPassword } from "~/server/identity/index.server";
-import { checkOwnPassword } from "~/server/identity/index.server";
-import { requireAdminApi } from "~/server/identity/index.server";
+import {
+  AccountError,
+  changeOwnPassword,
+  checkOwnPassword,
+  requireAdminApi,
+  busyRefusal,
+  HashingBusyError,
+} from "~/server/identity/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/auth.password";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 

@@ -1,8 +1,7 @@
 import { connectionContext } from "~/server/platform/context.server";
 import { methodNotAllowed, PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { parsePageParams } from "~/server/platform/paging.server";
-import { currentListShape } from "~/server/posts/index.server";
-import { listPublicPosts } from "~/server/posts/index.server";
+import { currentListShape, listPublicPosts } from "~/server/posts/index.server";
 import type { Route } from "./+types/posts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -10,10 +10,10 @@ import { daysBefore } from "./store.server";
  * list at most TOP_ROWS entries.
  */
 
-export const MAX_RANGE_DAYS = 366;
-export const TOP_ROWS = 50;
+const MAX_RANGE_DAYS = 366;
+const TOP_ROWS = 50;
 /** The range when none is asked for: the last 30 days, today included. */
-export const DEFAULT_RANGE_DAYS = 30;
+const DEFAULT_RANGE_DAYS = 30;
 
 export interface Range {
   from: string;
@@ -23,14 +23,14 @@ export interface Range {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A YYYY-MM-DD that names a real day (not 2026-02-30). */
-export function isDay(value: string): boolean {
+function isDay(value: string): boolean {
   if (!DAY.test(value)) return false;
   const time = Date.parse(`${value}T00:00:00Z`);
   return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
 
 /** Days from `from` to `to`, both included. */
-export function daysIn({ from, to }: Range): number {
+function daysIn({ from, to }: Range): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
@@ -165,7 +165,7 @@ export function isAnalyticsRow(table: "analytics_days" | "analytics_counts", row
 }
 
 /** The Analytics screen's period choices (days back from today, today included). */
-export const PRESET_DAYS = [7, 30, 90] as const;
+const PRESET_DAYS = [7, 30, 90] as const;
 
 /**
  * The screen's period from its query: `days` (7, 30 or 90), or `from` and

@@ -52,7 +52,7 @@ export const STORE_LIMITS = {
 } as const;
 
 /** How often the counts are written: a view shows in the numbers within this and the write's own time. */
-export const FLUSH_MS = 3_000;
+const FLUSH_MS = 3_000;
 
 /** Rows per insert statement: well inside both backends' limits on bound values. */
 const ROWS_PER_STATEMENT = 200;
@@ -128,7 +128,7 @@ interface AddressTally {
  * through it is one address). Anything without a colon is taken as it is:
  * parsing IPv4 would only cost time (a write may hash 20,000 addresses).
  */
-export function addressHash(salt: string, address: string): string {
+function addressHash(salt: string, address: string): string {
   const bounded = address.slice(0, 100);
   return createHash("sha256")
     .update(salt)
@@ -279,7 +279,7 @@ async function upsertCounts(trx: Trx, day: string, counts: Map<string, Count>) {
  * added to "(other)". Their visitors are summed, so a visitor seen under two
  * of them counts twice there.
  */
-export async function trimDay(trx: Trx | Db, day: string, keysPerDay: number = STORE_LIMITS.keysPerDay) {
+async function trimDay(trx: Trx | Db, day: string, keysPerDay: number = STORE_LIMITS.keysPerDay) {
   const sizes = await trx
     .selectFrom("analytics_counts")
     .select((eb) => ["dimension", eb.fn.countAll<string | number>().as("keys")])

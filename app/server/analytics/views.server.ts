@@ -25,7 +25,7 @@ export const VIEW_LIMITS = {
   userAgent: 512,
 } as const;
 
-export type Device = "desktop" | "phone" | "tablet";
+type Device = "desktop" | "phone" | "tablet";
 
 export interface View {
   /** The page's path: /blog?article={slug} is the article's /blog/{slug}. */
@@ -139,7 +139,7 @@ function agentDevice(userAgent: string): Device {
 }
 
 /** A device class from the client hint, else the User-Agent. */
-export function deviceOf(headers: IncomingHttpHeaders): Device {
+function deviceOf(headers: IncomingHttpHeaders): Device {
   if (headers["sec-ch-ua-mobile"] === "?1") return "phone";
   return agentFactsOf(headers["user-agent"] ?? "").device;
 }
@@ -150,7 +150,7 @@ export function deviceOf(headers: IncomingHttpHeaders): Device {
  * site whose links send no Referer). A move within the site (a Referer of
  * this host, or `Sec-Fetch-Site: same-origin`) has no source.
  */
-export function sourceOf(
+function sourceOf(
   params: URLSearchParams | undefined,
   headers: IncomingHttpHeaders,
   siteHost: string | null,

@@ -6,8 +6,6 @@ import { administratorEmail, normaliseEmail } from "../identity/index.server";
 import { clientNetwork } from "../platform/client-network.server";
 import { getLogger } from "../platform/logger.server";
 
-export type { AuditAction } from "~/lib/audit";
-
 /**
  * The audit log (ADR 038): who did what, when and from where.
  *

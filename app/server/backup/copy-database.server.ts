@@ -9,8 +9,7 @@
 import { auditRowAsKept } from "../audit/index.server";
 import type { Connection } from "../db/db.server";
 import { clientNetwork } from "../platform/client-network.server";
-import { fillCategorySlugs } from "../posts/index.server";
-import { renameReservedSlugs } from "../posts/index.server";
+import { fillCategorySlugs, renameReservedSlugs } from "../posts/index.server";
 
 /**
  * The tables a site's data lives in, in an order that satisfies foreign keys

@@ -3,11 +3,15 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import tar from "tar-stream";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { BACKUP_PATH, BACKUP_STARTED_COOKIE, BACKUP_STARTED_COOKIE_PATH, DOWNLOAD_ID_FIELD } from "~/lib/backup";
-import { isDownloadId } from "~/lib/backup";
+import {
+  BACKUP_PATH,
+  BACKUP_STARTED_COOKIE,
+  BACKUP_STARTED_COOKIE_PATH,
+  DOWNLOAD_ID_FIELD,
+  isDownloadId,
+} from "~/lib/backup";
 import { recordAudit } from "../audit/index.server";
-import { checkOwnPassword, getAdmin, PASSWORD_MISSING, PASSWORD_REQUIRED } from "../identity/index.server";
-import { getTotpKey } from "../identity/index.server";
+import { checkOwnPassword, getAdmin, PASSWORD_MISSING, PASSWORD_REQUIRED, getTotpKey } from "../identity/index.server";
 import { BoundedWork } from "../platform/bounded-work.server";
 import { getConfig } from "../platform/config.server";
 import { getConnection } from "../db/index.server";

@@ -7,15 +7,11 @@ import { checkFromPath, checkTarget, localPathOf } from "~/lib/redirects";
 import { isContentName, parseContent } from "~/lib/site-content";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection, Db } from "../db/db.server";
-import { sniffImageFormat } from "../images/index.server";
+import { sniffImageFormat, rebuildImageReferences, rebuildPageImageReferences } from "../images/index.server";
 import { isAnalyticsRow } from "../analytics/index.server";
 import { auditRowAsKept } from "../audit/index.server";
-import { MarkdownRenderError, renderPostBody } from "../posts/index.server";
-import type { TotpKey } from "../identity/index.server";
-import { isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
-import { fillCategorySlugs } from "../posts/index.server";
-import { renameReservedSlugs } from "../posts/index.server";
-import { rebuildImageReferences, rebuildPageImageReferences } from "../images/index.server";
+import { MarkdownRenderError, renderPostBody, fillCategorySlugs, renameReservedSlugs } from "../posts/index.server";
+import { type TotpKey, isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
 import { bumpContentVersion } from "../db/content-version.server";
 import {
   BACKED_UP_TABLES,

@@ -270,7 +270,7 @@ interface NotFoundPathsTable {
 }
 
 /** The published document of an editable page (ADR 053); no row: its original copy. */
-export interface SiteContentTable {
+interface SiteContentTable {
   name: string;
   /** The document's JSON (app/lib/site-content.ts). */
   document: string;
@@ -282,7 +282,7 @@ export interface SiteContentTable {
 }
 
 /** Every published version of a page, the current one included: the newest 50 per page (ADR 053). */
-export interface SiteContentRevisionsTable {
+interface SiteContentRevisionsTable {
   id: string;
   name: string;
   version: number;
@@ -292,7 +292,7 @@ export interface SiteContentRevisionsTable {
 }
 
 /** The one unpublished draft of a page, shared by its editors (ADR 053). */
-export interface SiteContentDraftsTable {
+interface SiteContentDraftsTable {
   name: string;
   document: string;
   /** The published version the draft was made from. */
@@ -304,7 +304,7 @@ export interface SiteContentDraftsTable {
 }
 
 /** Share links of a page's draft (ADR 053): only the token's SHA-256 is kept. */
-export interface SiteContentShareLinksTable {
+interface SiteContentShareLinksTable {
   id: string;
   name: string;
   token_hash: string;

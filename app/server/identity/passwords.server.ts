@@ -14,7 +14,7 @@ export const PASSWORD_PARAMS = { N: 2 ** 14, r: 8, p: 5 } as const;
  * work, for the test suite's servers, which sign in thousands of times; as
  * Rails' min_cost in its test environment. Never at an https address.
  */
-export const TEST_PASSWORD_PARAMS = { N: 2 ** 10, r: 8, p: 1 } as const;
+const TEST_PASSWORD_PARAMS = { N: 2 ** 10, r: 8, p: 1 } as const;
 
 /** The parameters new hashes are made with in this process. */
 function todaysParams(): { N: number; r: number; p: number } {

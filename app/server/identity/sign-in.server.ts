@@ -59,8 +59,6 @@ type SignInResult =
   | { ok: false; status: 429; error: string; retryAfterSeconds: number; twoFactorRequired?: true }
   | BusyRefusal;
 
-export { CODE_REQUIRED };
-
 export function throttled(
   retryAfterMs: number,
   what: "sign-in" | "setup" = "sign-in",

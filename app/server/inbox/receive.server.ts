@@ -18,7 +18,7 @@ import { getMailer } from "./mail.server";
  * into HTTP.
  */
 
-export const TOO_FAST_MESSAGE = "Error: That was quick! Please check your message and press Send Message again.";
+const TOO_FAST_MESSAGE = "Error: That was quick! Please check your message and press Send Message again.";
 
 export type Received =
   { kind: "accepted" } | { kind: "throttled"; retryAfterMs: number } | { kind: "invalid"; message: string };

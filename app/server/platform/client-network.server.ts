@@ -17,8 +17,8 @@ import ipaddr from "ipaddr.js";
  * copy of this rule for the rows written before it.
  */
 
-export const IPV4_NETWORK_BITS = 24;
-export const IPV6_NETWORK_BITS = 48;
+const IPV4_NETWORK_BITS = 24;
+const IPV6_NETWORK_BITS = 48;
 
 /** Longer than any address or network in text (45 characters, a zone and a prefix): not one. */
 const INPUT_MAX = 100;

@@ -30,7 +30,7 @@ const SECRET_NAME = "throttle-hmac";
 /** What the caller knows of the site's key outside the database (undefined: none). */
 export type KeyMaterial = () => Buffer | undefined;
 
-export function deriveThrottleKey(material: Buffer): Buffer {
+function deriveThrottleKey(material: Buffer): Buffer {
   return Buffer.from(hkdfSync("sha256", material, Buffer.alloc(0), LABEL, 32));
 }
 

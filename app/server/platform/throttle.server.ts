@@ -140,7 +140,7 @@ export async function reserveAll(pairs: Array<[Throttle, string]>): Promise<Rese
 }
 
 /** How often one process deletes the rows whose window has ended. */
-export const PRUNE_INTERVAL_MS = 60_000;
+const PRUNE_INTERVAL_MS = 60_000;
 const lastPruned = new WeakMap<Connection, number>();
 
 /** Deletes every row whose window has ended; answers how many. */

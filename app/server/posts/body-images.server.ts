@@ -16,7 +16,7 @@ import { imageSrcSet, parseImageVariantPath } from "~/lib/images";
 export type ImageSizes = Record<string, { width: number; height: number }>;
 
 /** The article column: 768 px wide from 768 px up, the viewport's width below (article-view.tsx). */
-export const BODY_IMAGE_SIZES = "(min-width: 768px) 768px, 100vw";
+const BODY_IMAGE_SIZES = "(min-width: 768px) 768px, 100vw";
 
 type Node = RootContent | ElementContent;
 

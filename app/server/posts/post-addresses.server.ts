@@ -13,7 +13,7 @@ import { dropRedirectsTo, followAddressChange, takeAddress } from "../redirects/
 
 type Trx = Transaction<Database>;
 
-export const postPath = (slug: string) => `/blog/${slug}`;
+const postPath = (slug: string) => `/blog/${slug}`;
 const categoryPaths = (slug: string) => [categoryHref(slug), categoryFeedHref(slug)];
 
 /** The address as a post and category have it, before or after a write. */

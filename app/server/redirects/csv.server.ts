@@ -21,10 +21,10 @@ import { checkInput, countingInTurn, countRedirects, placeRedirect, RedirectErro
  * PostgreSQL they run beside it.
  */
 
-export const CSV_COLUMNS = ["from", "to", "status"] as const;
+const CSV_COLUMNS = ["from", "to", "status"] as const;
 
 /** One problem of an import, by its line number in the file (1-based). */
-export interface CsvProblem {
+interface CsvProblem {
   line: number;
   message: string;
 }

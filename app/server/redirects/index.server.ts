@@ -1,17 +1,9 @@
 /** The redirects domain's interface: what routes, server/, posts and backup may use (README.md here). */
-export { exportRedirectsCsv, importRedirectsCsv, type CsvProblem, type ImportResult } from "./csv.server";
+export { exportRedirectsCsv, importRedirectsCsv } from "./csv.server";
 export { parseNotFoundListQuery, parseRedirectListQuery, parseRedirectScreenQuery } from "./list-query.server";
 export { redirectLookup } from "./lookup.server";
+export { dismissNotFound, listNotFound, NOT_FOUND_LIMITS, notFoundCounter, startNotFoundLog } from "./not-found.server";
 export {
-  dismissNotFound,
-  listNotFound,
-  NOT_FOUND_LIMITS,
-  notFoundCounter,
-  type NotFoundEntry,
-  startNotFoundLog,
-} from "./not-found.server";
-export {
-  checkInput as checkRedirectInput,
   createRedirect,
   deleteRedirect,
   dropRedirectsTo,

@@ -144,7 +144,7 @@ export class NotFoundCounter {
 }
 
 /** Keeps the MAX_ROWS most hit paths (the newest first among equal hits). */
-export async function trimNotFound(db: Db, max: number = NOT_FOUND_LIMITS.rows): Promise<void> {
+async function trimNotFound(db: Db, max: number = NOT_FOUND_LIMITS.rows): Promise<void> {
   const row = await db
     .selectFrom("not_found_paths")
     .select((eb) => eb.fn.countAll<string | number>().as("count"))
@@ -166,7 +166,7 @@ export async function trimNotFound(db: Db, max: number = NOT_FOUND_LIMITS.rows):
 }
 
 /** How often what was counted is written. */
-export const NOT_FOUND_FLUSH_MS = 3_000;
+const NOT_FOUND_FLUSH_MS = 3_000;
 
 /** The process's counter: the server's watch feeds it, a timer writes it (startNotFoundLog). */
 export const notFoundCounter = new NotFoundCounter();

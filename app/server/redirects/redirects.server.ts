@@ -43,7 +43,7 @@ export interface RedirectInput {
   status?: RedirectStatus;
 }
 
-export const toRedirect = (row: Row): Redirect => ({
+const toRedirect = (row: Row): Redirect => ({
   id: row.id,
   from: row.from_path,
   to: row.to_target,

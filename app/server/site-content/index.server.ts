@@ -9,18 +9,16 @@ export {
   readPublished,
   type ContentRevision,
   type ContentRevisionSummary,
-  type Published,
 } from "./documents.server";
 export { discardDraft, DraftConflictError, readDraft, saveDraft, type ContentDraft } from "./drafts.server";
 export { previewDocument } from "./preview.server";
-export { listContentSummaries, type ContentSummary } from "./summaries.server";
+export { listContentSummaries } from "./summaries.server";
 export {
   createPageShareLink,
   isLivePageShareLink,
   listPageShareLinks,
   PageShareLinkError,
   revokePageShareLink,
-  type PageShareLink,
 } from "./share-links.server";
 export {
   checkedDocument,

@@ -1,8 +1,7 @@
 /** The account screen's password section: changing it signs out the other sessions. */
 import { Form } from "react-router";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "~/lib/account";
-import { inputClass, Notice, primaryButton, sectionClass } from "./account-ui";
-import type { ActionResult } from "./account-ui";
+import { inputClass, Notice, primaryButton, sectionClass, type ActionResult } from "./account-ui";
 
 export function PasswordSection({ result, busy }: { result: ActionResult | undefined; busy: boolean }) {
   return (

@@ -11,10 +11,8 @@ import {
   revokeOtherSessions,
   revokeOwnSession,
   signedInAdmin,
-} from "~/server/identity/index.server";
-import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
-import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
-import {
+  busyRefusal,
+  HashingBusyError,
   beginSetup,
   disableTwoFactor,
   enableTwoFactor,
@@ -23,6 +21,7 @@ import {
   TwoFactorError,
   twoFactorStatus,
 } from "~/server/identity/index.server";
+import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 import type { ActionResult, Intent } from "./account-ui";

@@ -1,7 +1,6 @@
 /** The account screen's list of the browsers signed in to this account, each with "Sign out". */
 import { Form } from "react-router";
-import { dateTime, Notice, secondaryButton, sectionClass } from "./account-ui";
-import type { ActionResult } from "./account-ui";
+import { dateTime, Notice, secondaryButton, sectionClass, type ActionResult } from "./account-ui";
 import type { Route } from "./+types/route";
 
 type Session = Route.ComponentProps["loaderData"]["sessions"][number];

@@ -7,8 +7,16 @@ import { useEffect, useRef, useState } from "react";
 import { Form } from "react-router";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
 import { CODE_MAX_LENGTH } from "~/lib/account";
-import { dateTime, inputClass, Notice, primaryButton, secondaryButton, sectionClass } from "./account-ui";
-import type { ActionResult, Intent } from "./account-ui";
+import {
+  dateTime,
+  inputClass,
+  Notice,
+  primaryButton,
+  secondaryButton,
+  sectionClass,
+  type ActionResult,
+  type Intent,
+} from "./account-ui";
 
 export function TwoFactorSection({
   email,

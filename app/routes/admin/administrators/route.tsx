@@ -15,9 +15,11 @@ import {
   removeAdministrator,
   revokeInvite,
   signedInAdmin,
+  checkOwnPassword,
+  PASSWORD_MISSING,
+  signOut,
 } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
-import { checkOwnPassword, PASSWORD_MISSING, signOut } from "~/server/identity/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
 import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";

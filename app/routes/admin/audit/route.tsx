@@ -12,10 +12,9 @@ import {
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { listAdministrators } from "~/server/identity/index.server";
-import { listAuditEntries } from "~/server/audit/index.server";
+import { listAuditEntries, parseAuditScreenQuery } from "~/server/audit/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError } from "~/server/platform/http.server";
-import { parseAuditScreenQuery } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 
 function auditHref({ page = 1, action = "", admin = "" }: { page?: number; action?: string; admin?: string }) {

@@ -7,8 +7,7 @@ import { formatBytes, imageSrcSet } from "~/lib/images";
 import { pageMeta } from "~/lib/seo";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
-import { deleteImage, describeUse, listImages } from "~/server/images/index.server";
-import { parseImageScreenQuery } from "~/server/images/index.server";
+import { deleteImage, describeUse, listImages, parseImageScreenQuery } from "~/server/images/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/images?page=: the uploads no post or page uses, newest first (ADR 036, 053). */

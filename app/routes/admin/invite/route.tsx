@@ -11,10 +11,11 @@ import {
   INVITE_STATE_MESSAGES,
   InviteError,
   inviteState,
+  busyRefusal,
+  HashingBusyError,
 } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { formRetryAfter, readFormBody, retryAfterHeaders } from "~/server/platform/http.server";
-import { busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import type { Route } from "./+types/route";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 

@@ -19,10 +19,11 @@ import {
   deleteMessagesFrom,
   listContactMessages,
   setMessageRead,
+  parseMessageScreenQuery,
+  parseSender,
 } from "~/server/inbox/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
-import { parseMessageScreenQuery, parseSender } from "~/server/inbox/index.server";
 import type { Route } from "./+types/route";
 import { MessageCard } from "./message-card";
 

@@ -56,8 +56,7 @@ export function missingRequiredFields(draft: PostDraft): string | undefined {
 }
 
 /** A header image needs a text for people who cannot see it (issue 18); the message when it has none. */
-export const IMAGE_ALT_MESSAGE =
-  "Describe the header image in its alt text: people who cannot see it read that instead";
+const IMAGE_ALT_MESSAGE = "Describe the header image in its alt text: people who cannot see it read that instead";
 
 export function missingImageAlt(draft: PostDraft): string | undefined {
   return draft.headerImage && !draft.headerImageAlt?.trim() ? IMAGE_ALT_MESSAGE : undefined;

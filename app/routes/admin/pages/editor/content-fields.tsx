@@ -28,7 +28,7 @@ export function FieldNode({ node, path, label }: { node: Node; path: Path; label
   }
 }
 
-export function GroupFields({ node, path }: { node: Extract<Node, { kind: "group" }>; path: Path }) {
+function GroupFields({ node, path }: { node: Extract<Node, { kind: "group" }>; path: Path }) {
   return (
     <div className="flex flex-col gap-4">
       {node.fields.map(({ key, node: child }) => (

@@ -16,7 +16,7 @@ import type { PageEditing } from "./use-page-editing";
 const text = pagesText.revisions;
 
 /** Every text of a document by a readable name: "For Media › Package 2 › Price". */
-export function flatten(value: unknown, name = "", out = new Map<string, string>(), listKey = ""): Map<string, string> {
+function flatten(value: unknown, name = "", out = new Map<string, string>(), listKey = ""): Map<string, string> {
   if (Array.isArray(value)) {
     value.forEach((item, index) => flatten(item, `${name} › ${itemLabelOf(listKey, index)}`, out));
   } else if (value !== null && typeof value === "object") {
@@ -35,7 +35,7 @@ interface Change {
 }
 
 /** What changes from `from` (a kept version) to `to` (the current one), field by field. */
-export function changesBetween(from: unknown, to: unknown): Change[] {
+function changesBetween(from: unknown, to: unknown): Change[] {
   const before = flatten(from);
   const after = flatten(to);
   const fields = [...new Set([...before.keys(), ...after.keys()])];

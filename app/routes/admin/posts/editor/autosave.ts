@@ -9,7 +9,7 @@ import { type Autosave, deleteAutosave, fetchAutosave, putAutosave } from "./rev
  * server AUTOSAVE_DELAY_MS after typing stops, one request at a time. Neither
  * changes the post: only Save does.
  */
-export const AUTOSAVE_DELAY_MS = 3000;
+const AUTOSAVE_DELAY_MS = 3000;
 const LOCAL_PREFIX = "ojai:post-draft:";
 /** The server's bound on a post's text (MAX_POST_TEXT in post-input.server.ts). */
 const MAX_POST_TEXT_LENGTH = 50_000;
@@ -28,7 +28,7 @@ export interface LocalDraft {
   baseUpdatedAt?: string;
 }
 
-export function readLocalDraft(owner: string, postId: string | undefined): LocalDraft | undefined {
+function readLocalDraft(owner: string, postId: string | undefined): LocalDraft | undefined {
   try {
     const raw = window.localStorage.getItem(localKey(owner, postId));
     if (!raw || raw.length > 4 * MAX_POST_TEXT_LENGTH) return undefined;
