@@ -1,7 +1,9 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { checkFromPath, checkTarget, localPathOf, RESERVED_PATHS, reservedPathMessage, routedPath } from "./redirects";
+import routes from "~/routes";
 
 /** The rules of a redirect's from and to (ADR 054), as the API, the screen, the CSV import and a restore apply them. */
 
@@ -106,8 +108,13 @@ describe("the site's own addresses", () => {
   });
 
   it("covers every route of the site that is not a page a redirect may replace, and every file at the top", () => {
-    const routes = fs.readFileSync(path.join(import.meta.dirname, "../routes.ts"), "utf8");
-    const paths = [...routes.matchAll(/route\("([^"]+)"/g)].map((match) => `/${match[1]}`);
+    // The route table itself, layouts and prefixes applied: not its text.
+    const pathsOf = (entries: RouteConfigEntry[], parent = ""): string[] =>
+      entries.flatMap((entry) => {
+        const here = [parent, entry.path].filter(Boolean).join("/");
+        return entry.children?.length ? pathsOf(entry.children, here) : entry.index ? [] : [`/${here}`];
+      });
+    const paths = pathsOf(routes);
     // The public pages and feeds a redirect may lead away from (the owner's choice), and /home (the home page's alias).
     const pages = new Set([
       "/home",
