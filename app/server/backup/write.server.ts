@@ -5,6 +5,7 @@ import type { Pack } from "tar-stream";
 import type { Connection, Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
 import { isPlainSecret, openSecret, sealSecret } from "../identity/index.server";
+import { givingWay } from "../platform/event-loop.server";
 import {
   BACKED_UP_TABLES,
   BackupError,
@@ -27,9 +28,6 @@ import {
 
 /** Rows read per query; a page of posts is at most a few MB. */
 const PAGE_ROWS = 50;
-/** The longest the writer runs before it lets other work of the process in. */
-const YIELD_EVERY_MS = 10;
-
 /**
  * Runs `read` on one snapshot of the database, so a backup taken while the
  * site runs is one moment of it.
@@ -82,15 +80,12 @@ async function writeEntries(db: Db, source: string, pack: Pack, totpKey: Buffer 
   const sums: string[] = [];
   const rows: Record<string, number> = {};
   const mtime = new Date();
-  let lastYield = performance.now();
+  const giveWay = givingWay();
   const add = async (name: string, data: Buffer) => {
     // SQLite reads synchronously, and a fast client's socket takes megabytes
     // without waiting: without a pause every few milliseconds a backup would
     // hold the event loop for hundreds of them (no other request answered).
-    if (performance.now() - lastYield > YIELD_EVERY_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      lastYield = performance.now();
-    }
+    await giveWay();
     await new Promise<void>((resolve, reject) => {
       sums.push(`${createHash("sha256").update(data).digest("hex")}  ${name.slice(name.indexOf("/") + 1)}`);
       try {

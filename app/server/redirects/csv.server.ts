@@ -5,6 +5,7 @@ import { CSV_IMPORT_LIMITS, MAX_REDIRECTS, REDIRECT_LIMITS, type RedirectStatus 
 import { changingContent } from "../db/content-version.server";
 import type { Db } from "../db/db.server";
 import { checkInput, countingInTurn, countRedirects, placeRedirect, RedirectError } from "./redirects.server";
+import { givingWay } from "../platform/event-loop.server";
 
 /**
  * Redirects as CSV (ADR 054), for a site moving from another platform:
@@ -15,8 +16,8 @@ import { checkInput, countingInTurn, countRedirects, placeRedirect, RedirectErro
  *
  * None of it holds the event loop for long (a 5,000-line file held it about
  * 0.9 s, SQLite being synchronous): the text is read a piece at a time, and
- * the checking and the saving give way to other requests every SLICE_MS. The
- * transaction stays one: on SQLite it is open while other requests run, and
+ * the checking and the saving give way to other requests every 10 ms
+ * (givingWay). The transaction stays one: on SQLite it is open while other requests run, and
  * their queries wait for it (the connection is the transaction's); on
  * PostgreSQL they run beside it.
  */
@@ -38,20 +39,6 @@ const MAX_LINE = REDIRECT_LIMITS.from + REDIRECT_LIMITS.to + 64;
 
 /** Characters of the text given to the parser at a time: 3-4 ms of its work, about 10 ms before it is compiled. */
 const PARSE_PIECE = 16 * 1024;
-/** How long a piece of an import's work runs before it gives way to other requests. */
-const SLICE_MS = 10;
-
-/** A function to await between steps of a long piece of work: it gives way once SLICE_MS have passed. */
-function givingWay(): () => Promise<void> | undefined {
-  let since = performance.now();
-  return () => {
-    if (performance.now() - since < SLICE_MS) return undefined;
-    return setImmediate().then(() => {
-      since = performance.now();
-    });
-  };
-}
-
 type CsvRecord = { line: number; fields: string[] } | CsvProblem;
 
 /**
