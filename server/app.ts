@@ -14,7 +14,7 @@ import { getConfig } from "~/server/platform/config.server";
 import { getConnection } from "~/server/db/index.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { BACKUP_PATH, sendBackup } from "~/server/backup/index.server";
-import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/inbox/index.server";
+import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/messages/index.server";
 import {
   COMPRESSION_THRESHOLD,
   pageCache,

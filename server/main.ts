@@ -6,7 +6,7 @@ import v8 from "node:v8";
 // Provided by React Router's Vite plugin at build time.
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig } from "~/server/platform/config.server";
-import { startContactNotices } from "~/server/inbox/index.server";
+import { startContactNotices } from "~/server/messages/index.server";
 import { closeConnection, getDb } from "~/server/db/index.server";
 import { watchEventLoop } from "~/server/platform/event-loop.server";
 import { getLogger } from "~/server/platform/logger.server";

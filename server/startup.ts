@@ -12,7 +12,7 @@ import {
   encryptPlainSecrets,
   unreadableSecrets,
 } from "~/server/identity/index.server";
-import { init as initInbox } from "~/server/inbox/index.server";
+import { init as initMessages } from "~/server/messages/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -30,7 +30,7 @@ import { ensureSiteSettings } from "~/server/settings/index.server";
  */
 export function initDomains(connection: Connection = getConnection()): void {
   initIdentity(connection);
-  initInbox(connection);
+  initMessages(connection);
   initPosts(connection);
 }
 

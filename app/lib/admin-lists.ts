@@ -29,7 +29,7 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const MESSAGES_CSV_PATH = "/api/admin/messages.csv";
 
 /** The address of an inbox view; defaults are left out, so each view has one spelling. ADR 035. */
-export function inboxHref(
+export function messagesHref(
   { page = 1, q = "", status = "all" }: { page?: number; q?: string; status?: MessageStatus } = {},
   path = "/admin/messages",
 ): string {

@@ -4,7 +4,7 @@ import { contactText, type preferredContactOptions, type serviceOptions } from "
 /**
  * The contact form's rules that the browser needs too. Kept free of zod so the
  * public pages' JavaScript does not carry a validation library (the server's
- * parsing is in app/server/inbox/contact-input.server.ts). POST /api/contact: docs/product/contract.md#contact-messages.
+ * parsing is in app/server/messages/contact-input.server.ts). POST /api/contact: docs/product/contract.md#contact-messages.
  */
 export const CONTACT_REQUIRED_MESSAGE = contactText.requiredError;
 export const CONTACT_INVALID_EMAIL_MESSAGE = "Error: Please enter a valid email address.";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { insights } from "~/content/landing";
 import { Tip } from "~/components/ui/tip";
 import { formatDate } from "~/lib/dates";
-import { articleUrl, openSharePopup, shareNetworks } from "~/lib/share";
+import { articleUrl, openSharePopup, shareNetworks } from "~/lib/social-share";
 import type { PostSummary } from "~/server/posts/index.server";
 import { PostImage } from "./post-image";
 

@@ -11,7 +11,7 @@
 import { useRef } from "react";
 import { Outlet } from "react-router";
 import { AdminShell, type AdminOutletContext } from "~/components/admin/admin-shell";
-import { adminShellData } from "~/server/inbox/index.server";
+import { adminShellData } from "~/server/messages/index.server";
 import { adminPageMiddleware, signedInAdmin } from "~/server/identity/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import type { Route } from "./+types/layout";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
-import { invitePath } from "~/lib/admins";
+import { invitePath } from "~/lib/administrators";
 import { AdminsError, createInvite, signedInAdmin, checkOwnPassword } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";

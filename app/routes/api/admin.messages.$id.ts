@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deleteMessage, setMessageRead } from "~/server/inbox/index.server";
+import { deleteMessage, setMessageRead } from "~/server/messages/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.messages.$id";

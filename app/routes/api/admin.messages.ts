@@ -3,7 +3,7 @@ import {
   listContactMessages,
   parseMessageListQuery,
   parseSenderQuery,
-} from "~/server/inbox/index.server";
+} from "~/server/messages/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.messages";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { ADMIN_NAME_MAX_LENGTH } from "~/lib/admins";
+import { ADMIN_NAME_MAX_LENGTH } from "~/lib/administrators";
 import { acceptInvite, AdminsError, InviteError, busyRefusal, HashingBusyError } from "~/server/identity/index.server";
 import { recordAudit } from "~/server/audit/index.server";
 import { jsonError, methodNotAllowed, readJsonBody, refusedAttempt } from "~/server/platform/http.server";

@@ -1,4 +1,4 @@
-import { CONTACT_THROTTLED_MESSAGE, receiveMessage } from "~/server/inbox/index.server";
+import { CONTACT_THROTTLED_MESSAGE, receiveMessage } from "~/server/messages/index.server";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/contact";

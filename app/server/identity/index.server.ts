@@ -20,7 +20,7 @@ export {
   listPendingInvites,
   removeAdministrator,
   revokeInvite,
-} from "./admins.server";
+} from "./administrators.server";
 export { adminApiMiddleware, adminPageMiddleware, signedInAdmin } from "./middleware.server";
 export { busyRefusal, HashingBusyError } from "./passwords.server";
 export {

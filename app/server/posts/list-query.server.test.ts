@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_PAGE_SIZE, adminListHref, MAX_ADMIN_PAGE, MAX_OFFSET } from "~/lib/admin-lists";
-import { parseMessageScreenQuery } from "../inbox/index.server";
+import { parseMessageScreenQuery } from "../messages/index.server";
 import { parsePostListQuery, parsePostScreenQuery } from "./list-query.server";
 
 const url = (query: string) => new URL(`http://site.test/x?${query}`);

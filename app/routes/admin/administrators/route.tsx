@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
 import { RemoveAdministratorDialog, type RemovalTarget } from "./remove-administrator-dialog";
-import { INVITE_HOURS, invitePath, type InviteListItem } from "~/lib/admins";
+import { INVITE_HOURS, invitePath, type InviteListItem } from "~/lib/administrators";
 import { formatDate } from "~/lib/dates";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";

@@ -1,9 +1,9 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminCard, CardSubmit, FormAlert } from "~/components/site/admin-shell";
+import { AdminCard, CardSubmit, FormAlert } from "~/components/admin/sign-in-card";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";
-import { ADMIN_NAME_MAX_LENGTH, type InviteState } from "~/lib/admins";
+import { ADMIN_NAME_MAX_LENGTH, type InviteState } from "~/lib/administrators";
 import { pageMeta } from "~/lib/seo";
 import {
   acceptInvite,

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminCard, CardSubmit, FormAlert } from "~/components/site/admin-shell";
+import { AdminCard, CardSubmit, FormAlert } from "~/components/admin/sign-in-card";
 import { TextField } from "~/components/ui/text-field";
 import { CODE_MAX_LENGTH, CODE_REQUIRED, MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";

@@ -5,7 +5,7 @@ import { ListFilterForm, useListFilter } from "~/components/admin/list-filter";
 import { Pager } from "~/components/admin/pager";
 import {
   countOf,
-  inboxHref,
+  messagesHref,
   MAX_MESSAGE_SEARCH,
   MESSAGES_CSV_PATH,
   type MessageStatus,
@@ -21,7 +21,7 @@ import {
   setMessageRead,
   parseMessageScreenQuery,
   parseSender,
-} from "~/server/inbox/index.server";
+} from "~/server/messages/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { page, q = "", status } = query.value;
   // Past the end (the last messages were deleted, an old link): the last page.
   const pages = pageCount(total);
-  if (page > pages) throw redirect(inboxHref({ page: pages, q, status }));
+  if (page > pages) throw redirect(messagesHref({ page: pages, q, status }));
   // "Delete all from this sender" says how many will go: one grouped count for the page's senders.
   const bySender = await countMessagesBySender(
     db,
@@ -106,7 +106,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
   const forgottenRef = useRef<HTMLParagraphElement>(null);
   const forgotten = actionData?.forgotten;
 
-  const filter = useListFilter(q, status, (view) => inboxHref({ q: view.q, status: view.choice }));
+  const filter = useListFilter(q, status, (view) => messagesHref({ q: view.q, status: view.choice }));
 
   // The sender's messages are gone, and with them the button that had focus: the outcome takes it.
   useEffect(() => {
@@ -114,7 +114,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
   }, [forgotten]);
 
   const filtered = Boolean(q) || status !== "all";
-  const exportHref = inboxHref({ q, status }, MESSAGES_CSV_PATH);
+  const exportHref = messagesHref({ q, status }, MESSAGES_CSV_PATH);
 
   return (
     <div className="mx-auto max-w-4xl">
@@ -193,7 +193,12 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
           </li>
         ))}
       </ul>
-      <Pager page={page} pages={pages} hrefFor={(n) => inboxHref({ page: n, q, status })} label="Pages of messages" />
+      <Pager
+        page={page}
+        pages={pages}
+        hrefFor={(n) => messagesHref({ page: n, q, status })}
+        label="Pages of messages"
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { AdminCard, CardSubmit, FormAlert } from "~/components/site/admin-shell";
+import { AdminCard, CardSubmit, FormAlert } from "~/components/admin/sign-in-card";
 import { NewPasswordFields } from "~/components/admin/new-password-fields";
 import { TextField } from "~/components/ui/text-field";
 import { newPasswordProblem } from "~/lib/account";

@@ -1,6 +1,6 @@
 /** The inbox domain's interface: what routes, server/ and other domains may use (README.md here). */
 export { init } from "./init.server";
-export { adminShellData } from "./admin-shell.server";
+export { adminShellData } from "./unread-count.server";
 export {
   CONTACT_THROTTLED_MESSAGE,
   countMessagesBySender,

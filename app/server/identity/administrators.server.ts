@@ -7,7 +7,7 @@ import {
   type AdminListItem,
   type InviteListItem,
   type InviteState,
-} from "~/lib/admins";
+} from "~/lib/administrators";
 import { createSession, type AdminUser } from "./sessions.server";
 import { isUniqueViolation, type Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { articleUrl, shareUrl } from "./share";
+import { articleUrl, shareUrl } from "./social-share";
 
 describe("share links", () => {
   const article = { url: articleUrl("https://example.org", "hello-world"), title: "Hello & welcome" };
