@@ -27,6 +27,7 @@ import { contentVersionReader, nextScheduledChange } from "~/server/db/content-v
 import { notFoundCounter, readAllRedirects, redirectLookup } from "~/server/redirects/index.server";
 import { analyticsWatch } from "~/server/analytics/index.server";
 import { clientAddressOf } from "./client-address";
+import { beforeExpress } from "./before-express";
 
 /** Parses TRUST_PROXY the way Express's "trust proxy" setting expects it. */
 function trustProxySetting(value: string): boolean | number | string {
@@ -182,38 +183,22 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
     next?: (error?: unknown) => void,
   ) => void;
   // What every answer gets, a cache hit as much as a page Express renders, in
-  // this order, on the bare request: the access log, the nonce, the headers
-  // (admin answers: no-store), the not-found log's count of a 404 (ADR 054),
-  // the analytics' count of a public page shown (ADR 056).
+  // the order server/before-express.ts documents.
   const clientAddress = clientAddressOf(app.get("trust proxy fn") as (address: string, hop: number) => boolean);
-  const everyAnswer = [
-    accessLog(log),
-    setNonce,
-    securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
-    secretPageHeaders,
-    adminNoStore,
-    notFoundCounter.watch,
-    analyticsWatch({ clientAddress, siteUrl: config.siteUrl }),
-  ];
-  const afterRedirects = (req: IncomingMessage, res: ServerResponse, toExpress: () => void) => {
-    if (cache) cache.answerHits(req, res, toExpress);
-    else toExpress();
-  };
-  /** The server's request handler: what every answer gets, then a redirect, a cache hit or Express. */
-  return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) {
-    const toExpress = () => expressApp(req, res, next);
-    let step = 0;
-    const nextStep = (error?: unknown) => {
-      if (error) {
-        log.error({ err: error }, "request failed before it reached the app");
-        res.statusCode = 500;
-        res.end();
-        return;
-      }
-      const middleware = everyAnswer[step++];
-      if (middleware) middleware(req, res, nextStep);
-      else redirects.answerRedirects(req, res, () => afterRedirects(req, res, toExpress));
-    };
-    nextStep();
-  };
+  const handle = beforeExpress({
+    everyAnswer: [
+      accessLog(log),
+      setNonce,
+      securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
+      secretPageHeaders,
+      adminNoStore,
+      notFoundCounter.watch,
+      analyticsWatch({ clientAddress, siteUrl: config.siteUrl }),
+    ],
+    redirect: redirects.answerRedirects,
+    cacheHit: cache?.answerHits,
+    log,
+  });
+  return (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) =>
+    handle(req, res, () => expressApp(req, res, next));
 }
