@@ -72,12 +72,12 @@ export async function publish(name: ContentName, document: ContentDocument, base
   return Number((response.headers.get("ETag") ?? "").replaceAll('"', ""));
 }
 
-export async function fetchRevisions(name: ContentName): Promise<ContentRevisionSummary[]> {
-  return (await call<{ revisions: ContentRevisionSummary[] }>(`${base(name)}/revisions`)).body.revisions;
+export async function fetchRevisions(name: ContentName, signal?: AbortSignal): Promise<ContentRevisionSummary[]> {
+  return (await call<{ revisions: ContentRevisionSummary[] }>(`${base(name)}/revisions`, { signal })).body.revisions;
 }
 
-export async function fetchRevision(name: ContentName, id: string): Promise<ContentRevision> {
-  return (await call<ContentRevision>(`${base(name)}/revisions/${encodeURIComponent(id)}`)).body;
+export async function fetchRevision(name: ContentName, id: string, signal?: AbortSignal): Promise<ContentRevision> {
+  return (await call<ContentRevision>(`${base(name)}/revisions/${encodeURIComponent(id)}`, { signal })).body;
 }
 
 /** Uploads a team photo through the same call and rules as every image upload; answers its URL. */

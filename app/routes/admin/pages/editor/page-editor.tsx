@@ -3,11 +3,12 @@
  * sections, its toolbar (status, Preview, Publish, Discard draft), its
  * share links and its history. The form is drawn from the page's zod schema.
  */
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
-import { ConfirmDialog } from "~/components/admin/confirm-dialog";
-import { DialogAction, DialogActions } from "~/components/admin/dialog-actions";
-import { ShareLinks } from "~/components/admin/share-links";
+import { type Confirmation, ConfirmationDialog } from "~/components/admin/editing/confirmation";
+import { EditorToolbar } from "~/components/admin/editing/editor-toolbar";
+import { RevisionsPanel } from "~/components/admin/editing/revisions-panel";
+import { ShareLinks } from "~/components/admin/editing/share-links";
 import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { defaultContent } from "~/content/site-content-defaults";
 import { contentSchemas } from "~/lib/site-content";
@@ -15,10 +16,9 @@ import type { ContentRevisionSummary } from "~/server/site-content/index.server"
 import { FieldNode } from "./content-fields";
 import { FormContext } from "./form-context";
 import { describe, labelOf, type Node } from "./form-model";
-import { RevisionsPanel } from "./revisions-panel";
-import type { Confirmation } from "./confirmation";
-import { EditorToolbar } from "./editor-toolbar";
+import { pageKind } from "./page-kind";
 import { usePageEditing, type EditorData } from "./use-page-editing";
+import { usePageToolbar } from "./use-page-toolbar";
 
 export function PageEditor(props: EditorData & { revisions: ContentRevisionSummary[] }) {
   const editing = usePageEditing(props);
@@ -26,7 +26,8 @@ export function PageEditor(props: EditorData & { revisions: ContentRevisionSumma
   const model = useMemo(() => describe(contentSchemas[name]) as Extract<Node, { kind: "group" }>, [name]);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [notice, setNotice] = useState<string>();
-  const cancel = useRef<HTMLButtonElement>(null);
+  const toolbar = usePageToolbar({ editing, onNotice: setNotice, ask: setConfirmation });
+  const kind = pageKind({ editing, initial: props.revisions, ask: setConfirmation, onNotice: setNotice });
   const form = useMemo(() => ({ document, issues, update }), [document, issues, update]);
   const title = PAGE_TITLES[name];
 
@@ -48,7 +49,7 @@ export function PageEditor(props: EditorData & { revisions: ContentRevisionSumma
       <h1 className="mt-2 text-3xl font-bold">{pagesText.edit(title)}</h1>
       <p className="mt-1 max-w-prose text-neutral-700">{PAGE_DESCRIPTIONS[name]}</p>
 
-      <EditorToolbar editing={editing} onNotice={setNotice} onConfirm={setConfirmation} />
+      <EditorToolbar {...toolbar} />
       <div role="status" className="mt-3 empty:hidden">
         {notice && <p className="rounded-md border border-brand-600 bg-brand-50 px-3 py-2 text-brand-900">{notice}</p>}
       </div>
@@ -92,33 +93,9 @@ export function PageEditor(props: EditorData & { revisions: ContentRevisionSumma
         </form>
       </FormContext.Provider>
 
-      <ShareLinks
-        subject="page"
-        level={2}
-        linksUrl={`/api/admin/content/${name}/share-links`}
-        beforeCreate={editing.flush}
-      />
-      <RevisionsPanel editing={editing} initial={props.revisions} onConfirm={setConfirmation} onNotice={setNotice} />
-
-      <ConfirmDialog
-        open={confirmation !== null}
-        onOpenChange={(open) => !open && setConfirmation(null)}
-        focusOnOpen={() => cancel.current?.focus()}
-        title={confirmation?.title}
-        description={confirmation?.description}
-      >
-        <DialogActions cancelRef={cancel}>
-          <DialogAction
-            tone="primary"
-            onClick={() => {
-              confirmation?.run();
-              setConfirmation(null);
-            }}
-          >
-            {confirmation?.confirm}
-          </DialogAction>
-        </DialogActions>
-      </ConfirmDialog>
+      <ShareLinks links={kind.shareLinks} level={2} />
+      <RevisionsPanel revisions={kind.revisions} level={2} />
+      <ConfirmationDialog confirmation={confirmation} onDone={() => setConfirmation(null)} />
     </div>
   );
 }

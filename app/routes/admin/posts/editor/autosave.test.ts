@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { shortTime } from "~/content/revisions";
 import { differs, draftFromAutosave } from "./autosave";
 import { newPostDraft } from "../post-draft";
-import { draftFromRevision } from "./revisions-panel";
+import { draftFromRevision } from "./post-kind";
 
 const base = { ...newPostDraft("Ojai", new Date("2026-11-24T10:00:00.000Z")), id: "p1", title: "A", content: "B" };
 

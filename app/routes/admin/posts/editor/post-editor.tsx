@@ -4,17 +4,22 @@
  */
 import { useId, useState } from "react";
 import { useAdminShell } from "~/components/admin/admin-shell";
-import { ShareLinks } from "~/components/admin/share-links";
+import { EditorToolbar } from "~/components/admin/editing/editor-toolbar";
+import { RevisionsPanel } from "~/components/admin/editing/revisions-panel";
+import { ShareLinks } from "~/components/admin/editing/share-links";
+import { postToolbarText as bar } from "~/content/revisions";
 import type { OpenEditor } from "../use-post-editing";
 import { AutosaveNotice } from "./autosave-notice";
-import { EditorToolbar, type EditorMode } from "./editor-toolbar";
 import { hintClass } from "./fields";
 import { ContentField } from "./content-field";
 import { ImageFields, PublishFields, SeoFields, type SectionProps, SummaryFields, TitleAndSlug } from "./post-fields";
 import { PostPreview } from "./post-preview";
 import { PublishCheckDialog, PublishCheckList } from "./publish-check";
+import { postKind } from "./post-kind";
 import { type CheckItem, selectInTextarea } from "./publish-check-place";
-import { RevisionsPanel } from "./revisions-panel";
+
+/** The form, with the preview beside it on wide screens, or the preview alone. */
+type EditorMode = "edit" | "preview";
 
 /**
  * The post editor (docs/product/interface.md#editor): every post field, the Preview/Edit toggle, a close
@@ -33,6 +38,7 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
   const ids = useId();
   const field = (name: string) => `${ids}-${name}`;
   const [mode, setMode] = useState<EditorMode>("edit");
+  const kind = postKind(draft, onChange);
   const set: SectionProps["set"] = (key, value) => onChange({ ...draft, [key]: value });
   const sections = { draft, set, field };
   /** An item of the check before publishing: its place in the markdown, selected (the form shown first). */
@@ -48,15 +54,24 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
     <section aria-labelledby={field("heading")}>
       {/* Sticky, so Save stays at hand however far down the form is. */}
       <EditorToolbar
-        heading={draft.id ? "Edit Post" : "New Post"}
-        headingId={field("heading")}
-        shortcutId={field("shortcut")}
-        mode={mode}
-        onModeChange={setMode}
-        saving={saving}
-        uploading={uploading}
-        onSave={onSave}
-        onClose={onClose}
+        lead={{ heading: bar.heading(Boolean(draft.id)), id: field("heading") }}
+        actions={[
+          {
+            key: "mode",
+            label: mode === "edit" ? bar.preview : bar.edit,
+            pressed: mode === "preview",
+            onClick: () => setMode(mode === "edit" ? "preview" : "edit"),
+          },
+          {
+            key: "save",
+            label: saving ? bar.saving : bar.save,
+            primary: true,
+            disabled: saving || uploading,
+            description: bar.shortcut,
+            onClick: onSave,
+          },
+        ]}
+        close={{ label: bar.close, title: bar.closeTitle, onClose }}
       />
 
       {error && (
@@ -117,11 +132,8 @@ export function PostEditor({ editing }: { editing: OpenEditor }) {
           void editing.save({ anyway: true });
         }}
       />
-      <ShareLinks
-        subject="post"
-        linksUrl={draft.id ? `/api/admin/posts/${encodeURIComponent(draft.id)}/preview-links` : undefined}
-      />
-      {draft.id && <RevisionsPanel postId={draft.id} draft={draft} onRestore={onChange} />}
+      <ShareLinks links={kind.shareLinks} />
+      {draft.id && <RevisionsPanel revisions={kind.revisions} />}
     </section>
   );
 }

@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { SHARE_LINK_COMMON as text, SHARE_LINK_TEXTS, type ShareLinkTexts } from "~/content/share-links";
+import { SHARE_LINK_COMMON as text, type ShareLinkTexts } from "~/content/share-links";
 import { MAX_LIVE_SHARE_LINKS, type CreatedShareLink, type ShareLinkItem } from "~/lib/share-links";
+import type { ShareLinksOf } from "./document-kind";
 
 /**
  * The editors' "Share a draft" section (ADR 044, ADR 053): make a secret link
  * that shows a post as last saved, or a page with its draft, to someone
  * without an account; copy it (it is shown once); see the live links and
- * revoke any of them. Talks to the links' API at `linksUrl`
- * (/api/admin/posts/{id}/preview-links, /api/admin/content/{name}/share-links);
- * `beforeCreate` keeps the draft first (the Pages editor).
+ * revoke any of them. Talks to the links' API the document's kind names
+ * (/api/admin/posts/{id}/preview-links, /api/admin/content/{name}/share-links;
+ * ADR 065); `beforeCreate` keeps the draft first (the Pages editor).
  */
 
 const buttonClass =
@@ -40,17 +41,14 @@ const whenFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeS
 const when = (iso: string) => whenFormat.format(new Date(iso));
 
 interface ShareLinksProps {
-  /** The links' API; undefined while there is nothing to share (a post not yet saved). */
-  linksUrl: string | undefined;
-  subject: "post" | "page";
-  beforeCreate?: () => Promise<void>;
+  links: ShareLinksOf;
   /** The section's heading level in its screen (its list's heading is one below). */
   level?: 2 | 3;
 }
 
-export function ShareLinks({ linksUrl, subject, beforeCreate, level = 3 }: ShareLinksProps) {
+export function ShareLinks({ links, level = 3 }: ShareLinksProps) {
   const ids = useId();
-  const texts = SHARE_LINK_TEXTS[subject];
+  const { url: linksUrl, texts, beforeCreate } = links;
   const Heading = level === 2 ? "h2" : "h3";
   return (
     <section
