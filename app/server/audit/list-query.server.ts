@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "~/lib/audit";
 import { isRecordId } from "../db/ids.server";
-import { limit, offset, page, parseQuery, screenPage, type QueryResult } from "../platform/paging.server";
+import { type QueryResult, pagedList } from "../platform/paging.server";
 import type { AuditQuery } from "./audit.server";
 
 /** The audit log's query strings (ADR 038): the platform's paging plus `action` and `admin`; empty means all. */
@@ -15,18 +15,14 @@ const auditAdmin = z
   .refine((value) => value === "" || isRecordId(value), { error: "admin must be an administrator's id" })
   .transform((value) => value || undefined)
   .optional();
-const auditListQuery = z.object({ limit, offset, action: auditAction, admin: auditAdmin });
-const auditScreenQuery = z.object({ page, action: auditAction, admin: auditAdmin });
+const auditLists = pagedList({ action: auditAction, admin: auditAdmin });
 
 /** GET /api/admin/audit: `limit` (1-100, default 50), `offset`, `action`, `admin`. */
 export function parseAuditListQuery(url: URL): QueryResult<AuditQuery> {
-  return parseQuery(auditListQuery, url);
+  return auditLists.list(url);
 }
 
 /** /admin/audit: `page`, `action`, `admin`. */
 export function parseAuditScreenQuery(url: URL): QueryResult<AuditQuery & { page: number }> {
-  const parsed = parseQuery(auditScreenQuery, url);
-  if (!parsed.ok) return parsed;
-  const { page, ...rest } = parsed.value;
-  return { ok: true, value: { ...rest, ...screenPage(page) } };
+  return auditLists.screen(url);
 }

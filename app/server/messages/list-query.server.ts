@@ -2,16 +2,7 @@ import { z } from "zod";
 import { MAX_MESSAGE_SEARCH, MESSAGE_STATUSES, type MessageStatus } from "~/lib/admin-lists";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { isStorableText } from "../platform/http.server";
-import {
-  limit,
-  offset,
-  page,
-  parseQuery,
-  screenPage,
-  searchText,
-  type PageQuery,
-  type QueryResult,
-} from "../platform/paging.server";
+import { parseQuery, searchText, type PageQuery, type QueryResult, pagedList } from "../platform/paging.server";
 
 /**
  * The inbox's query strings (docs/product/contract.md#paged-lists, ADR 035): the
@@ -27,8 +18,7 @@ const messageStatus = z
   .default("all");
 
 const messageFilter = { status: messageStatus, q: messageSearch.optional() };
-const messageListQuery = z.object({ limit, offset, ...messageFilter });
-const messageScreenQuery = z.object({ page, ...messageFilter });
+const messageLists = pagedList(messageFilter);
 const messageExportQuery = z.object(messageFilter);
 
 /** The inbox's filter (ADR 035): read state and a name or e-mail search. */
@@ -42,15 +32,12 @@ export type MessageListQuery = PageQuery & MessageFilter;
 
 /** GET /api/admin/messages: `limit` (1-100, default 50), `offset`, `status`, `q`. */
 export function parseMessageListQuery(url: URL): QueryResult<MessageListQuery> {
-  return parseQuery(messageListQuery, url);
+  return messageLists.list(url);
 }
 
 /** /admin/messages: `page` (1-based, ADMIN_PAGE_SIZE messages each), `status`, `q`. */
 export function parseMessageScreenQuery(url: URL): QueryResult<MessageListQuery & { page: number }> {
-  const parsed = parseQuery(messageScreenQuery, url);
-  if (!parsed.ok) return parsed;
-  const { page, ...filter } = parsed.value;
-  return { ok: true, value: { ...filter, ...screenPage(page) } };
+  return messageLists.screen(url);
 }
 
 /** GET /api/admin/messages.csv: `status`, `q` (every matching message, no paging). */

@@ -76,3 +76,23 @@ export function parsePageParams(url: URL): PageQuery | Response {
   const parsed = parseQuery(publicPageQuery, url);
   return parsed.ok ? parsed.value : jsonError(400, parsed.message);
 }
+
+/**
+ * A list's two query strings from its filters: the API's (`limit`, `offset`
+ * and the filters) and its admin screen's (`page` and the same filters, read
+ * as the screen's limit and offset).
+ */
+export function pagedList<F extends z.ZodRawShape>(filters: F) {
+  const list = z.object({ limit, offset, ...filters });
+  const screen = z.object({ page, ...filters });
+  type Filters = z.output<z.ZodObject<F>>;
+  return {
+    list: (url: URL) => parseQuery(list, url) as QueryResult<PageQuery & Filters>,
+    screen(url: URL): QueryResult<PageQuery & Filters & { page: number }> {
+      const parsed = parseQuery(screen, url) as QueryResult<Filters & { page: number }>;
+      if (!parsed.ok) return parsed;
+      const { page: screenNumber, ...rest } = parsed.value;
+      return { ok: true, value: { ...(rest as Filters), ...screenPage(screenNumber) } };
+    },
+  };
+}

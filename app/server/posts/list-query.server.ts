@@ -1,15 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_POST_SORT, MAX_TITLE_FILTER, POST_SORTS, type PostSort } from "~/lib/admin-lists";
-import {
-  limit,
-  offset,
-  page,
-  parseQuery,
-  screenPage,
-  searchText,
-  type PageQuery,
-  type QueryResult,
-} from "../platform/paging.server";
+import { searchText, type PageQuery, type QueryResult, pagedList } from "../platform/paging.server";
 
 /**
  * The admin posts list's query string (docs/product/contract.md#paged-lists, ADR 026):
@@ -22,8 +13,7 @@ const titleFilter = searchText(MAX_TITLE_FILTER).transform((value) => value || u
 
 const sort = z.enum(POST_SORTS, { error: `sort must be one of ${POST_SORTS.join(", ")}` }).default(DEFAULT_POST_SORT);
 
-const postListQuery = z.object({ limit, offset, q: titleFilter.optional(), sort });
-const postScreenQuery = z.object({ page, q: titleFilter.optional(), sort });
+const postLists = pagedList({ q: titleFilter.optional(), sort });
 
 export interface PostListQuery extends PageQuery {
   /** Title contains this, ignoring case; `%` and `_` are plain characters. */
@@ -33,13 +23,10 @@ export interface PostListQuery extends PageQuery {
 
 /** GET /api/admin/posts: `limit` (1-100, default 50), `offset`, `q`, `sort`. */
 export function parsePostListQuery(url: URL): QueryResult<PostListQuery> {
-  return parseQuery(postListQuery, url);
+  return postLists.list(url);
 }
 
 /** /admin: `page` (1-based, ADMIN_PAGE_SIZE posts each), `q`, `sort`. */
 export function parsePostScreenQuery(url: URL): QueryResult<PostListQuery & { page: number }> {
-  const parsed = parseQuery(postScreenQuery, url);
-  if (!parsed.ok) return parsed;
-  const { page, ...rest } = parsed.value;
-  return { ok: true, value: { ...rest, ...screenPage(page) } };
+  return postLists.screen(url);
 }

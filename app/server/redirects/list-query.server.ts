@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REDIRECT_LIMITS } from "~/lib/redirects";
-import { limit, offset, page, parseQuery, screenPage, searchText, type QueryResult } from "../platform/paging.server";
+import { limit, offset, parseQuery, searchText, type QueryResult, pagedList } from "../platform/paging.server";
 import type { RedirectQuery } from "./redirects.server";
 
 /**
@@ -10,21 +10,17 @@ import type { RedirectQuery } from "./redirects.server";
  */
 
 const redirectSearch = searchText(REDIRECT_LIMITS.to).transform((value) => value.trim() || undefined);
-const redirectListQuery = z.object({ limit, offset, q: redirectSearch.optional() });
-const redirectScreenQuery = z.object({ page, q: redirectSearch.optional() });
+const redirectLists = pagedList({ q: redirectSearch.optional() });
 const notFoundListQuery = z.object({ limit, offset });
 
 /** GET /api/admin/redirects: `limit` (1-100, default 50), `offset`, `q`. */
 export function parseRedirectListQuery(url: URL): QueryResult<RedirectQuery> {
-  return parseQuery(redirectListQuery, url);
+  return redirectLists.list(url);
 }
 
 /** /admin/redirects: `page`, `q`. */
 export function parseRedirectScreenQuery(url: URL): QueryResult<RedirectQuery & { page: number }> {
-  const parsed = parseQuery(redirectScreenQuery, url);
-  if (!parsed.ok) return parsed;
-  const { page, q } = parsed.value;
-  return { ok: true, value: { q, ...screenPage(page) } };
+  return redirectLists.screen(url);
 }
 
 /** GET /api/admin/not-found: `limit`, `offset`; the screen's `page` is parsed as the redirects' is. */
