@@ -35,14 +35,7 @@ export function MediaSection({ content }: { content: LandingContent["media"] }) 
             >
               <h4 className="text-lg font-bold tracking-wide">{pkg.name}</h4>
               <p className="mt-2 text-3xl font-bold text-brand-700">{pkg.price}</p>
-              <ul className="mt-4 flex-1 space-y-2 text-neutral-800">
-                {pkg.features.map((feature, featureIndex) => (
-                  <li key={featureIndex} className="flex gap-2">
-                    <CheckIcon />
-                    <span>{feature}</span>
-                  </li>
-                ))}
-              </ul>
+              <FeatureList features={pkg.features} grow />
             </li>
           ))}
         </ul>
@@ -56,10 +49,7 @@ export function MediaSection({ content }: { content: LandingContent["media"] }) 
             <PriceList items={content.aLaCarte} />
           </div>
         </div>
-        <div className="mt-10 flex flex-wrap items-center gap-4">
-          <CtaButton label={content.cta} />
-          <InfoModal content={infoModals[0]!} />
-        </div>
+        <SectionActions cta={content.cta} modal={infoModals[0]!} />
       </div>
     </section>
   );
@@ -94,21 +84,11 @@ export function SystemsSection({ content }: { content: LandingContent["systems"]
             <li key={index} className="rounded-lg bg-white p-6 shadow-sm">
               <h3 className="text-xl font-semibold">{platform.name}</h3>
               <p className="mt-2 text-neutral-800">{platform.summary}</p>
-              <ul className="mt-4 space-y-2 text-neutral-800">
-                {platform.features.map((feature, featureIndex) => (
-                  <li key={featureIndex} className="flex gap-2">
-                    <CheckIcon />
-                    <span>{feature}</span>
-                  </li>
-                ))}
-              </ul>
+              <FeatureList features={platform.features} />
             </li>
           ))}
         </ul>
-        <div className="mt-10 flex flex-wrap items-center gap-4">
-          <CtaButton label={content.cta} />
-          <InfoModal content={infoModals[1]!} />
-        </div>
+        <SectionActions cta={content.cta} modal={infoModals[1]!} />
       </div>
     </section>
   );
@@ -127,10 +107,7 @@ export function ResearchSection({ content }: { content: LandingContent["research
             </li>
           ))}
         </ul>
-        <div className="mt-10 flex flex-wrap items-center gap-4">
-          <CtaButton label={content.cta} />
-          <InfoModal content={infoModals[2]!} />
-        </div>
+        <SectionActions cta={content.cta} modal={infoModals[2]!} />
       </div>
     </section>
   );
@@ -143,6 +120,30 @@ function SectionHeading({ id, title, intro }: { id: string; title: string; intro
         {title}
       </h2>
       <p className="mt-4 text-lg text-neutral-800">{intro}</p>
+    </div>
+  );
+}
+
+/** A service's features, each behind a check mark; `grow` fills a package card's height. */
+function FeatureList({ features, grow = false }: { features: readonly string[]; grow?: boolean }) {
+  return (
+    <ul className={`mt-4 ${grow ? "flex-1 " : ""}space-y-2 text-neutral-800`}>
+      {features.map((feature, index) => (
+        <li key={index} className="flex gap-2">
+          <CheckIcon />
+          <span>{feature}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The end of a service's section: the call to action and its "more" dialog. */
+function SectionActions({ cta, modal }: { cta: string; modal: (typeof infoModals)[number] }) {
+  return (
+    <div className="mt-10 flex flex-wrap items-center gap-4">
+      <CtaButton label={cta} />
+      <InfoModal content={modal} />
     </div>
   );
 }
