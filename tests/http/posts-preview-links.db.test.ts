@@ -74,7 +74,12 @@ describe("making, listing and revoking links", () => {
     expect(Date.parse(created.json.createdAt)).toBeGreaterThanOrEqual(before - 1000);
 
     const token = tokenOf(created.json.url);
-    const rows = await database.db.selectFrom("preview_links").selectAll().where("post_id", "=", post.id).execute();
+    const rows = await database.db
+      .selectFrom("share_links")
+      .selectAll()
+      .where("document_kind", "=", "post")
+      .where("document_id", "=", post.id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).toBe(hashSecretToken(token));
     expect(JSON.stringify(rows)).not.toContain(token);
@@ -153,7 +158,7 @@ describe("making, listing and revoking links", () => {
     // Revoked and expired links do not count.
     expect((await admin.delete(`${linksOf(post.id)}/${links[0]!.id}`)).status).toBe(204);
     await database.db
-      .updateTable("preview_links")
+      .updateTable("share_links")
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where("id", "=", links[1]!.id)
       .execute();
@@ -162,7 +167,7 @@ describe("making, listing and revoking links", () => {
     expect((await admin.post(linksOf(post.id))).status).toBe(409);
     // Making links pruned the dead rows (of every post).
     const dead = await database.db
-      .selectFrom("preview_links")
+      .selectFrom("share_links")
       .select("id")
       .where("id", "in", [links[0]!.id, links[1]!.id])
       .execute();
@@ -264,7 +269,7 @@ describe("the preview page", () => {
     const post = await createPost();
     const expired = await createLink(post.id);
     await database.db
-      .updateTable("preview_links")
+      .updateTable("share_links")
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where("id", "=", expired.id)
       .execute();
@@ -300,7 +305,12 @@ describe("the preview page", () => {
     const link = await createLink(post.id);
     expect((await visitor().get(pathOf(link.url))).status).toBe(200);
     expect((await admin.delete(`/api/admin/posts/${post.id}`)).status).toBe(204);
-    const rows = await database.db.selectFrom("preview_links").select("id").where("post_id", "=", post.id).execute();
+    const rows = await database.db
+      .selectFrom("share_links")
+      .select("id")
+      .where("document_kind", "=", "post")
+      .where("document_id", "=", post.id)
+      .execute();
     expect(rows).toEqual([]);
     expect((await visitor().get(pathOf(link.url))).status).toBe(404);
   });

@@ -106,9 +106,10 @@ describe(`revisions (${TEST_BACKEND})`, () => {
     expect(numbers[0]).toBe(MAX_REVISIONS + 3);
     expect(numbers.at(-1)).toBe(4);
     const stored = await database.db
-      .selectFrom("post_revisions")
+      .selectFrom("document_revisions")
       .select((eb) => eb.fn.countAll<string | number>().as("n"))
-      .where("post_id", "=", post.id)
+      .where("document_kind", "=", "post")
+      .where("document_id", "=", post.id)
       .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(MAX_REVISIONS);
   });
@@ -125,7 +126,12 @@ describe(`revisions (${TEST_BACKEND})`, () => {
   it("go with their post", async () => {
     const post = await create();
     expect((await admin.delete(`/api/admin/posts/${post.id}`)).status).toBe(204);
-    const rows = await database.db.selectFrom("post_revisions").select("id").where("post_id", "=", post.id).execute();
+    const rows = await database.db
+      .selectFrom("document_revisions")
+      .select("id")
+      .where("document_kind", "=", "post")
+      .where("document_id", "=", post.id)
+      .execute();
     expect(rows).toEqual([]);
   });
 });
@@ -149,7 +155,12 @@ describe(`autosaved drafts (${TEST_BACKEND})`, () => {
     expect(saved.json.baseUpdatedAt).toBe(post.updatedAt);
     // One per post and administrator: a second replaces the first.
     await admin.put(`/api/admin/posts/${post.id}/autosave`, { ...fields, title: "T", content: "Newer text" });
-    const rows = await database.db.selectFrom("post_autosaves").selectAll().where("post_id", "=", post.id).execute();
+    const rows = await database.db
+      .selectFrom("document_drafts")
+      .selectAll()
+      .where("document_kind", "=", "post")
+      .where("document_id", "=", post.id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect((await admin.get(`/api/admin/posts/${post.id}/autosave`)).json.content).toBe("Newer text");
 

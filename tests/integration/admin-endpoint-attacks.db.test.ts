@@ -141,9 +141,10 @@ describe("requests in parallel racing a counted limit", () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(MAX_LIVE_SHARE_LINKS);
     expect(statuses.filter((status) => status === 409)).toHaveLength(2 * MAX_LIVE_SHARE_LINKS);
     const stored = await connection.db
-      .selectFrom("site_content_share_links")
+      .selectFrom("share_links")
       .select((eb) => eb.fn.countAll<string | number>().as("count"))
-      .where("name", "=", "about")
+      .where("document_kind", "=", "page")
+      .where("document_id", "=", "about")
       .executeTakeFirstOrThrow();
     expect(Number(stored.count)).toBe(MAX_LIVE_SHARE_LINKS);
   });

@@ -21,8 +21,6 @@ export const COPIED_TABLES = [
   "images",
   "image_variants",
   "posts",
-  "post_revisions",
-  "post_autosaves",
   "image_references",
   "contact_messages",
   "site_settings",
@@ -30,15 +28,16 @@ export const COPIED_TABLES = [
   "redirects",
   "not_found_paths",
   "site_content",
-  "site_content_revisions",
-  "site_content_drafts",
+  // Every document's revisions and drafts (ADR 064), after the posts, pages and administrators they belong to.
+  "document_revisions",
+  "document_drafts",
   "page_image_references",
   "analytics_days",
   "analytics_counts",
 ] as const;
 
 /**
- * The primary keys of more than one column (migrations 002, 012, 018, 022); every
+ * The primary keys of more than one column (migrations 002, 012, 022, 023); every
  * other copied table's key is its first column. Batches are read in key
  * order, which is total, so no row is skipped or read twice between them.
  */
@@ -46,7 +45,6 @@ const COMPOUND_KEYS: Partial<Record<(typeof COPIED_TABLES)[number], string[]>> =
   image_variants: ["image_id", "format", "width"],
   image_references: ["post_id", "image_id"],
   page_image_references: ["page", "image_id"],
-  post_autosaves: ["post_id", "admin_id"],
   analytics_counts: ["day", "dimension", "key"],
 };
 const keyOf = (table: (typeof COPIED_TABLES)[number], firstColumn: string) => COMPOUND_KEYS[table] ?? [firstColumn];
@@ -63,8 +61,7 @@ export const SKIPPED_TABLES = [
   "rate_limits",
   "setup_tokens",
   "admin_invites",
-  "preview_links",
-  "site_content_share_links",
+  "share_links",
   "content_version",
   // The analytics' salt, today's visitor hashes and per-address tallies (ADR 056): short-lived, never past their day.
   "analytics_salts",

@@ -36,9 +36,10 @@ export const ROW_TABLES = [
   "audit_log",
   // Old addresses and where they lead (ADR 054), checked row by row on restore.
   "redirects",
-  // The pages' published content and its versions (ADR 053); a backup from before them has none.
+  // The pages' published content (ADR 053); a backup from before them has none.
   "site_content",
-  "site_content_revisions",
+  // Every document's revisions, posts' and pages' (ADR 064); before, the pages' alone, as site_content_revisions.
+  "document_revisions",
   // The analytics' daily numbers (ADR 056), checked row by row on restore.
   "analytics_days",
   "analytics_counts",
@@ -58,17 +59,13 @@ export const LEFT_OUT_TABLES = [
   "sessions",
   "setup_tokens",
   "admin_invites",
-  "preview_links",
   "rate_limits",
   "content_version",
-  // Posts' revisions and autosaved drafts (ADR 043): a restored site starts each post's history anew.
-  "post_revisions",
-  "post_autosaves",
+  // Documents' drafts and share links (ADR 043, 053, 064): work in progress and links that live a week.
+  "document_drafts",
+  "share_links",
   // The not-found log (ADR 054): counts a restored site gathers anew.
   "not_found_paths",
-  // A page's unpublished draft and its share links (ADR 053): work in progress, like the posts' autosaves.
-  "site_content_drafts",
-  "site_content_share_links",
   // The analytics' salt, today's visitor hashes and per-address tallies (ADR 056): never kept past their day, so never in a file.
   "analytics_salts",
   "analytics_visitor_hashes",
@@ -77,6 +74,31 @@ export const LEFT_OUT_TABLES = [
   // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the counters it keys are left out too.
   "throttle_secrets",
 ] as const;
+
+/**
+ * Tables a backup of an older version holds under another name (ADR 064):
+ * each row is read as that version wrote it, checked as it was, and restored
+ * as a row of today's table, which takes its place in the order.
+ */
+export const RENAMED_ROW_TABLES = {
+  // A page's published versions (migration 020) are the page's revisions now (migration 027).
+  site_content_revisions: {
+    table: "document_revisions",
+    row: (row: Record<string, string | number | null>) => ({
+      id: row.id ?? null,
+      document_kind: "page",
+      document_id: row.name ?? null,
+      number: row.version ?? null,
+      label: "",
+      state: row.document ?? null,
+      saved_by_id: null,
+      saved_by: row.published_by ?? null,
+      saved_at: row.published_at ?? null,
+    }),
+  },
+} as const satisfies Record<string, { table: RowTable; row: (row: Record<string, string | number | null>) => unknown }>;
+export type RenamedRowTable = keyof typeof RENAMED_ROW_TABLES;
+export const isRenamedRowTable = (name: string): name is RenamedRowTable => Object.hasOwn(RENAMED_ROW_TABLES, name);
 
 /**
  * Tables a backup leaves out because a restore rebuilds them from the rows it

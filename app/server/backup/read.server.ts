@@ -7,6 +7,7 @@ import { checkFromPath, checkTarget, localPathOf } from "~/lib/redirects";
 import { isContentName, parseContent } from "~/lib/site-content";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection, Db } from "../db/db.server";
+import { isRecordId } from "../db/ids.server";
 import { sniffImageFormat, rebuildImageReferences, rebuildPageImageReferences } from "../images/index.server";
 import { isAnalyticsRow } from "../analytics/index.server";
 import { auditRowAsKept } from "../audit/index.server";
@@ -24,8 +25,10 @@ import {
   IMAGE_ID,
   IMAGE_JSON_NAME,
   imageFileName,
+  isRenamedRowTable,
   JSONL_NAME,
   MANIFEST,
+  RENAMED_ROW_TABLES,
   ROOT,
   ROW_TABLES,
   variantFileName,
@@ -159,24 +162,22 @@ async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<B
 
       const jsonl = JSONL_NAME.exec(name);
       if (jsonl) {
-        const table = ROW_TABLES.indexOf(jsonl[1] as RowTable);
+        // An older version's name of a table (ADR 064) stands in its new table's place.
+        const fileTable = jsonl[1]!;
+        const renamed = isRenamedRowTable(fileTable) ? RENAMED_ROW_TABLES[fileTable] : undefined;
+        const table = ROW_TABLES.indexOf((renamed?.table ?? fileTable) as RowTable);
         const piece = Number(jsonl[2]);
         if (table < 0)
-          throw new BackupError(`The backup has rows of ${shown(jsonl[1]!)}, which is not a table it keeps`);
+          throw new BackupError(`The backup has rows of ${shown(fileTable)}, which is not a table it keeps`);
         const inOrder = table === lastTable ? piece === lastPiece + 1 : table > lastTable && piece === 1;
         if (!inOrder) throw new BackupError(`The backup's ${shown(name)} is out of order`);
         lastTable = table;
         lastPiece = piece;
         const tableName = ROW_TABLES[table]!;
-        const parsed = parseRows(await read(ENTRY_LIMITS.jsonl), manifest.tables[tableName], name);
-        if (tableName === "site_settings") for (const row of parsed) checkSettingsRow(row, name);
-        if (tableName === "redirects") for (const row of parsed) checkRedirectRow(row, name);
-        if (tableName === "analytics_days" || tableName === "analytics_counts")
-          for (const row of parsed) checkAnalyticsRow(tableName, row, name);
-        if (tableName === "site_content" || tableName === "site_content_revisions")
-          for (const row of parsed) checkContentRow(row, name);
-        rows[tableName]! += parsed.length;
-        await visit.rows?.(tableName, parsed);
+        const parsed = parseRows(await read(ENTRY_LIMITS.jsonl), manifest.tables[fileTable], name);
+        checkRows(fileTable, parsed, name);
+        rows[fileTable] = (rows[fileTable] ?? 0) + parsed.length;
+        await visit.rows?.(tableName, renamed ? parsed.map((row) => renamed.row(row)) : parsed);
         continue;
       }
 
@@ -212,10 +213,10 @@ async function readBackup(input: Readable, visit: BackupVisitor = {}): Promise<B
   if (!checksumsSeen || !counts) {
     throw new BackupError(`The backup file is truncated: it ends before its ${checksumsSeen ? "counts" : "checksums"}`);
   }
-  for (const table of BACKED_UP_TABLES) {
-    if ((counts.rows[table] ?? 0) !== rows[table]) {
+  for (const table of [...BACKED_UP_TABLES, ...Object.keys(RENAMED_ROW_TABLES)]) {
+    if ((counts.rows[table] ?? 0) !== (rows[table] ?? 0)) {
       throw new BackupError(
-        `The backup holds ${rows[table]} rows of ${table} where its counts say ${counts.rows[table] ?? 0}`,
+        `The backup holds ${rows[table] ?? 0} rows of ${table} where its counts say ${counts.rows[table] ?? 0}`,
       );
     }
   }
@@ -252,7 +253,7 @@ function parseManifest(bytes: Buffer): Manifest {
     !isObject(tables) ||
     !Object.entries(tables).every(
       ([table, columns]) =>
-        BACKED_UP_TABLES.includes(table as never) &&
+        (BACKED_UP_TABLES.includes(table as never) || isRenamedRowTable(table)) &&
         Array.isArray(columns) &&
         columns.every((column) => typeof column === "string"),
     )
@@ -333,6 +334,17 @@ function checkImageFile(row: Row, bytes: Buffer, name: string): void {
   }
 }
 
+/** The rows of a table a restore checks one by one, since it trusts nothing it did not write (ADR 047). */
+function checkRows(table: string, rows: Row[], name: string): void {
+  for (const row of rows) {
+    if (table === "site_settings") checkSettingsRow(row, name);
+    if (table === "redirects") checkRedirectRow(row, name);
+    if (table === "analytics_days" || table === "analytics_counts") checkAnalyticsRow(table, row, name);
+    if (table === "site_content" || table === "site_content_revisions") checkContentRow(row, name);
+    if (table === "document_revisions") checkRevisionRow(row, name);
+  }
+}
+
 /** The footer's links: https addresses only, as the settings screen saves them (a `javascript:` link would run). */
 function checkSettingsRow(row: Row, name: string): void {
   for (const column of ["facebook_url", "instagram_url", "linkedin_url"]) {
@@ -373,18 +385,49 @@ function checkAnalyticsRow(table: "analytics_days" | "analytics_counts", row: Ro
   }
 }
 
+/** JSON text parsed; undefined for anything else. */
+function parsedJson(text: unknown): unknown {
+  try {
+    return typeof text === "string" ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `document` is the JSON of a document of page `page` that its schema passes (ADR 053). */
+const checkedDocument = (page: string, document: unknown) =>
+  isContentName(page) && parseContent(page, parsedJson(document)).ok;
+
 /** A page's document as the site saves it: a page it knows, a document its schema passes (ADR 053). */
 function checkContentRow(row: Row, name: string): void {
   const page = String(row.name);
-  let document: unknown;
-  try {
-    document = typeof row.document === "string" ? JSON.parse(row.document) : undefined;
-  } catch {
-    document = undefined;
-  }
-  if (!isContentName(page) || !parseContent(page, document).ok) {
+  if (!checkedDocument(page, row.document)) {
     throw new BackupError(
       `The backup's ${shown(name)} has a page's content (${shown(page)}) that the site would never save: this backup was altered and is refused`,
+    );
+  }
+}
+
+/**
+ * A revision as the site keeps it (ADR 064): a page's document its schema
+ * passes, or a post's state with its texts; a post's revision must belong
+ * to a post of the backup (restoreBackup checks that once the rows are in).
+ */
+function checkRevisionRow(row: Row, name: string): void {
+  const { document_kind: kind, document_id: id, state } = row;
+  let ok = false;
+  if (kind === "page") {
+    ok = checkedDocument(String(id), state);
+  } else if (kind === "post" && typeof id === "string" && isRecordId(id)) {
+    const value = parsedJson(state);
+    ok =
+      isObject(value) &&
+      ["title", "excerpt", "content"].every((field) => typeof value[field] === "string") &&
+      isObject(value.fields);
+  }
+  if (!ok) {
+    throw new BackupError(
+      `The backup's ${shown(name)} has a revision the site would never keep: this backup was altered and is refused`,
     );
   }
 }
@@ -436,15 +479,14 @@ const REPLACED_TABLES = [
   "analytics_held_keys",
   "redirects",
   "not_found_paths",
-  "site_content_share_links",
-  "site_content_drafts",
-  "site_content_revisions",
+  "share_links",
+  "document_drafts",
+  "document_revisions",
   "site_content",
   "page_image_references",
   "image_references",
   "audit_log",
   "admin_invites",
-  "preview_links",
   "contact_messages",
   "posts",
   "image_variants",
@@ -518,6 +560,8 @@ export async function restoreBackup(
       const read = await readBackupFile(file, {
         manifest(manifest) {
           for (const [table, columns] of Object.entries(manifest.tables)) {
+            // An older version's table is restored as rows of today's, whatever its columns were.
+            if (isRenamedRowTable(table)) continue;
             const known = targetColumns.get(table);
             const unknown = columns.find((column) => !known?.has(column));
             if (unknown !== undefined) {
@@ -560,6 +604,7 @@ export async function restoreBackup(
           }
         },
       });
+      await refuseOrphanRevisions(trx);
       // Not in the file: rebuilt from the posts, pages and images just loaded (ADR 036, 053).
       await rebuildImageReferences(trx);
       await rebuildPageImageReferences(trx);
@@ -580,6 +625,21 @@ export async function restoreBackup(
     if (error instanceof BackupError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new BackupError(`The restore failed and changed nothing: ${message}`);
+  }
+}
+
+/** A post's revision whose post the backup does not hold: the file was altered (ADR 047, 064). */
+async function refuseOrphanRevisions(db: Db): Promise<void> {
+  const orphan = await db
+    .selectFrom("document_revisions")
+    .select("document_id")
+    .where("document_kind", "=", "post")
+    .where("document_id", "not in", db.selectFrom("posts").select("id"))
+    .executeTakeFirst();
+  if (orphan) {
+    throw new BackupError(
+      `The backup has revisions of a post it does not hold (${shown(orphan.document_id)}): this backup was altered and is refused`,
+    );
   }
 }
 

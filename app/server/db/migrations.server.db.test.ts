@@ -332,3 +332,200 @@ describe(`migration 025 (${TEST_BACKEND})`, () => {
     expect(text).not.toMatch(/203\.0\.113\.9\b|198\.51\.\d\.[1-9]\d*\b|2001:db8:1:2/);
   });
 });
+
+describe(`migration 027 (${TEST_BACKEND})`, () => {
+  const ADMIN = "00000000-0000-4000-8000-0000000000a1";
+  const POST = "00000000-0000-4000-8000-000000000001";
+  const id = (n: number) => `00000000-0000-4000-8000-0000000001${String(n).padStart(2, "0")}`;
+  const fields = { slug: "hello", category: "Ops", author: "Ann", readTime: "1 min read", published: true };
+  const OLD_TABLES = [
+    "post_revisions",
+    "post_autosaves",
+    "preview_links",
+    "site_content_revisions",
+    "site_content_drafts",
+    "site_content_share_links",
+  ];
+
+  it("moves every draft, revision and share link of posts and pages into the versioning tables, and drops the old ones", async () => {
+    const connection = await newDatabase();
+    await migrateTo(connection, "026_analytics_guards");
+    const db = connection.db as Kysely<any>;
+    await db
+      .insertInto("admin_users")
+      .values({ id: ADMIN, email: "owner@example.com", password_hash: "x", created_at: DATE, updated_at: DATE })
+      .execute();
+    await db
+      .insertInto("posts")
+      .values({ ...oldPost(1, { slug: "hello", category: "Ops", content: "Body 2" }), category_slug: "ops" })
+      .execute();
+    const revision = (n: number) => ({
+      id: id(n),
+      post_id: POST,
+      number: n,
+      title: `Title ${n}`,
+      excerpt: "e",
+      content: `Body ${n}`,
+      fields: JSON.stringify(fields),
+      admin_id: n === 1 ? null : ADMIN,
+      admin_name: n === 1 ? "" : "Owner",
+      created_at: `2026-01-0${n}T00:00:00.000Z`,
+    });
+    await db
+      .insertInto("post_revisions")
+      .values([revision(1), revision(2)])
+      .execute();
+    await db
+      .insertInto("post_autosaves")
+      .values({
+        post_id: POST,
+        admin_id: ADMIN,
+        title: "Half",
+        excerpt: "",
+        content: "Half-written",
+        fields: JSON.stringify(fields),
+        base_updated_at: DATE,
+        saved_at: "2026-01-03T00:00:00.000Z",
+      })
+      .execute();
+    const link = (n: number, extra: Record<string, unknown>) => ({
+      id: id(10 + n),
+      token_hash: String(n).repeat(64),
+      created_by: ADMIN,
+      created_at: DATE,
+      expires_at: "2026-01-08T00:00:00.000Z",
+      ...extra,
+    });
+    await db
+      .insertInto("preview_links")
+      .values([
+        link(1, { post_id: POST, revoked_at: null }),
+        link(2, { post_id: POST, revoked_at: "2026-01-02T00:00:00.000Z" }),
+      ])
+      .execute();
+    await db
+      .insertInto("site_content_share_links")
+      .values(link(3, { name: "about" }))
+      .execute();
+    const landing = (version: number) => ({
+      id: id(20 + version),
+      name: "landing",
+      version,
+      document: JSON.stringify({ hero: `v${version}` }),
+      published_at: `2026-01-1${version}T00:00:00.000Z`,
+      published_by: version === 0 ? null : "owner@example.com",
+    });
+    await db
+      .insertInto("site_content_revisions")
+      .values([landing(0), landing(1)])
+      .execute();
+    await db
+      .insertInto("site_content_drafts")
+      .values({
+        name: "about",
+        document: JSON.stringify({ tagline: "Draft" }),
+        base_version: 3,
+        draft_version: 7,
+        saved_at: DATE,
+        saved_by: "owner@example.com",
+      })
+      .execute();
+
+    await migrateTo(connection, "027_versioning");
+
+    const tables = (await db.introspection.getTables()).map((table) => table.name);
+    for (const table of OLD_TABLES) expect(tables).not.toContain(table);
+    const revisions = await db
+      .selectFrom("document_revisions")
+      .selectAll()
+      .orderBy("document_kind")
+      .orderBy("number")
+      .execute();
+    expect(revisions.map((row) => ({ ...row, state: JSON.parse(row.state) as unknown }))).toEqual([
+      {
+        id: id(20),
+        document_kind: "page",
+        document_id: "landing",
+        number: 0,
+        label: "",
+        state: { hero: "v0" },
+        saved_by_id: null,
+        saved_by: null,
+        saved_at: "2026-01-10T00:00:00.000Z",
+      },
+      {
+        id: id(21),
+        document_kind: "page",
+        document_id: "landing",
+        number: 1,
+        label: "",
+        state: { hero: "v1" },
+        saved_by_id: null,
+        saved_by: "owner@example.com",
+        saved_at: "2026-01-11T00:00:00.000Z",
+      },
+      ...[1, 2].map((n) => ({
+        id: id(n),
+        document_kind: "post",
+        document_id: POST,
+        number: n,
+        label: `Title ${n}`,
+        state: { title: `Title ${n}`, excerpt: "e", content: `Body ${n}`, fields },
+        saved_by_id: n === 1 ? null : ADMIN,
+        saved_by: n === 1 ? "" : "Owner",
+        saved_at: `2026-01-0${n}T00:00:00.000Z`,
+      })),
+    ]);
+    const drafts = await db.selectFrom("document_drafts").selectAll().orderBy("document_kind").execute();
+    expect(drafts.map(({ id: _id, state, ...row }) => ({ ...row, state: JSON.parse(state) as unknown }))).toEqual([
+      {
+        document_kind: "page",
+        document_id: "about",
+        admin_id: null,
+        state: { tagline: "Draft" },
+        base_version: "3",
+        draft_version: 7,
+        saved_at: DATE,
+        saved_by: "owner@example.com",
+      },
+      {
+        document_kind: "post",
+        document_id: POST,
+        admin_id: ADMIN,
+        state: { title: "Half", excerpt: "", content: "Half-written", fields },
+        base_version: DATE,
+        draft_version: 1,
+        saved_at: "2026-01-03T00:00:00.000Z",
+        saved_by: null,
+      },
+    ]);
+    expect(new Set(drafts.map((row) => row.id)).size).toBe(2);
+    const links = await db.selectFrom("share_links").selectAll().orderBy("id").execute();
+    expect(links).toEqual([
+      { ...link(1, {}), document_kind: "post", document_id: POST, revoked_at: null },
+      { ...link(2, {}), document_kind: "post", document_id: POST, revoked_at: "2026-01-02T00:00:00.000Z" },
+      { ...link(3, {}), document_kind: "page", document_id: "about", revoked_at: null },
+    ]);
+
+    // One shared draft per document, and one per document and administrator.
+    const draft = { document_kind: "page", state: "{}", base_version: "0", draft_version: 1, saved_at: DATE };
+    await expect(
+      db
+        .insertInto("document_drafts")
+        .values({ ...draft, id: id(30), document_id: "about", admin_id: null })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db
+        .insertInto("document_drafts")
+        .values({ ...draft, id: id(31), document_kind: "post", document_id: POST, admin_id: ADMIN })
+        .execute(),
+    ).rejects.toThrow();
+    // An administrator's drafts and links go with the account.
+    await db.deleteFrom("admin_users").where("id", "=", ADMIN).execute();
+    expect(await db.selectFrom("share_links").selectAll().execute()).toEqual([]);
+    expect(
+      (await db.selectFrom("document_drafts").select("document_kind").execute()).map((row) => row.document_kind),
+    ).toEqual(["page"]);
+  });
+});

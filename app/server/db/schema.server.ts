@@ -198,10 +198,54 @@ interface AuditLogTable {
   user_agent: string | null;
 }
 
-/** Secret share links of a post (migration 019, ADR 044). */
-interface PreviewLinksTable {
+/**
+ * A saved version of a document (migration 027, ADR 064): a post's, written
+ * with every save, or a page's, written with every publish; the newest 50 per
+ * document kept. `document_id` is a post's id or a page's name.
+ */
+interface DocumentRevisionsTable {
   id: string;
-  post_id: string;
+  /** "post" or "page". */
+  document_kind: string;
+  document_id: string;
+  /** 1, 2, 3... per document, in order (a page's: its published version, 0 the original copy). */
+  number: number;
+  /** What the History list shows of it (a post's title); empty for a page. */
+  label: string;
+  /** The document as JSON: a post's {title, excerpt, content, fields}, a page's document. */
+  state: string;
+  /** Who saved it; null when not known (kept when the account goes). */
+  saved_by_id: string | null;
+  /** The administrator's name or e-mail at the time. */
+  saved_by: string | null;
+  saved_at: string;
+}
+
+/**
+ * The unsaved state of a document, kept by autosave (migration 027, ADR 064):
+ * one per document and administrator (posts), or one shared draft per
+ * document (pages: `admin_id` null).
+ */
+interface DocumentDraftsTable {
+  id: string;
+  document_kind: string;
+  document_id: string;
+  admin_id: string | null;
+  /** The draft as JSON, as a revision's state. */
+  state: string;
+  /** The saved version it was made over: a post's updatedAt, a page's published version. */
+  base_version: string;
+  /** 1, 2, 3... per save of this draft: a tab saving over a draft it has not seen gets a conflict. */
+  draft_version: number;
+  saved_at: string;
+  saved_by: string | null;
+}
+
+/** Secret share links of a document (migration 027, ADR 064): only the token's SHA-256 is kept. */
+interface ShareLinksTable {
+  id: string;
+  document_kind: string;
+  document_id: string;
   /** SHA-256 (hex) of the token in the link; the token itself is never stored. */
   token_hash: string;
   /** The administrator who made it. */
@@ -209,39 +253,6 @@ interface PreviewLinksTable {
   created_at: string;
   expires_at: string;
   revoked_at: string | null;
-}
-
-/**
- * A saved version of a post (migration 018, ADR 043): written with every save,
- * the newest 50 per post kept. `fields` is JSON of the other fields (RevisionFields).
- */
-interface PostRevisionsTable {
-  id: string;
-  post_id: string;
-  /** 1, 2, 3... per post, in the order of the saves. */
-  number: number;
-  title: string;
-  excerpt: string;
-  content: string;
-  fields: string;
-  /** Who saved it; null when not saved through the API (kept when the account goes). */
-  admin_id: string | null;
-  /** The administrator's name, or e-mail, at the time. */
-  admin_name: string;
-  created_at: string;
-}
-
-/** An administrator's autosaved, unsaved draft of a post: one per post and administrator (ADR 043). */
-export interface PostAutosavesTable {
-  post_id: string;
-  admin_id: string;
-  title: string;
-  excerpt: string;
-  content: string;
-  fields: string;
-  /** The post's updatedAt the draft was made from. */
-  base_updated_at: string;
-  saved_at: string;
 }
 
 /** An old address and where it now leads (migration 021, ADR 054). */
@@ -279,38 +290,6 @@ interface SiteContentTable {
   published_at: string;
   /** The administrator's name or e-mail at the time; null for the original copy. */
   published_by: string | null;
-}
-
-/** Every published version of a page, the current one included: the newest 50 per page (ADR 053). */
-interface SiteContentRevisionsTable {
-  id: string;
-  name: string;
-  version: number;
-  document: string;
-  published_at: string;
-  published_by: string | null;
-}
-
-/** The one unpublished draft of a page, shared by its editors (ADR 053). */
-interface SiteContentDraftsTable {
-  name: string;
-  document: string;
-  /** The published version the draft was made from. */
-  base_version: number;
-  /** 1, 2, 3... per autosave: a tab saving over a draft it has not seen gets a conflict. */
-  draft_version: number;
-  saved_at: string;
-  saved_by: string | null;
-}
-
-/** Share links of a page's draft (ADR 053): only the token's SHA-256 is kept. */
-interface SiteContentShareLinksTable {
-  id: string;
-  name: string;
-  token_hash: string;
-  created_by: string;
-  created_at: string;
-  expires_at: string;
 }
 
 /** One day of analytics (migration 023, ADR 056): totals. `day` is YYYY-MM-DD, UTC. */
@@ -396,15 +375,12 @@ export interface Database {
   page_image_references: PageImageReferencesTable;
   admin_invites: AdminInvitesTable;
   audit_log: AuditLogTable;
-  preview_links: PreviewLinksTable;
-  post_revisions: PostRevisionsTable;
-  post_autosaves: PostAutosavesTable;
+  document_revisions: DocumentRevisionsTable;
+  document_drafts: DocumentDraftsTable;
+  share_links: ShareLinksTable;
   redirects: RedirectsTable;
   not_found_paths: NotFoundPathsTable;
   site_content: SiteContentTable;
-  site_content_revisions: SiteContentRevisionsTable;
-  site_content_drafts: SiteContentDraftsTable;
-  site_content_share_links: SiteContentShareLinksTable;
   analytics_days: AnalyticsDaysTable;
   analytics_counts: AnalyticsCountsTable;
   analytics_salts: AnalyticsSaltsTable;

@@ -53,7 +53,13 @@ export async function rebuildPageImageReferences(writer: Writer): Promise<void> 
   await writer.deleteFrom("page_image_references").execute();
   const documents = [
     ...(await writer.selectFrom("site_content").select(["name", "document"]).execute()),
-    ...(await writer.selectFrom("site_content_drafts").select(["name", "document"]).execute()),
+    // The pages' shared drafts (ADR 064); a restore brings none, copy-database does.
+    ...(await writer
+      .selectFrom("document_drafts")
+      .select(["document_id as name", "state as document"])
+      .where("document_kind", "=", "page")
+      .where("admin_id", "is", null)
+      .execute()),
   ];
   const byPage = new Map<string, string[]>();
   for (const { name, document } of documents) byPage.set(name, [...(byPage.get(name) ?? []), document]);

@@ -1,18 +1,27 @@
-import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
-import { MAX_REVISIONS } from "~/lib/revisions";
 import type { Db } from "../db/db.server";
-import type { Database, PostAutosavesTable } from "../db/schema.server";
+import type { Database } from "../db/schema.server";
 import { isPostgres } from "../db/dialect.server";
 import { isRecordId } from "../db/ids.server";
+import {
+  deleteDraft,
+  findRevision as findStoredRevision,
+  keepRevision,
+  listRevisions as listStoredRevisions,
+  MAX_REVISIONS,
+  readDraft,
+  writeDraft,
+  type DocumentRef,
+  type StoredDraft,
+} from "../versioning/index.server";
 import type { PostInput } from "./post-input.server";
 
 /**
- * Revisions and autosaved drafts of posts (issue 18, ADR 043). A revision is
- * written in the transaction of every save of a post (posts.server.ts), and
- * the newest MAX_REVISIONS of a post are kept. An autosaved draft is one
- * administrator's unsaved text of one post: one row per post and
- * administrator, replaced by each autosave, deleted when that administrator
+ * Revisions and autosaved drafts of posts (issue 18, ADR 043), kept by the
+ * versioning domain (ADR 064); this module is the post's shape of them. A
+ * revision is written in the transaction of every save of a post
+ * (posts.server.ts). An autosaved draft is one administrator's unsaved text
+ * of one post, replaced by each autosave, deleted when that administrator
  * saves the post. Neither changes the post or what visitors see.
  */
 
@@ -31,6 +40,14 @@ interface RevisionFields {
   metaDescription: string | null;
   headerImageAlt: string | null;
   noindex: boolean;
+}
+
+/** A post as a revision's or a draft's state. */
+interface PostState {
+  title: string;
+  excerpt: string;
+  content: string;
+  fields: Partial<RevisionFields>;
 }
 
 /** A revision in the list: who saved it and when, without its text. */
@@ -67,24 +84,31 @@ export interface Saver {
   email: string;
 }
 
-function fieldsOf(input: PostInput, resolved?: { author: string; publishDate: string }): RevisionFields {
+const postDocument = (id: string): DocumentRef => ({ kind: "post", id });
+
+function stateOf(input: PostInput, resolved?: { author: string; publishDate: string }): PostState {
   return {
-    slug: input.slug,
-    category: input.category,
-    author: resolved?.author ?? input.author ?? null,
-    readTime: input.readTime,
-    published: input.published,
-    publishDate: resolved?.publishDate ?? input.publishDate ?? null,
-    headerImage: input.headerImage,
-    metaTitle: input.metaTitle,
-    metaDescription: input.metaDescription,
-    headerImageAlt: input.headerImageAlt,
-    noindex: input.noindex,
+    title: input.title,
+    excerpt: input.excerpt,
+    content: input.content,
+    fields: {
+      slug: input.slug,
+      category: input.category,
+      author: resolved?.author ?? input.author ?? null,
+      readTime: input.readTime,
+      published: input.published,
+      publishDate: resolved?.publishDate ?? input.publishDate ?? null,
+      headerImage: input.headerImage,
+      metaTitle: input.metaTitle,
+      metaDescription: input.metaDescription,
+      headerImageAlt: input.headerImageAlt,
+      noindex: input.noindex,
+    },
   };
 }
 
-function parseFields(json: string): RevisionFields {
-  const value = JSON.parse(json) as Partial<RevisionFields>;
+/** A state's fields, each defaulted (a state kept before a field existed lacks it). */
+function fieldsOf({ fields: value }: PostState): RevisionFields {
   return {
     slug: value.slug ?? "",
     category: value.category ?? "",
@@ -102,9 +126,9 @@ function parseFields(json: string): RevisionFields {
 
 /**
  * Inside a save's transaction, after the post's row was written: the
- * revision, the oldest beyond MAX_REVISIONS deleted, and the saver's
- * autosaved draft of the post deleted (it is saved now). On PostgreSQL the
- * post's row is locked by then, so saves of one post number in turn.
+ * revision, and the saver's autosaved draft of the post deleted (it is saved
+ * now). On PostgreSQL the post's row is locked by then, so saves of one post
+ * number in turn.
  */
 export async function writeRevision(
   trx: Transaction<Database>,
@@ -113,81 +137,49 @@ export async function writeRevision(
   resolved: { author: string; publishDate: string; at: string },
   by: Saver | undefined,
 ): Promise<void> {
-  const last = await trx
-    .selectFrom("post_revisions")
-    .select((eb) => eb.fn.max("number").as("number"))
-    .where("post_id", "=", postId)
-    .executeTakeFirst();
-  const number = Number(last?.number ?? 0) + 1;
   let savedBy = "";
   if (by) {
     const row = await trx.selectFrom("admin_users").select("name").where("id", "=", by.id).executeTakeFirst();
     savedBy = row?.name?.trim() || by.email;
   }
-  await trx
-    .insertInto("post_revisions")
-    .values({
-      id: randomUUID(),
-      post_id: postId,
-      number,
-      title: input.title,
-      excerpt: input.excerpt,
-      content: input.content,
-      fields: JSON.stringify(fieldsOf(input, resolved)),
-      admin_id: by?.id ?? null,
-      admin_name: savedBy,
-      created_at: resolved.at,
-    })
-    .execute();
-  await trx
-    .deleteFrom("post_revisions")
-    .where("post_id", "=", postId)
-    .where("number", "<=", number - MAX_REVISIONS)
-    .execute();
-  if (by) {
-    await trx.deleteFrom("post_autosaves").where("post_id", "=", postId).where("admin_id", "=", by.id).execute();
-  }
+  await keepRevision(trx, postDocument(postId), {
+    state: stateOf(input, resolved),
+    label: input.title,
+    savedById: by?.id ?? null,
+    savedBy,
+    at: resolved.at,
+  });
+  if (by) await deleteDraft(trx, postDocument(postId), by.id);
 }
 
 /** The post's kept revisions, newest first: at most MAX_REVISIONS. */
 export async function listRevisions(db: Db, postId: string): Promise<RevisionSummary[]> {
   if (!isRecordId(postId)) return [];
-  const rows = await db
-    .selectFrom("post_revisions")
-    .select(["id", "number", "title", "created_at", "admin_name"])
-    .where("post_id", "=", postId)
-    .orderBy("number", "desc")
-    .limit(MAX_REVISIONS)
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    number: Number(row.number),
-    title: row.title,
-    createdAt: row.created_at,
-    savedBy: row.admin_name,
+  const revisions = await listStoredRevisions(db, postDocument(postId));
+  return revisions.map((revision) => ({
+    id: revision.id,
+    number: revision.number,
+    title: revision.label,
+    createdAt: revision.savedAt,
+    savedBy: revision.savedBy ?? "",
   }));
 }
 
 /** One revision of this post; undefined when it does not exist or belongs to another post. */
 export async function findRevision(db: Db, postId: string, revisionId: string): Promise<Revision | undefined> {
-  if (!isRecordId(postId) || !isRecordId(revisionId)) return undefined;
-  const row = await db
-    .selectFrom("post_revisions")
-    .selectAll()
-    .where("id", "=", revisionId)
-    .where("post_id", "=", postId)
-    .executeTakeFirst();
-  if (!row) return undefined;
+  if (!isRecordId(postId)) return undefined;
+  const revision = await findStoredRevision<PostState>(db, postDocument(postId), revisionId);
+  if (!revision) return undefined;
   return {
-    id: row.id,
-    postId: row.post_id,
-    number: Number(row.number),
-    title: row.title,
-    excerpt: row.excerpt,
-    content: row.content,
-    createdAt: row.created_at,
-    savedBy: row.admin_name,
-    ...parseFields(row.fields),
+    id: revision.id,
+    postId,
+    number: revision.number,
+    title: revision.state.title,
+    excerpt: revision.state.excerpt,
+    content: revision.state.content,
+    createdAt: revision.savedAt,
+    savedBy: revision.savedBy ?? "",
+    ...fieldsOf(revision.state),
   };
 }
 
@@ -207,14 +199,6 @@ export async function writeAutosave(
 ): Promise<Autosave | "stale" | undefined> {
   if (!isRecordId(postId)) return undefined;
   const savedAt = new Date().toISOString();
-  const row = {
-    title: input.title,
-    excerpt: input.excerpt,
-    content: input.content,
-    fields: JSON.stringify(fieldsOf(input)),
-    base_updated_at: baseUpdatedAt,
-    saved_at: savedAt,
-  };
   const written = await db.transaction().execute(async (trx) => {
     // PostgreSQL: the post's row locked, so a save of the post either came
     // before (and the base is stale) or waits until this draft is written (and
@@ -224,48 +208,40 @@ export async function writeAutosave(
     const post = await read.executeTakeFirst();
     if (!post) return "missing";
     if (post.updated_at !== baseUpdatedAt) return "stale";
-    await trx
-      .insertInto("post_autosaves")
-      .values({ post_id: postId, admin_id: adminId, ...row })
-      .onConflict((oc) => oc.columns(["post_id", "admin_id"]).doUpdateSet(row))
-      .execute();
-    return "written";
+    const state = stateOf(input);
+    return writeDraft(trx, postDocument(postId), {
+      owner: adminId,
+      state,
+      baseVersion: baseUpdatedAt,
+      savedBy: null,
+      savedAt,
+    });
   });
-  if (written === "written") return toAutosave({ post_id: postId, ...row });
-  return written === "stale" ? "stale" : undefined;
+  if (written === "missing") return undefined;
+  return written === "stale" ? "stale" : toAutosave(postId, written);
 }
 
 export async function readAutosave(db: Db, postId: string, adminId: string): Promise<Autosave | undefined> {
   if (!isRecordId(postId)) return undefined;
-  const row = await db
-    .selectFrom("post_autosaves")
-    .selectAll()
-    .where("post_id", "=", postId)
-    .where("admin_id", "=", adminId)
-    .executeTakeFirst();
-  return row && toAutosave(row);
+  const draft = await readDraft<PostState>(db, postDocument(postId), adminId);
+  return draft && toAutosave(postId, draft);
 }
 
 /** A stored draft as the API answers it. */
-function toAutosave(row: Omit<PostAutosavesTable, "admin_id">): Autosave {
+function toAutosave(postId: string, draft: StoredDraft<PostState>): Autosave {
   return {
-    postId: row.post_id,
-    title: row.title,
-    excerpt: row.excerpt,
-    content: row.content,
-    baseUpdatedAt: row.base_updated_at,
-    savedAt: row.saved_at,
-    ...parseFields(row.fields),
+    postId,
+    title: draft.state.title,
+    excerpt: draft.state.excerpt,
+    content: draft.state.content,
+    baseUpdatedAt: draft.baseVersion,
+    savedAt: draft.savedAt,
+    ...fieldsOf(draft.state),
   };
 }
 
 /** True when there was a draft to delete. */
 export async function deleteAutosave(db: Db, postId: string, adminId: string): Promise<boolean> {
   if (!isRecordId(postId)) return false;
-  const result = await db
-    .deleteFrom("post_autosaves")
-    .where("post_id", "=", postId)
-    .where("admin_id", "=", adminId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return deleteDraft(db, postDocument(postId), adminId);
 }

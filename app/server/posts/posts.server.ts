@@ -13,6 +13,7 @@ import { fewMatches, titleFilter } from "./title-search.server";
 import { deletePostRow, referencePostImages } from "../images/index.server";
 import { writeRevision, type Saver } from "./post-revisions.server";
 import { postCreated, postDeleted, postMoved } from "./post-addresses.server";
+import { forgetDocument } from "../versioning/index.server";
 import {
   POST_COLUMNS,
   POST_LIST_COLUMNS,
@@ -241,6 +242,8 @@ export async function deletePost(db: Db, id: string, options: { deleteImages?: b
       .where("id", "=", id)
       .executeTakeFirst();
     if (!before || (await deletePostRow(trx, id, options)) === undefined) return false;
+    // After the row: a share link or draft made meanwhile waited on its lock, and goes here.
+    await forgetDocument(trx, { kind: "post", id });
     await postDeleted(trx, { slug: before.slug, categorySlug: before.category_slug });
     return true;
   });

@@ -1,23 +1,24 @@
-import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import { defaultContent } from "~/content/site-content-defaults";
 import { CONTENT_NAMES, type ContentDocuments, type ContentName } from "~/lib/site-content";
 import { changingContent, contentVersionReader } from "../db/content-version.server";
 import type { Connection, Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
-import { isRecordId } from "../db/ids.server";
-import { keepingPageImages } from "./page-images.server";
 import type { Database } from "../db/schema.server";
+import { deleteDraft, findRevision, keepRevision, listRevisions, MAX_REVISIONS } from "../versioning/index.server";
+import { pageDocument } from "./drafts.server";
+import { keepingPageImages } from "./page-images.server";
 
 /**
  * The published documents of the editable pages and their versions (ADR 053).
  * A page without a row shows its original copy (version 0). Publishing writes
  * the document and a revision of it and bumps the content version in one
- * transaction, so every process shows it on its next request; the newest
- * MAX_CONTENT_REVISIONS versions of a page are kept.
+ * transaction, so every process shows it on its next request. The versions
+ * are the page's revisions in the versioning domain (ADR 064), numbered by
+ * version; the newest MAX_CONTENT_REVISIONS of a page are kept.
  */
 
-export const MAX_CONTENT_REVISIONS = 50;
+export const MAX_CONTENT_REVISIONS = MAX_REVISIONS;
 
 export interface Published<N extends ContentName = ContentName> {
   name: N;
@@ -125,37 +126,23 @@ async function writePublished<N extends ContentName>(
   const currentVersion = Number(current.version);
   if (options.baseVersion !== undefined && options.baseVersion !== currentVersion)
     throw new ContentConflictError(currentVersion);
-  if (currentVersion === 0) await keepRevision(trx, name, 0, current.document, current.published_at, null);
+  const page = pageDocument(name);
+  if (currentVersion === 0)
+    await keepRevision(trx, page, {
+      state: JSON.parse(current.document),
+      savedBy: null,
+      at: current.published_at,
+      number: 0,
+    });
   const version = currentVersion + 1;
-  const json = JSON.stringify(document);
   await trx
     .updateTable("site_content")
-    .set({ document: json, version, published_at: at, published_by: options.by })
+    .set({ document: JSON.stringify(document), version, published_at: at, published_by: options.by })
     .where("name", "=", name)
     .execute();
-  await keepRevision(trx, name, version, json, at, options.by);
-  await trx
-    .deleteFrom("site_content_revisions")
-    .where("name", "=", name)
-    .where("version", "<=", version - MAX_CONTENT_REVISIONS)
-    .execute();
-  if (options.discardDraft) await trx.deleteFrom("site_content_drafts").where("name", "=", name).execute();
+  await keepRevision(trx, page, { state: document, savedBy: options.by, at, number: version });
+  if (options.discardDraft) await deleteDraft(trx, page, null);
   return { name, document, version, publishedAt: at, publishedBy: options.by };
-}
-
-async function keepRevision(
-  trx: Transaction<Database>,
-  name: ContentName,
-  version: number,
-  document: string,
-  at: string,
-  by: string | null,
-): Promise<void> {
-  await trx
-    .insertInto("site_content_revisions")
-    .values({ id: randomUUID(), name, version, document, published_at: at, published_by: by })
-    .onConflict((conflict) => conflict.columns(["name", "version"]).doNothing())
-    .execute();
 }
 
 export interface ContentRevisionSummary {
@@ -171,18 +158,12 @@ export interface ContentRevision<N extends ContentName = ContentName> extends Co
 
 /** A page's kept versions, newest first (at most MAX_CONTENT_REVISIONS, so the list is bounded). */
 export async function listContentRevisions(db: Db, name: ContentName): Promise<ContentRevisionSummary[]> {
-  const rows = await db
-    .selectFrom("site_content_revisions")
-    .select(["id", "version", "published_at", "published_by"])
-    .where("name", "=", name)
-    .orderBy("version", "desc")
-    .limit(MAX_CONTENT_REVISIONS)
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    version: Number(row.version),
-    publishedAt: row.published_at,
-    publishedBy: row.published_by,
+  const revisions = await listRevisions(db, pageDocument(name));
+  return revisions.map((revision) => ({
+    id: revision.id,
+    version: revision.number,
+    publishedAt: revision.savedAt,
+    publishedBy: revision.savedBy,
   }));
 }
 
@@ -191,19 +172,13 @@ export async function readContentRevision<N extends ContentName>(
   name: N,
   id: string,
 ): Promise<ContentRevision<N> | undefined> {
-  if (!isRecordId(id)) return undefined;
-  const row = await db
-    .selectFrom("site_content_revisions")
-    .selectAll()
-    .where("name", "=", name)
-    .where("id", "=", id)
-    .executeTakeFirst();
-  if (!row) return undefined;
+  const revision = await findRevision<ContentDocuments[N]>(db, pageDocument(name), id);
+  if (!revision) return undefined;
   return {
-    id: row.id,
-    version: Number(row.version),
-    publishedAt: row.published_at,
-    publishedBy: row.published_by,
-    document: JSON.parse(row.document) as ContentDocuments[N],
+    id: revision.id,
+    version: revision.number,
+    publishedAt: revision.savedAt,
+    publishedBy: revision.savedBy,
+    document: revision.state,
   };
 }

@@ -3,6 +3,7 @@ import { CONTENT_NAMES, type ContentName } from "~/lib/site-content";
 import { isPostgres } from "../db/dialect.server";
 import type { Database } from "../db/schema.server";
 import { referencePageImages } from "../images/index.server";
+import { readDraft } from "../versioning/index.server";
 
 /**
  * A page's photos are uploads it uses (ADR 053, ADR 036): every write of its
@@ -18,9 +19,9 @@ const PAGE_IMAGES_LOCK = 53;
 async function pageTexts(trx: Transaction<Database>, name: ContentName): Promise<string[]> {
   const [published, draft] = await Promise.all([
     trx.selectFrom("site_content").select("document").where("name", "=", name).executeTakeFirst(),
-    trx.selectFrom("site_content_drafts").select("document").where("name", "=", name).executeTakeFirst(),
+    readDraft(trx, { kind: "page", id: name }, null),
   ]);
-  return [published?.document ?? "", draft?.document ?? ""];
+  return [published?.document ?? "", draft ? JSON.stringify(draft.state) : ""];
 }
 
 /**
