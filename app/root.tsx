@@ -22,7 +22,7 @@ import { islandAssets } from "./server/platform/islands.server";
 import { siteSettingsFor } from "./server/settings/index.server";
 import { CONTACT_MESSAGES_ELEMENT_ID, humorousMessages } from "./content/contact";
 import { configContext, connectionContext } from "./server/platform/context.server";
-import { publishedContent } from "./server/site-content/index.server";
+import { publishedContent } from "./server/pages/index.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { siteUrl } = context.get(configContext);

@@ -4,7 +4,7 @@ import { pageMeta } from "~/lib/seo";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
-import { publishedContent } from "~/server/site-content/index.server";
+import { publishedContent } from "~/server/pages/index.server";
 import type { Route } from "./+types/about";
 
 export const handle = islandsPage;

@@ -7,7 +7,7 @@ import { configContext, connectionContext, dbContext } from "~/server/platform/c
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { data } from "react-router";
-import { publishedContent } from "~/server/site-content/index.server";
+import { publishedContent } from "~/server/pages/index.server";
 import type { Route } from "./+types/home";
 
 export const handle = landingPage;

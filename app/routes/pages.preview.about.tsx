@@ -5,7 +5,7 @@ import { PREVIEW_HEADERS } from "~/lib/share-links";
 import { dbContext } from "~/server/platform/context.server";
 import { requireAdminPage } from "~/server/identity/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
-import { isLivePageShareLink, previewDocument } from "~/server/site-content/index.server";
+import { isLivePageShareLink, previewDocument } from "~/server/pages/index.server";
 import type { Route } from "./+types/pages.preview.about";
 
 /**

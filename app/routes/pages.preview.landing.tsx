@@ -7,7 +7,7 @@ import { configContext, dbContext } from "~/server/platform/context.server";
 import { requireAdminPage } from "~/server/identity/index.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
-import { isLivePageShareLink, previewDocument } from "~/server/site-content/index.server";
+import { isLivePageShareLink, previewDocument } from "~/server/pages/index.server";
 import type { Route } from "./+types/pages.preview.landing";
 
 /**

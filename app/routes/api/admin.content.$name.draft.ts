@@ -11,7 +11,7 @@ import {
   readDraft,
   saveDraft,
   versionField,
-} from "~/server/site-content/index.server";
+} from "~/server/pages/index.server";
 import type { Route } from "./+types/admin.content.$name.draft";
 
 /**

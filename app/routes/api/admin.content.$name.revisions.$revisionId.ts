@@ -1,6 +1,6 @@
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
-import { contentNameOf, readContentRevision } from "~/server/site-content/index.server";
+import { contentNameOf, readContentRevision } from "~/server/pages/index.server";
 import type { Route } from "./+types/admin.content.$name.revisions.$revisionId";
 
 /** GET: one published version of the page, whole (ADR 053); restoring it is a PUT of its document. */

@@ -1,6 +1,6 @@
 import { dbContext } from "~/server/platform/context.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
-import { contentNameOf, listContentRevisions, MAX_CONTENT_REVISIONS } from "~/server/site-content/index.server";
+import { contentNameOf, listContentRevisions, MAX_CONTENT_REVISIONS } from "~/server/pages/index.server";
 import type { Route } from "./+types/admin.content.$name.revisions";
 
 /** GET: the page's published versions, newest first, the current one included (at most 50; ADR 053). */

@@ -1,6 +1,6 @@
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
-import { contentNameOf, revokePageShareLink } from "~/server/site-content/index.server";
+import { contentNameOf, revokePageShareLink } from "~/server/pages/index.server";
 import type { Route } from "./+types/admin.content.$name.share-links.$linkId";
 
 /** DELETE: revokes one of the page's share links (204; 404 when it has no such link). */

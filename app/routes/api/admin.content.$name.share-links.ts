@@ -7,7 +7,7 @@ import {
   createPageShareLink,
   listPageShareLinks,
   PageShareLinkError,
-} from "~/server/site-content/index.server";
+} from "~/server/pages/index.server";
 import type { Route } from "./+types/admin.content.$name.share-links";
 import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 

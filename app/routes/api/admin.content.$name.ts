@@ -11,7 +11,7 @@ import {
   publishContent,
   readContentBody,
   readPublished,
-} from "~/server/site-content/index.server";
+} from "~/server/pages/index.server";
 import type { Route } from "./+types/admin.content.$name";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/admin.content";
 import { dbContext } from "~/server/platform/context.server";
 import { methodNotAllowed } from "~/server/platform/http.server";
-import { listContentSummaries } from "~/server/site-content/index.server";
+import { listContentSummaries } from "~/server/pages/index.server";
 
 /**
  * GET /api/admin/content (ADR 053, docs/api.md#site-content-admin): the

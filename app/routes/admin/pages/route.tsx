@@ -4,7 +4,7 @@ import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/seo";
 import { dbContext } from "~/server/platform/context.server";
-import { listContentSummaries } from "~/server/site-content/index.server";
+import { listContentSummaries } from "~/server/pages/index.server";
 import type { Route } from "./+types/route";
 
 /** /admin/pages: the pages whose words and prices the owner edits (ADR 053), a fixed list of three. */

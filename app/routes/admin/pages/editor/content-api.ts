@@ -3,7 +3,7 @@
  * Each failure carries the server's own words (`detail`) for the status line.
  */
 import type { ContentDocument, ContentName } from "~/lib/site-content";
-import type { ContentDraft, ContentRevision, ContentRevisionSummary } from "~/server/site-content/index.server";
+import type { ContentDraft, ContentRevision, ContentRevisionSummary } from "~/server/pages/index.server";
 
 export class ContentApiFailure extends Error {
   constructor(

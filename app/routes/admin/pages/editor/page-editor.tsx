@@ -12,7 +12,7 @@ import { ShareLinks } from "~/components/admin/editing/share-links";
 import { PAGE_DESCRIPTIONS, PAGE_TITLES, pagesText } from "~/content/pages";
 import { defaultContent } from "~/content/site-content-defaults";
 import { contentSchemas } from "~/lib/site-content";
-import type { ContentRevisionSummary } from "~/server/site-content/index.server";
+import type { ContentRevisionSummary } from "~/server/pages/index.server";
 import { FieldNode } from "./content-fields";
 import { FormContext } from "./form-context";
 import { describe, labelOf, type Node } from "./form-model";

@@ -7,7 +7,7 @@ import type { Confirmation } from "~/components/admin/editing/confirmation";
 import type { DocumentKind, FieldChange, RevisionItem } from "~/components/admin/editing/document-kind";
 import { pageRevisionTexts as texts } from "~/content/revisions";
 import { SHARE_LINK_TEXTS } from "~/content/share-links";
-import type { ContentRevision, ContentRevisionSummary } from "~/server/site-content/index.server";
+import type { ContentRevision, ContentRevisionSummary } from "~/server/pages/index.server";
 import * as api from "./content-api";
 import { itemLabelOf, labelOf } from "./form-model";
 import type { PageEditing } from "./use-page-editing";

@@ -2,7 +2,7 @@ import { PAGE_TITLES } from "~/content/pages";
 import { isContentName } from "~/lib/site-content";
 import { pageMeta } from "~/lib/seo";
 import { dbContext } from "~/server/platform/context.server";
-import { listContentRevisions, readDraft, readPublished } from "~/server/site-content/index.server";
+import { listContentRevisions, readDraft, readPublished } from "~/server/pages/index.server";
 import type { Route } from "./+types/route";
 import { PageEditor } from "./page-editor";
 
