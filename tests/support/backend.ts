@@ -25,7 +25,7 @@ export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://p
  * Creates a new PostgreSQL database for one test server or suite: empty, or
  * with `migrated`, a copy of the run's migrated template when the global
  * setup made one (TEST_POSTGRES_TEMPLATE, tests/support/postgres-setup.ts).
- * Copying it takes a tenth of the time migrating does. Tests of migrating
+ * Copying it takes a third of the time migrating does. Tests of migrating
  * itself, or of processes migrating side by side, ask for an empty one.
  */
 export async function createPostgresDatabase({ migrated = false } = {}): Promise<{

@@ -8,7 +8,7 @@
 // It also migrates one template database for the run, which the workers
 // inherit as TEST_POSTGRES_TEMPLATE: a test server's or a test's database is
 // a copy of it (CREATE DATABASE ... TEMPLATE, tests/support/backend.ts), a
-// tenth of the time migrating a new one takes (ADR 066).
+// third of the time migrating a new one takes (ADR 066).
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { connect, migrateToLatest } from "~/server/db/db.server";
