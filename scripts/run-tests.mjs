@@ -10,6 +10,7 @@
 // server, else a private one for the phase (ADR 049).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -25,18 +26,30 @@ const groups = new Set();
 /**
  * Runs a command to its end; answers its exit code. Each command is the
  * leader of a process group of its own, so that an interrupted run ends it
- * and everything it started (test servers, browsers) together.
+ * and everything it started (test servers, browsers) together. Given
+ * `besideTests` (an array), it runs at a lower priority, so the tests beside
+ * it keep the cores they need and it takes what they leave, and what it
+ * prints goes into that array instead of between their lines.
  */
-const run = (command, args, env = {}) =>
+const run = (command, args, env = {}, besideTests = undefined) =>
   new Promise((resolve) => {
     // An interrupted run starts nothing more.
     if (stopping) return resolve(1);
     const child = spawn(command, args, {
       cwd: root,
-      stdio: "inherit",
+      stdio: besideTests ? ["ignore", "pipe", "pipe"] : "inherit",
       env: { ...process.env, ...env },
       detached: true,
     });
+    if (besideTests) {
+      child.stdout.on("data", (chunk) => besideTests.push(chunk));
+      child.stderr.on("data", (chunk) => besideTests.push(chunk));
+      try {
+        os.setPriority(child.pid, 10);
+      } catch {
+        // It has already ended.
+      }
+    }
     children.add(child);
     groups.add(child.pid);
     child.on("error", () => resolve(1));
@@ -104,18 +117,23 @@ const phase = async (label, work) => {
   timings.push(`${label} ${((Date.now() - start) / 60_000).toFixed(1)} min`);
 };
 
-// Lint first (dependency-cruiser's import boundaries and circles, ESLint with
-// eslint-plugin-regexp, Prettier): a finding fails the run like a failed test.
-// The type information ESLint reads includes React Router's route types.
-await phase("Lint", async () => {
+// Lint (dependency-cruiser's import boundaries and circles, ESLint with
+// eslint-plugin-regexp, Prettier) runs beside Vitest, whose test files spend
+// much of their time waiting on the servers they start: about one core of
+// two is free there (ADR 066). What lint prints is shown when it ends; a
+// finding fails the run like a failed test. The type information ESLint
+// reads includes React Router's route types.
+const lint = phase("Lint", async () => {
   const steps = [
     [bin("react-router"), ["typegen"]],
     [bin("depcruise"), ["app", "server", "--config", ".dependency-cruiser.js", "--output-type", "err"]],
     [bin("eslint"), [".", "--max-warnings", "0", "--cache", "--cache-location", "node_modules/.cache/eslint/"]],
     [bin("prettier"), ["--check", "."]],
   ];
+  const output = [];
   let clean = true;
-  for (const [command, args] of steps) if (clean) clean = (await run(command, args)) === 0;
+  for (const [command, args] of steps) if (clean) clean = (await run(command, args, {}, output)) === 0;
+  console.log(`\n=== Lint: ${clean ? "clean" : "failed"} ===\n${Buffer.concat(output).toString()}`);
   if (clean) passed += 1;
   else failed += 1;
   summary.push(`lint: ${clean ? "clean" : "failed"}`);
@@ -146,6 +164,7 @@ await phase("Vitest", async () => {
     console.error("Vitest produced no results.");
   }
 });
+await lint;
 
 await phase("Playwright", async () => {
   const file = path.join(out, "playwright-results.json");

@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN } from "../../playwright.config";
 import { startServer } from "../support/server";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, test } from "./fixtures";
 
 const REQUIRED = "Please fill in all required fields: title, slug, excerpt, and content";
 
@@ -143,130 +143,144 @@ test("sign-in, then a new post: defaults, slug rule, required-fields alert, prev
   await expect(page.getByRole("heading", { level: 2, name: "Live Heading" })).toBeVisible();
 });
 
-test("editing an existing post loads its fields, and the slug follows a new title while it matched the old one", async ({
-  page,
-}, testInfo) => {
-  await signIn(page);
-  const title = unique("Editable", testInfo.project.name);
-  await page.getByRole("button", { name: "Create New Post" }).click();
-  await fillRequired(page, { title, content: "Original body." });
-  await page.getByLabel("Category").fill("Before");
-  await page.getByRole("button", { name: "Save" }).click();
-  const row = page.getByRole("row").filter({ hasText: title });
-  await expect(row.getByRole("cell", { name: "Draft" })).toBeVisible();
+test(
+  "editing an existing post loads its fields, and the slug follows a new title while it matched the old one",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    await signIn(page);
+    const title = unique("Editable", testInfo.project.name);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await fillRequired(page, { title, content: "Original body." });
+    await page.getByLabel("Category").fill("Before");
+    await page.getByRole("button", { name: "Save" }).click();
+    const row = page.getByRole("row").filter({ hasText: title });
+    await expect(row.getByRole("cell", { name: "Draft" })).toBeVisible();
 
-  await row.getByRole("button", { name: "Edit" }).click();
-  await expect(page.getByRole("heading", { name: "Edit Post" })).toBeVisible();
-  await expect(page.getByLabel("Title")).toHaveValue(title);
-  await expect(page.getByLabel("Category")).toHaveValue("Before");
-  await expect(page.getByLabel("Content")).toHaveValue("Original body.");
-  await expect(page.getByLabel("Published")).not.toBeChecked();
-  const oldSlug = await page.getByLabel("Slug").inputValue();
+    await row.getByRole("button", { name: "Edit" }).click();
+    await expect(page.getByRole("heading", { name: "Edit Post" })).toBeVisible();
+    await expect(page.getByLabel("Title")).toHaveValue(title);
+    await expect(page.getByLabel("Category")).toHaveValue("Before");
+    await expect(page.getByLabel("Content")).toHaveValue("Original body.");
+    await expect(page.getByLabel("Published")).not.toBeChecked();
+    const oldSlug = await page.getByLabel("Slug").inputValue();
 
-  const renamed = `${title} Renamed`;
-  await page.getByLabel("Title").fill(renamed);
-  await expect(page.getByLabel("Slug")).toHaveValue(`${oldSlug}-renamed`);
-  await expect(page.getByText(`links to /blog/${oldSlug} will stop working`)).toBeVisible();
-  await page.getByLabel("Category").fill("After");
-  await expectNoAxeViolations(page);
-  await page.getByRole("button", { name: "Save" }).click();
+    const renamed = `${title} Renamed`;
+    await page.getByLabel("Title").fill(renamed);
+    await expect(page.getByLabel("Slug")).toHaveValue(`${oldSlug}-renamed`);
+    await expect(page.getByText(`links to /blog/${oldSlug} will stop working`)).toBeVisible();
+    await page.getByLabel("Category").fill("After");
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Save" }).click();
 
-  const renamedRow = page.getByRole("row").filter({ hasText: renamed });
-  await expect(renamedRow.getByRole("cell", { name: "After" })).toBeVisible();
-  await expect(page.getByRole("row").filter({ hasText: "Before" })).toHaveCount(0);
-});
+    const renamedRow = page.getByRole("row").filter({ hasText: renamed });
+    await expect(renamedRow.getByRole("cell", { name: "After" })).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: "Before" })).toHaveCount(0);
+  },
+);
 
-test("a failing save alerts 'Error saving post: Failed to save post: {status} {body}' and keeps the editor and its text", async ({
-  page,
-}) => {
-  await signIn(page);
-  await page.getByRole("button", { name: "Create New Post" }).click();
-  await fillRequired(page, { title: "Duplicate of a sample" });
-  await page.getByLabel("Slug").fill("building-an-iot-garden-monitor-in-ojai");
-  const message = await dialogFrom(page, () => page.getByRole("button", { name: "Save" }).click());
-  expect(message).toBe('Error saving post: Failed to save post: 409 {"error":"A post with this slug already exists"}');
-  await expect(page.getByRole("heading", { name: "New Post" })).toBeVisible();
-  await expect(page.getByLabel("Title")).toHaveValue("Duplicate of a sample");
-  await expect(page.getByRole("alert")).toHaveText(
-    "The post was not saved: A post with this slug already exists. Your changes are kept.",
-  );
-  await expect(page.getByRole("button", { name: "Save" })).toBeEnabled();
-  await expectNoAxeViolations(page);
+test(
+  "a failing save alerts 'Error saving post: Failed to save post: {status} {body}' and keeps the editor and its text",
+  DESKTOP,
+  async ({ page }) => {
+    await signIn(page);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await fillRequired(page, { title: "Duplicate of a sample" });
+    await page.getByLabel("Slug").fill("building-an-iot-garden-monitor-in-ojai");
+    const message = await dialogFrom(page, () => page.getByRole("button", { name: "Save" }).click());
+    expect(message).toBe(
+      'Error saving post: Failed to save post: 409 {"error":"A post with this slug already exists"}',
+    );
+    await expect(page.getByRole("heading", { name: "New Post" })).toBeVisible();
+    await expect(page.getByLabel("Title")).toHaveValue("Duplicate of a sample");
+    await expect(page.getByRole("alert")).toHaveText(
+      "The post was not saved: A post with this slug already exists. Your changes are kept.",
+    );
+    await expect(page.getByRole("button", { name: "Save" })).toBeEnabled();
+    await expectNoAxeViolations(page);
 
-  // A malformed slug typed by hand is refused by the server with its reason.
-  await page.getByLabel("Slug").fill("Not A Slug");
-  const malformed = await dialogFrom(page, () => page.getByRole("button", { name: "Save" }).click());
-  expect(malformed).toMatch(/^Error saving post: Failed to save post: 400 \{"error":"Slug may contain only/);
-});
+    // A malformed slug typed by hand is refused by the server with its reason.
+    await page.getByLabel("Slug").fill("Not A Slug");
+    const malformed = await dialogFrom(page, () => page.getByRole("button", { name: "Save" }).click());
+    expect(malformed).toMatch(/^Error saving post: Failed to save post: 400 \{"error":"Slug may contain only/);
+  },
+);
 
-test("Ctrl/Cmd+S saves the open post; with no post open it alerts 'No post data to save'", async ({
-  page,
-}, testInfo) => {
-  await signIn(page);
-  const message = await dialogFrom(page, () => page.keyboard.press("ControlOrMeta+s"));
-  expect(message).toBe("No post data to save");
+test(
+  "Ctrl/Cmd+S saves the open post; with no post open it alerts 'No post data to save'",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    await signIn(page);
+    const message = await dialogFrom(page, () => page.keyboard.press("ControlOrMeta+s"));
+    expect(message).toBe("No post data to save");
 
-  const title = unique("Saved By Keyboard", testInfo.project.name);
-  await page.getByRole("button", { name: "Create New Post" }).click();
-  await fillRequired(page, { title });
-  await page.getByLabel("Content").press("ControlOrMeta+s");
-  await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
-});
+    const title = unique("Saved By Keyboard", testInfo.project.name);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await fillRequired(page, { title });
+    await page.getByLabel("Content").press("ControlOrMeta+s");
+    await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
+  },
+);
 
-test("delete asks 'Are you sure you want to delete this post?' first (images kept by default); Cancel keeps the post, Delete removes it", async ({
-  page,
-}, testInfo) => {
-  await signIn(page);
-  const title = unique("To Be Deleted", testInfo.project.name);
-  await page.getByRole("button", { name: "Create New Post" }).click();
-  await fillRequired(page, { title });
-  await page.getByLabel("Published").check();
-  await page.getByRole("button", { name: "Save" }).click();
-  const row = page.getByRole("row").filter({ hasText: title });
-  const remove = row.getByRole("button", { name: "Delete" });
+test(
+  "delete asks 'Are you sure you want to delete this post?' first (images kept by default); Cancel keeps the post, Delete removes it",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    await signIn(page);
+    const title = unique("To Be Deleted", testInfo.project.name);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await fillRequired(page, { title });
+    await page.getByLabel("Published").check();
+    await page.getByRole("button", { name: "Save" }).click();
+    const row = page.getByRole("row").filter({ hasText: title });
+    const remove = row.getByRole("button", { name: "Delete" });
 
-  // The confirmation is the site's own dialog (it also offers to delete the post's images, ADR 036).
-  const confirmation = page.getByRole("alertdialog", { name: "Delete post" });
-  await remove.click();
-  await expect(confirmation).toContainText("Are you sure you want to delete this post?");
-  await confirmation.getByRole("button", { name: "Cancel" }).click();
-  await expect(confirmation).toBeHidden();
-  await expect(row).toBeVisible();
-  await expect(remove).toBeFocused();
+    // The confirmation is the site's own dialog (it also offers to delete the post's images, ADR 036).
+    const confirmation = page.getByRole("alertdialog", { name: "Delete post" });
+    await remove.click();
+    await expect(confirmation).toContainText("Are you sure you want to delete this post?");
+    await confirmation.getByRole("button", { name: "Cancel" }).click();
+    await expect(confirmation).toBeHidden();
+    await expect(row).toBeVisible();
+    await expect(remove).toBeFocused();
 
-  await remove.click();
-  await expect(confirmation).toContainText("Are you sure you want to delete this post?");
-  await expect(confirmation.getByLabel("Also delete the images only this post uses")).not.toBeChecked();
-  await confirmation.getByRole("button", { name: "Delete" }).click();
-  await expect(row).toHaveCount(0);
-  await expect(page.getByRole("status")).toContainText("The post was deleted.");
-  await page.reload();
-  await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
-  await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(0);
-});
+    await remove.click();
+    await expect(confirmation).toContainText("Are you sure you want to delete this post?");
+    await expect(confirmation.getByLabel("Also delete the images only this post uses")).not.toBeChecked();
+    await confirmation.getByRole("button", { name: "Delete" }).click();
+    await expect(row).toHaveCount(0);
+    await expect(page.getByRole("status")).toContainText("The post was deleted.");
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(0);
+  },
+);
 
-test("close returns to the list without saving, and what was typed can be restored", async ({ page }, testInfo) => {
-  await signIn(page);
-  const title = unique("Never Saved", testInfo.project.name);
-  await page.getByRole("button", { name: "Create New Post" }).click();
-  await page.getByLabel("Title").fill(title);
-  await page.getByLabel("Excerpt").fill("Typed, then closed.");
-  await page.getByRole("button", { name: "Close" }).click();
-  await expect(page.getByRole("heading", { name: "New Post" })).toBeHidden();
-  await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Create New Post" })).toBeFocused();
+test(
+  "close returns to the list without saving, and what was typed can be restored",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    await signIn(page);
+    const title = unique("Never Saved", testInfo.project.name);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Excerpt").fill("Typed, then closed.");
+    await page.getByRole("button", { name: "Close" }).click();
+    await expect(page.getByRole("heading", { name: "New Post" })).toBeHidden();
+    await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Create New Post" })).toBeFocused();
 
-  await page.getByRole("button", { name: "Restore unsaved changes" }).click();
-  await expect(page.getByLabel("Title")).toHaveValue(title);
-  await expect(page.getByLabel("Excerpt")).toHaveValue("Typed, then closed.");
-  await page.getByRole("button", { name: "Close" }).click();
-  // The list is paged: ask for this title, so no page goes unseen.
-  const fresh = await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`);
-  expect(fresh.status()).toBe(200);
-  expect((await fresh.json()).some((p: { title: string }) => p.title === title)).toBe(false);
-});
+    await page.getByRole("button", { name: "Restore unsaved changes" }).click();
+    await expect(page.getByLabel("Title")).toHaveValue(title);
+    await expect(page.getByLabel("Excerpt")).toHaveValue("Typed, then closed.");
+    await page.getByRole("button", { name: "Close" }).click();
+    // The list is paged: ask for this title, so no page goes unseen.
+    const fresh = await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`);
+    expect(fresh.status()).toBe(200);
+    expect((await fresh.json()).some((p: { title: string }) => p.title === title)).toBe(false);
+  },
+);
 
-test("leaving with unsaved changes asks first; staying keeps every field", async ({ page }, testInfo) => {
+test("leaving with unsaved changes asks first; staying keeps every field", DESKTOP, async ({ page }, testInfo) => {
   await signIn(page);
   const title = unique("Unsaved", testInfo.project.name);
   await page.getByRole("button", { name: "Create New Post" }).click();

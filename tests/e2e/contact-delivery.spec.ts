@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
 import { startServer, TEST_ADMIN, type TestServer } from "../support/server";
 import { mailText, startSmtpServer, type TestSmtpServer } from "../support/smtp";
-import { expect, expectNoAxeViolations, test, useOwnClientAddress } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, test, useOwnClientAddress } from "./fixtures";
 
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Get Started" });
 const notice = (page: Page) => page.getByRole("region", { name: /Notifications/ }).getByRole("listitem");
@@ -70,36 +70,40 @@ test("a message goes from the form to the admin's Messages view, which marks it 
   await expect(page.getByRole("article", { name })).toHaveCount(0);
 });
 
-test("when the server cannot take the message, the visitor sees an error and keeps every word", async ({ page }) => {
-  await page.goto("/");
-  const form = await fillForm(page, "Offline visitor");
+test(
+  "when the server cannot take the message, the visitor sees an error and keeps every word",
+  DESKTOP,
+  async ({ page }) => {
+    await page.goto("/");
+    const form = await fillForm(page, "Offline visitor");
 
-  await page.route("**/api/contact", (route) => route.abort("internetdisconnected"));
-  await form.getByRole("button", { name: "Send Message" }).click();
-  await expect(notice(page)).toContainText("Your message could not be sent");
-  await expect(form).toBeVisible();
-  await expect(form.getByLabel("Name")).toHaveValue("Offline visitor");
-  await expect(form.getByLabel("Message")).toHaveValue("Hello from Offline visitor. Please call after 3 pm.");
-  await expect(form.getByLabel("Preferred Contact Method")).toHaveValue("text");
-  await expect(form.getByRole("button", { name: "Send Message" })).toBeEnabled();
-  await expectNoAxeViolations(page);
-  // Dismiss the notice, as a visitor would, before sending again.
-  await dismissNotice(page);
+    await page.route("**/api/contact", (route) => route.abort("internetdisconnected"));
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(notice(page)).toContainText("Your message could not be sent");
+    await expect(form).toBeVisible();
+    await expect(form.getByLabel("Name")).toHaveValue("Offline visitor");
+    await expect(form.getByLabel("Message")).toHaveValue("Hello from Offline visitor. Please call after 3 pm.");
+    await expect(form.getByLabel("Preferred Contact Method")).toHaveValue("text");
+    await expect(form.getByRole("button", { name: "Send Message" })).toBeEnabled();
+    await expectNoAxeViolations(page);
+    // Dismiss the notice, as a visitor would, before sending again.
+    await dismissNotice(page);
 
-  await page.unroute("**/api/contact");
-  await page.route("**/api/contact", (route) => route.fulfill({ status: 503, body: "Service Unavailable" }));
-  await form.getByRole("button", { name: "Send Message" }).click();
-  await expect(notice(page)).toContainText("could not be sent right now");
-  await expect(form.getByLabel("Phone")).toHaveValue("805 555 0142");
-  await dismissNotice(page);
+    await page.unroute("**/api/contact");
+    await page.route("**/api/contact", (route) => route.fulfill({ status: 503, body: "Service Unavailable" }));
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(notice(page)).toContainText("could not be sent right now");
+    await expect(form.getByLabel("Phone")).toHaveValue("805 555 0142");
+    await dismissNotice(page);
 
-  await page.unroute("**/api/contact");
-  await form.getByRole("button", { name: "Send Message" }).click();
-  await expect(form).toBeHidden({ timeout: 10_000 });
-  await expect(notice(page)).toContainText("Message Sent");
-});
+    await page.unroute("**/api/contact");
+    await form.getByRole("button", { name: "Send Message" }).click();
+    await expect(form).toBeHidden({ timeout: 10_000 });
+    await expect(notice(page)).toContainText("Message Sent");
+  },
+);
 
-test("a throttled address is told so and keeps its text", async ({ page, playwright, baseURL }) => {
+test("a throttled address is told so and keeps its text", DESKTOP, async ({ page, playwright, baseURL }) => {
   const address = await useOwnClientAddress(page);
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": address } });
   for (let i = 0; i < 5; i++) {
@@ -134,7 +138,7 @@ test.describe("with e-mail notices", () => {
     await smtp?.stop();
   });
 
-  test("the message reaches the database, the admin view and the SMTP server", async ({ page }, testInfo) => {
+  test("the message reaches the database, the admin view and the SMTP server", DESKTOP, async ({ page }, testInfo) => {
     const name = `Mailed visitor ${testInfo.project.name}`;
     await page.goto(app.url + "/");
     const form = await fillForm(page, name);

@@ -1,7 +1,7 @@
 import { type Locator, type Page, type Route, type TestInfo } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
 
 /**
  * Issue 16, images (ADR 036): an image no post uses is on the Images screen
@@ -123,7 +123,7 @@ test("an image taken out of its post is listed with its size and date, and can b
   await expectNoAxeViolations(page);
 });
 
-test("deleting a post can delete the images only it used", async ({ page }, testInfo) => {
+test("deleting a post can delete the images only it used", DESKTOP, async ({ page }, testInfo) => {
   const title = unique("Post with its image", testInfo.project.name);
   const image = await postWithUploadedImage(page, testInfo, title);
   const row = page.getByRole("row").filter({ hasText: title });

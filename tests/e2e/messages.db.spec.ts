@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
 
 /**
  * Issue 16, the inbox (ADR 035): the owner filters messages by read state,
@@ -120,82 +120,86 @@ test("the read/unread filter and the search narrow the inbox, and the address ke
   await expect(page.getByRole("article", { name: `Bob ${tag}` })).toBeVisible();
 });
 
-test("delete all from this sender asks first, saying how many, then deletes them all", async ({
-  page,
-  request,
-}, testInfo) => {
-  const tag = tagFor(testInfo, "forget");
-  await sendMessage(request, testInfo, { name: `Dana ${tag}`, email: `dana@${tag}.example` });
-  await sendMessage(request, testInfo, { name: `Dana again ${tag}`, email: `DANA@${tag.toUpperCase()}.example` });
-  await sendMessage(request, testInfo, { name: `Eve ${tag}`, email: `eve@${tag}.example` });
+test(
+  "delete all from this sender asks first, saying how many, then deletes them all",
+  DESKTOP,
+  async ({ page, request }, testInfo) => {
+    const tag = tagFor(testInfo, "forget");
+    await sendMessage(request, testInfo, { name: `Dana ${tag}`, email: `dana@${tag}.example` });
+    await sendMessage(request, testInfo, { name: `Dana again ${tag}`, email: `DANA@${tag.toUpperCase()}.example` });
+    await sendMessage(request, testInfo, { name: `Eve ${tag}`, email: `eve@${tag}.example` });
 
-  await page.goto(`/admin/messages?q=${tag}`);
-  const list = page.getByRole("main").getByRole("article");
-  await expect(list).toHaveCount(3);
-  // Its name is its heading's: "Unread Dana ...".
-  const dana = page.getByRole("article", { name: new RegExp(`^(Unread)?\\s*Dana ${tag}$`) });
-  const forget = dana.getByRole("button", { name: "Delete all from this sender (2 messages)" });
+    await page.goto(`/admin/messages?q=${tag}`);
+    const list = page.getByRole("main").getByRole("article");
+    await expect(list).toHaveCount(3);
+    // Its name is its heading's: "Unread Dana ...".
+    const dana = page.getByRole("article", { name: new RegExp(`^(Unread)?\\s*Dana ${tag}$`) });
+    const forget = dana.getByRole("button", { name: "Delete all from this sender (2 messages)" });
 
-  // Cancelled: nothing goes.
-  let asked = "";
-  page.once("dialog", (dialog) => {
-    asked = dialog.message();
-    void dialog.dismiss();
-  });
-  await forget.click();
-  await expect.poll(() => asked).toBe(`Delete all 2 messages from dana@${tag}.example? This cannot be undone.`);
-  await expect(list).toHaveCount(3);
+    // Cancelled: nothing goes.
+    let asked = "";
+    page.once("dialog", (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
+    await forget.click();
+    await expect.poll(() => asked).toBe(`Delete all 2 messages from dana@${tag}.example? This cannot be undone.`);
+    await expect(list).toHaveCount(3);
 
-  page.once("dialog", (dialog) => void dialog.accept());
-  await forget.click();
-  const outcome = page.getByRole("status").filter({ hasText: "Deleted 2 messages" });
-  await expect(outcome).toHaveText(`Deleted 2 messages from dana@${tag}.example.`);
-  await expect(outcome).toBeFocused();
-  await expect(list).toHaveCount(1);
-  await expect(page.getByRole("article", { name: `Eve ${tag}` })).toBeVisible();
-  await expect(page.getByRole("searchbox", { name: "Search by name or e-mail" })).toHaveValue(tag);
-  await expectNoAxeViolations(page);
-});
+    page.once("dialog", (dialog) => void dialog.accept());
+    await forget.click();
+    const outcome = page.getByRole("status").filter({ hasText: "Deleted 2 messages" });
+    await expect(outcome).toHaveText(`Deleted 2 messages from dana@${tag}.example.`);
+    await expect(outcome).toBeFocused();
+    await expect(list).toHaveCount(1);
+    await expect(page.getByRole("article", { name: `Eve ${tag}` })).toBeVisible();
+    await expect(page.getByRole("searchbox", { name: "Search by name or e-mail" })).toHaveValue(tag);
+    await expectNoAxeViolations(page);
+  },
+);
 
-test("Export CSV downloads the messages the filter shows, UTF-8 with a BOM, formulas neutralised", async ({
-  page,
-  request,
-}, testInfo) => {
-  const tag = tagFor(testInfo, "export");
-  await sendMessage(request, testInfo, {
-    name: `Zoë Ünal ${tag}`,
-    email: `zoe@${tag}.example`,
-    message: 'Café, "naïve",\nsecond line.',
-  });
-  await sendMessage(request, testInfo, {
-    name: `Formula ${tag}`,
-    email: `formula@${tag}.example`,
-    message: '=HYPERLINK("http://evil.example","x")',
-    phone: "+1 805 555 0100",
-  });
+test(
+  "Export CSV downloads the messages the filter shows, UTF-8 with a BOM, formulas neutralised",
+  DESKTOP,
+  async ({ page, request }, testInfo) => {
+    const tag = tagFor(testInfo, "export");
+    await sendMessage(request, testInfo, {
+      name: `Zoë Ünal ${tag}`,
+      email: `zoe@${tag}.example`,
+      message: 'Café, "naïve",\nsecond line.',
+    });
+    await sendMessage(request, testInfo, {
+      name: `Formula ${tag}`,
+      email: `formula@${tag}.example`,
+      message: '=HYPERLINK("http://evil.example","x")',
+      phone: "+1 805 555 0100",
+    });
 
-  await page.goto(`/admin/messages?q=${tag}`);
-  await expect(page.getByRole("main").getByRole("article")).toHaveCount(2);
-  const [download] = await Promise.all([
-    page.waitForEvent("download"),
-    page.getByRole("link", { name: "Export CSV" }).click(),
-  ]);
-  expect(download.suggestedFilename()).toMatch(/^messages-\d{4}-\d\d-\d\dT\d{4}Z\.csv$/);
-  const bytes = fs.readFileSync(await download.path());
-  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  const text = bytes.subarray(3).toString("utf8");
-  const lines = text.split("\r\n");
-  expect(lines[0]).toBe(
-    "Received (UTC),Name,Email,Phone,Preferred Contact Method,Service Interest,Message,Read,Read at (UTC)",
-  );
-  // Two messages, the second's message quoted over two lines, and the end of the last record.
-  expect(lines).toHaveLength(4);
-  expect(text).toContain(`,Formula ${tag},formula@${tag}.example,'+1 805 555 0100,Email,For Systems,`);
-  expect(text).toContain(`,"'=HYPERLINK(""http://evil.example"",""x"")",no,`);
-  expect(text).toContain(`,Zoë Ünal ${tag},zoe@${tag}.example,,Email,For Systems,"Café, ""naïve"",\nsecond line.",no,`);
-  // The page is still there, its search too.
-  await expect(page.getByRole("searchbox", { name: "Search by name or e-mail" })).toHaveValue(tag);
-});
+    await page.goto(`/admin/messages?q=${tag}`);
+    await expect(page.getByRole("main").getByRole("article")).toHaveCount(2);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^messages-\d{4}-\d\d-\d\dT\d{4}Z\.csv$/);
+    const bytes = fs.readFileSync(await download.path());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.subarray(3).toString("utf8");
+    const lines = text.split("\r\n");
+    expect(lines[0]).toBe(
+      "Received (UTC),Name,Email,Phone,Preferred Contact Method,Service Interest,Message,Read,Read at (UTC)",
+    );
+    // Two messages, the second's message quoted over two lines, and the end of the last record.
+    expect(lines).toHaveLength(4);
+    expect(text).toContain(`,Formula ${tag},formula@${tag}.example,'+1 805 555 0100,Email,For Systems,`);
+    expect(text).toContain(`,"'=HYPERLINK(""http://evil.example"",""x"")",no,`);
+    expect(text).toContain(
+      `,Zoë Ünal ${tag},zoe@${tag}.example,,Email,For Systems,"Café, ""naïve"",\nsecond line.",no,`,
+    );
+    // The page is still there, its search too.
+    await expect(page.getByRole("searchbox", { name: "Search by name or e-mail" })).toHaveValue(tag);
+  },
+);
 
 test("the admin navigation says how many messages are unread, on every screen, and follows marking read", async ({
   page,

@@ -1,5 +1,5 @@
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, test } from "./fixtures";
 
 /**
  * The blog search (ADR 042) in a real browser, on a desktop and a phone: the
@@ -64,7 +64,7 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test('the editor says why the slug "search" is refused and keeps the post', async ({ page }) => {
+test('the editor says why the slug "search" is refused and keeps the post', DESKTOP, async ({ page }) => {
   const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
   expect(response.status()).toBe(200);
   await page.goto("/admin");

@@ -30,7 +30,7 @@ export async function freshSqlite(): Promise<FreshDatabase & { file: string }> {
 
 /** A real, migrated, new PostgreSQL database, dropped afterwards. */
 export async function freshPostgres(): Promise<FreshDatabase> {
-  const created = await createPostgresDatabase();
+  const created = await createPostgresDatabase({ migrated: true });
   const connection = connect({ kind: "postgres", url: created.url });
   await migrateToLatest(connection.db);
   return {

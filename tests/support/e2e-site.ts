@@ -28,7 +28,7 @@ export async function startSite(slot: number, backend: "sqlite" | "postgres"): P
   if (!fs.existsSync(ENTRY)) throw new Error("build/server/index.js is missing: run npm run build first");
   const port = E2E_BASE_PORT + slot;
   const url = `http://127.0.0.1:${port}`;
-  const database = await createTestDatabase(backend);
+  const database = await createTestDatabase(backend, { migrated: true });
   const child = spawn(process.execPath, [ENTRY], {
     cwd: ROOT,
     env: {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createTestDatabase, TEST_BACKEND } from "./backend";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ENTRY = path.join(ROOT, "build/server/index.js");
@@ -44,13 +44,35 @@ export const TEST_TOTP_KEY = Buffer.alloc(32, 7).toString("base64");
  * Tests talk to the server over real HTTP.
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
-  if (!fs.existsSync(ENTRY)) throw new Error("build/server/index.js is missing: run npm run build first");
-  let dropDatabase = async () => {};
-  let databaseUrl = env.DATABASE_URL;
-  if (!databaseUrl) {
-    const created = await createTestDatabase();
-    databaseUrl = created.url;
-    dropDatabase = created.drop;
+  if (env.DATABASE_URL) return launch(env, env.DATABASE_URL, async () => {});
+  // Loaded only here: a file whose servers run on a database it names, or on
+  // startSqliteServer's, does not reach the backend under test (ADR 062).
+  const { createTestDatabase } = await import("./backend");
+  // Migrated already, as the server would leave it at its start (ADR 066).
+  const created = await createTestDatabase(undefined, { migrated: true });
+  return launch(env, created.url, created.drop);
+}
+
+/**
+ * Starts the built server on a new SQLite file, whatever the backend under
+ * test, and removes the file when it stops: for a file whose tests check what
+ * no backend changes (the bundles, the page cache's keys, the markdown
+ * renderer's process), so it runs once, named without .db (ADR 066).
+ */
+export async function startSqliteServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-db-"));
+  return launch(env, path.join(dir, "site.db"), () => fs.promises.rm(dir, { recursive: true, force: true }));
+}
+
+/** Starts the server on `databaseUrl`; `dropDatabase` runs once it has stopped, or failed to start. */
+async function launch(
+  env: Record<string, string | undefined>,
+  databaseUrl: string,
+  dropDatabase: () => Promise<void>,
+): Promise<TestServer> {
+  if (!fs.existsSync(ENTRY)) {
+    await dropDatabase();
+    throw new Error("build/server/index.js is missing: run npm run build first");
   }
   const child: ChildProcess = spawn(process.execPath, [ENTRY], {
     cwd: ROOT,
@@ -65,7 +87,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
       // Thousands of sign-ins: scrypt at the test cost (ADR 058); a test of
       // hashing itself passes "standard", as a site at an https address must.
       PASSWORD_HASH_COST: env.SITE_URL?.startsWith("https:") ? "standard" : "test",
-      ...(TEST_BACKEND === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
+      ...(process.env.TEST_DATABASE === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
       ...env,
       DATABASE_URL: databaseUrl,
     },

@@ -1,7 +1,8 @@
 // A Vitest reporter for scripts/run-tests.mjs: what passed and failed per
 // project (once, sqlite, postgres) and every test's duration, written to the
 // JSON file VITEST_SUMMARY names. Vitest's own JSON does not say which
-// project a result belongs to.
+// project a result belongs to. Each file's time per project is there too, to
+// find where the phase's time goes (docs/performance.md, "The suite").
 import fs from "node:fs";
 import path from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
@@ -9,6 +10,8 @@ import type { Reporter, TestModule } from "vitest/node";
 export interface VitestSummary {
   projects: Record<string, { passed: number; failed: number }>;
   tests: Array<{ project: string; name: string; file: string; ms: number; state: string }>;
+  /** Per file and project: importing it, its setup files, its tests and hooks. */
+  files: Array<{ project: string; file: string; ms: number }>;
   unhandledErrors: number;
 }
 
@@ -16,10 +19,13 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
     const out = process.env.VITEST_SUMMARY;
     if (!out) return;
-    const summary: VitestSummary = { projects: {}, tests: [], unhandledErrors: unhandledErrors.length };
+    const summary: VitestSummary = { projects: {}, tests: [], files: [], unhandledErrors: unhandledErrors.length };
     for (const module of modules) {
       const project = module.project.name || "default";
       const counts = (summary.projects[project] ??= { passed: 0, failed: 0 });
+      const file = path.relative(process.cwd(), module.moduleId);
+      const took = module.diagnostic();
+      summary.files.push({ project, file, ms: took.collectDuration + took.setupDuration + took.duration });
       let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
@@ -28,7 +34,7 @@ export default class SummaryReporter implements Reporter {
         summary.tests.push({
           project,
           name: test.fullName,
-          file: path.relative(process.cwd(), module.moduleId),
+          file,
           ms: test.diagnostic()?.duration ?? 0,
           state,
         });

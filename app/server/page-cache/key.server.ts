@@ -72,7 +72,7 @@ export const keepsNotFound = (key: string): boolean => key === LANDING_KEY;
  * own endpoint for lazy route discovery (/__manifest, whose public JSON would
  * otherwise be stored as the landing page), lower case: React Router matches
  * paths without regard to case. A path whose first segment is none of these
- * can only be the catch-all's (key.server.db.test.ts checks the list
+ * can only be the catch-all's (key.server.test.ts checks the list
  * against app/routes.ts).
  */
 export const ROUTED_FIRST_SEGMENTS = new Set([

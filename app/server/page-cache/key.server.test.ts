@@ -3,7 +3,7 @@ import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { cacheStored, cacheStoredLines, startServer, type TestServer } from "../../../tests/support/server";
+import { cacheStored, cacheStoredLines, startSqliteServer, type TestServer } from "../../../tests/support/server";
 import { cacheKeyOf, isOpenEndedKey, LANDING_KEY, ROUTED_FIRST_SEGMENTS } from "./key.server";
 
 const SLUG = "tenant-onboarding-in-under-30-minutes";
@@ -290,7 +290,7 @@ describe("canonical cache keys on the built server", () => {
   const SITE = "https://www.example.test";
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ SITE_URL: SITE, SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "debug" });
+    server = await startSqliteServer({ SITE_URL: SITE, SEED_SAMPLE_POSTS: "true", LOG_LEVEL: "debug" });
   });
   afterAll(() => server?.stop());
 

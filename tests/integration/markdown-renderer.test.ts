@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../support/server";
+import { ApiClient, startSqliteServer, type TestServer } from "../support/server";
 
 /**
  * Markdown renders in a child process of the server (ADR 039): content that
@@ -71,7 +71,7 @@ async function healthWhile(work: Promise<unknown>): Promise<number> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ SMTP_URL: undefined });
+  server = await startSqliteServer({ SMTP_URL: undefined });
   admin = new ApiClient(server.url);
   await admin.signIn();
 });

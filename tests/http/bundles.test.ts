@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../support/server";
+import { startSqliteServer, type TestServer } from "../support/server";
 
 /**
  * ENGINEERING.md / issues 5 and 8: the admin is its own chunk; the public
@@ -114,7 +114,7 @@ describe("public pages", () => {
   const pages = new Map<string, PageScripts>();
 
   beforeAll(async () => {
-    server = await startServer({ SEED_SAMPLE_POSTS: "true" });
+    server = await startSqliteServer({ SEED_SAMPLE_POSTS: "true" });
     for (const page of PUBLIC_PAGES) {
       const response = await fetch(`${server.url}${page}`);
       pages.set(page, scriptsOf(await response.text()));
