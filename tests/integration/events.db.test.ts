@@ -24,7 +24,9 @@ beforeAll(async () => {
   admin = new ApiClient(first.url);
   await admin.signIn();
   connection = connect(
-    database.url.startsWith("postgres") ? { kind: "postgres", url: database.url } : { kind: "sqlite", file: database.url },
+    database.url.startsWith("postgres")
+      ? { kind: "postgres", url: database.url }
+      : { kind: "sqlite", file: database.url },
   );
 }, 60_000);
 afterAll(async () => {
@@ -50,7 +52,9 @@ const dispatches = (event: string, id: string) =>
   servers.flatMap((server) =>
     server.logs.filter(
       (line) =>
-        line.msg === "event dispatched" && line.event === event && (line.data as { id?: string } | undefined)?.id === id,
+        line.msg === "event dispatched" &&
+        line.event === event &&
+        (line.data as { id?: string } | undefined)?.id === id,
     ),
   );
 

@@ -79,10 +79,14 @@ export async function countFailedJobs(db: Db): Promise<number> {
 
 /**
  * Queues a failed job again, due now, with its attempts reset; its last error
- * stays until it runs. False when there is no failed job with this id.
+ * stays until it runs. Answers its id and kind; undefined when there is no
+ * failed job with this id.
  */
-export async function retryJob(db: Db, id: string): Promise<boolean> {
-  if (!isRecordId(id)) return false;
+export async function retryJob(
+  db: Db,
+  id: string,
+): Promise<{ id: string; kind: string; status: "queued" } | undefined> {
+  if (!isRecordId(id)) return undefined;
   const now = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     const result = await trx
@@ -91,8 +95,9 @@ export async function retryJob(db: Db, id: string): Promise<boolean> {
       .where("id", "=", id)
       .where("status", "=", "failed")
       .executeTakeFirst();
-    const retried = Number(result.numUpdatedRows) === 1;
-    if (retried && isPostgres(trx)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
-    return retried;
+    if (Number(result.numUpdatedRows) !== 1) return undefined;
+    if (isPostgres(trx)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
+    const { kind } = await trx.selectFrom("jobs").select("kind").where("id", "=", id).executeTakeFirstOrThrow();
+    return { id, kind, status: "queued" as const };
   });
 }

@@ -132,8 +132,8 @@ describe("the jobs queue", () => {
       expect(total).toBe(1);
       expect(failed[0]).toMatchObject({ id, kind: "test.failing", attempts: 3, error: "broken f on run 3" });
 
-      expect(await retryJob(db, id)).toBe(true);
-      expect(await retryJob(db, id)).toBe(false);
+      expect(await retryJob(db, id)).toEqual({ id, kind: "test.failing", status: "queued" });
+      expect(await retryJob(db, id)).toBeUndefined();
       await expect.poll(() => statusOf(id), { timeout: 5000, interval: 50 }).toBe("failed");
       expect(runs.filter((r) => r.id === "f")).toHaveLength(6);
     } finally {

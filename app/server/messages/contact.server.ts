@@ -288,7 +288,8 @@ const contactNotice = defineJob<{ messageId: string }>(
   async ({ messageId }, { db, attempt, maxAttempts }) => {
     const row = await db.selectFrom("contact_messages").selectAll().where("id", "=", messageId).executeTakeFirst();
     // Deleted meanwhile, or already sent by an earlier run that ended before the queue heard.
-    if (!row || row.notice_status !== "pending") return;
+    // A failed one runs again when the owner retries it (Admin > Activity).
+    if (!row || row.notice_status === "sent" || row.notice_status === "off") return;
     const mailer = getMailer();
     const log = getLogger();
     try {
