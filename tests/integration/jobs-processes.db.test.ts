@@ -52,7 +52,7 @@ async function startWorker(): Promise<Worker> {
   });
   const worker: Worker = { lines: [], child, exited: new Promise((resolve) => child.once("exit", () => resolve())) };
   let buffered = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     buffered += chunk.toString();
     const lines = buffered.split("\n");
     buffered = lines.pop()!;
@@ -85,11 +85,11 @@ describe("jobs across processes", () => {
         ).n,
       );
     await expect.poll(done, { timeout: 60_000, interval: 200 }).toBe(total);
-    const ran = [...runsOf(a!, "ran"), ...runsOf(b!, "ran")].sort((x, y) => x - y);
+    const ran = [...runsOf(a, "ran"), ...runsOf(b, "ran")].sort((x, y) => x - y);
     expect(ran).toEqual(Array.from({ length: total }, (_, n) => n));
     // Both took part.
-    expect(runsOf(a!, "ran").length).toBeGreaterThan(0);
-    expect(runsOf(b!, "ran").length).toBeGreaterThan(0);
+    expect(runsOf(a, "ran").length).toBeGreaterThan(0);
+    expect(runsOf(b, "ran").length).toBeGreaterThan(0);
     const attempts = await db.selectFrom("jobs").select("attempts").distinct().execute();
     expect(attempts.map((row) => Number(row.attempts))).toEqual([1]);
   }, 90_000);

@@ -12,8 +12,9 @@ import { defineJob, startJobs } from "~/server/jobs/index.server";
 const url = process.env.DATABASE_URL!;
 const connection = connect(url.startsWith("postgres") ? { kind: "postgres", url } : { kind: "sqlite", file: url });
 
-defineJob<{ n: number }>("test.count", async ({ n }) => {
+defineJob<{ n: number }>("test.count", ({ n }) => {
   process.stdout.write(`ran ${n}\n`);
+  return Promise.resolve();
 });
 defineJob<{ n: number }>(
   "test.hang",

@@ -3,10 +3,24 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { anotherConnection, freshDatabase, type FreshDatabase } from "../../../tests/support/database";
 import type { Connection, Db } from "../db/db.server";
-import { retryJob, listFailedJobs } from "./activity.server";
-import { emit, onEvent, type SiteEvent } from "./events.server";
-import { claimJobs, enqueue, FAILED_JOBS_KEPT, pruneJobs, retryDelayMs } from "./queue.server";
-import { defineJob, defineSchedule, registeredKind } from "./registry.server";
+import {
+  defineJob,
+  defineSchedule,
+  emit,
+  enqueue,
+  EVENT_NAMES,
+  type EventName,
+  FAILED_JOBS_KEPT,
+  type JobContext,
+  type JobKind,
+  listFailedJobs,
+  onEvent,
+  pruneJobs,
+  retryJob,
+  type SiteEvent,
+} from "./index.server";
+import { claimJobs, retryDelayMs } from "./queue.server";
+import { registeredKind } from "./registry.server";
 import { runScheduleIfDue } from "./schedules.server";
 import { startJobs } from "./worker.server";
 
@@ -40,14 +54,18 @@ beforeEach(async () => {
 });
 
 const runs: Array<{ id: string; attempt: number }> = [];
-const recorded = defineJob<{ id: string }>("test.recorded", async ({ id }, { attempt }) => {
-  runs.push({ id, attempt });
-});
+const recorded: JobKind<{ id: string }> = defineJob<{ id: string }>(
+  "test.recorded",
+  ({ id }, { attempt }: JobContext) => {
+    runs.push({ id, attempt });
+    return Promise.resolve();
+  },
+);
 const failing = defineJob<{ id: string }>(
   "test.failing",
-  async ({ id }, { attempt }) => {
+  ({ id }, { attempt }) => {
     runs.push({ id, attempt });
-    throw new Error(`broken ${id} on run ${attempt}`);
+    return Promise.reject(new Error(`broken ${id} on run ${attempt}`));
   },
   { maxAttempts: 3, retryDelaysMs: [200, 400] },
 );
@@ -68,6 +86,17 @@ const statusOf = async (id: string) =>
   (await db.selectFrom("jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow()).status;
 
 describe("the jobs queue", () => {
+  it("names the contract's events", () => {
+    const names: readonly EventName[] = EVENT_NAMES;
+    expect(names).toEqual([
+      "post.published",
+      "contact.received",
+      "booking.created",
+      "booking.cancelled",
+      "subscriber.confirmed",
+    ]);
+  });
+
   it("enqueues in the caller's transaction: a rolled-back change leaves no job and no event", async () => {
     await expect(
       db.transaction().execute(async (trx) => {
@@ -143,8 +172,9 @@ describe("the jobs queue", () => {
 
   it("dispatches an event to every subscriber with its id, type and data", async () => {
     const seen: SiteEvent[] = [];
-    onEvent(async (event) => {
+    onEvent((event) => {
       seen.push(event);
+      return Promise.resolve();
     });
     await emit(db, "post.published", { id: "p1", slug: "s", title: "T" }, { idempotencyKey: "post.published:p1:d" });
     await emit(db, "post.published", { id: "p1", slug: "s", title: "T" }, { idempotencyKey: "post.published:p1:d" });
@@ -172,7 +202,7 @@ describe("the jobs queue", () => {
   });
 
   it("runs a schedule once per period however many processes look", async () => {
-    const tick = defineJob<Record<string, never>>("test.tick", async () => {});
+    const tick = defineJob<Record<string, never>>("test.tick", () => Promise.resolve());
     const schedule = { name: "test.every-minute", everyMs: 60_000, kind: tick };
     defineSchedule(schedule.name, schedule.everyMs, tick);
     const now = Date.parse("2026-11-28T10:00:30Z");
