@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   "not-found-dismissed",
   "page-published",
   "page-share-link-created",
+  "job-retried",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -65,6 +66,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "not-found-dismissed": "Not-found path dismissed",
   "page-published": "Page published",
   "page-share-link-created": "Page share link created",
+  "job-retried": "Failed job retried",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

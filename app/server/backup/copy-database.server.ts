@@ -34,6 +34,10 @@ export const COPIED_TABLES = [
   "page_image_references",
   "analytics_days",
   "analytics_counts",
+  // The jobs and schedules (ADR 067): a copy moves the same site, so its queued work (a notice not yet
+  // sent, a scheduled post's publication) goes with it; a lease from the old processes runs out.
+  "jobs",
+  "job_schedules",
 ] as const;
 
 /**

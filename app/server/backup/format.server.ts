@@ -73,6 +73,10 @@ export const LEFT_OUT_TABLES = [
   "analytics_held_keys",
   // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the counters it keys are left out too.
   "throttle_secrets",
+  // The jobs and schedules (ADR 067): work of the running site, not content. Restored, a notice or an
+  // event would be sent again for messages and posts the owner has already had, to webhooks among others.
+  "jobs",
+  "job_schedules",
 ] as const;
 
 /**

@@ -25,6 +25,7 @@ import * as m024ThrottleKeys from "./migrations/024_throttle_keys.server";
 import * as m025ClientNetworks from "./migrations/025_client_networks.server";
 import * as m026AnalyticsGuards from "./migrations/026_analytics_guards.server";
 import * as m027Versioning from "./migrations/027_versioning.server";
+import * as m028Jobs from "./migrations/028_jobs.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "025_client_networks": m025ClientNetworks,
   "026_analytics_guards": m026AnalyticsGuards,
   "027_versioning": m027Versioning,
+  "028_jobs": m028Jobs,
 };

@@ -14,6 +14,7 @@ import { deletePostRow, referencePostImages } from "../images/index.server";
 import { writeRevision, type Saver } from "./post-revisions.server";
 import { postCreated, postDeleted, postMoved } from "./post-addresses.server";
 import { forgetDocument } from "../versioning/index.server";
+import { postSaved } from "./post-events.server";
 import {
   POST_COLUMNS,
   POST_LIST_COLUMNS,
@@ -169,6 +170,7 @@ export async function createPost(db: Db, input: PostInput, { by }: SaveOptions =
       await referencePostImages(trx, id, input);
       await writeRevision(trx, id, input, resolvedOf(columns), by);
       await postCreated(trx, { slug: columns.slug, categorySlug: columns.category_slug });
+      await postSaved(trx, id, columns);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();
@@ -200,7 +202,7 @@ export async function updatePost(
     const updated = await changingContent(db, async (trx) => {
       const before = await trx
         .selectFrom("posts")
-        .select(["header_image", "content", "slug", "category_slug"])
+        .select(["header_image", "content", "slug", "category_slug", "published", "publish_date"])
         .where("id", "=", id)
         .executeTakeFirst();
       if (!before) return false;
@@ -219,6 +221,7 @@ export async function updatePost(
         { slug: before.slug, categorySlug: before.category_slug },
         { slug: columns.slug, categorySlug: columns.category_slug },
       );
+      await postSaved(trx, id, columns, before);
       return true;
     });
     if (!updated) return undefined;
