@@ -380,6 +380,35 @@ interface ThrottleSecretsTable {
   secret: string;
 }
 
+interface WebhooksTable {
+  id: string;
+  /** Where deliveries go: https to a public address unless OUTBOUND_ALLOW_PRIVATE (ADR 068). */
+  url: string;
+  /** The event names it is sent, as a JSON array. */
+  events: string;
+  /** The signing secret (whsec_...), sealed with the site's key: `aes-256-gcm:iv:tag:ciphertext` (ADR 047, 068). */
+  secret: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The `webhook-id` header of every attempt. */
+  id: string;
+  webhook_id: string;
+  /** The event's id (unique with webhook_id); null for a test. */
+  event_id: string | null;
+  event: string;
+  /** The JSON body every attempt sends: {type, timestamp, data}. */
+  payload: string;
+  /** pending, delivered or failed. */
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -406,6 +435,8 @@ export interface Database {
   site_content_drafts: SiteContentDraftsTable;
   site_content_share_links: SiteContentShareLinksTable;
   analytics_days: AnalyticsDaysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   analytics_counts: AnalyticsCountsTable;
   analytics_salts: AnalyticsSaltsTable;
   analytics_visitor_hashes: AnalyticsVisitorHashesTable;
