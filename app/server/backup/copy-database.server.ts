@@ -35,6 +35,9 @@ export const COPIED_TABLES = [
   "page_image_references",
   "analytics_days",
   "analytics_counts",
+  // The same site's webhooks and their log: the target needs the same key (ADR 068).
+  "webhooks",
+  "webhook_deliveries",
 ] as const;
 
 /**

@@ -42,6 +42,8 @@ export const ROW_TABLES = [
   // The analytics' daily numbers (ADR 056), checked row by row on restore.
   "analytics_days",
   "analytics_counts",
+  // Webhooks with their secrets sealed (ADR 068): kept on restore only where the target's key opens them.
+  "webhooks",
 ] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 const IMAGE_TABLES = ["images", "image_variants"] as const;
@@ -76,6 +78,8 @@ export const LEFT_OUT_TABLES = [
   "analytics_held_keys",
   // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the counters it keys are left out too.
   "throttle_secrets",
+  // The webhooks' delivery log (ADR 068): days of attempts, gathered anew.
+  "webhook_deliveries",
 ] as const;
 
 /**
