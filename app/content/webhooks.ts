@@ -54,7 +54,7 @@ export const webhooksText = {
   logEmpty: "Nothing sent yet.",
   logCount: (shown: number, total: number) =>
     total > shown ? `The newest ${shown} of ${countOf(total, "delivery", "deliveries")}.` : "",
-  columns: { event: "Event", status: "Status", code: "Answer", time: "Time", action: "Action" },
+  columns: { code: "Answer" },
   statuses: { pending: "Retrying", delivered: "Delivered", failed: "Failed" } satisfies Record<DeliveryStatus, string>,
   attempts: (n: number) => countOf(n, "attempt"),
   noAnswer: "none",

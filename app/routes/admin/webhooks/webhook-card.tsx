@@ -87,7 +87,7 @@ export function WebhookCard({
   );
 }
 
-/** The newest deliveries: event, status and attempts, the answer's code, the time; Redeliver when settled. */
+/** The newest deliveries, a line each: event, status and attempts, the answer's code, the time; Redeliver when settled. */
 function DeliveryLog({
   webhook,
   logId,
@@ -106,66 +106,43 @@ function DeliveryLog({
       {deliveries.length === 0 ? (
         <p className="mt-1 text-sm text-neutral-700">{text.logEmpty}</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
-          <table className="w-full min-w-[34rem] text-left text-sm">
-            <thead className="border-b border-neutral-300 text-neutral-700">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  {text.columns.event}
-                </th>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  {text.columns.status}
-                </th>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  {text.columns.code}
-                </th>
-                <th scope="col" className="py-1 pr-3 font-semibold">
-                  {text.columns.time}
-                </th>
-                <th scope="col" className="py-1 font-semibold">
-                  {text.columns.action}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((delivery) => {
-                const time = dateTime(delivery.lastAttemptAt ?? delivery.createdAt);
-                return (
-                  <tr key={delivery.id} className="border-b border-neutral-100 align-top">
-                    <td className="py-1.5 pr-3 font-mono">{delivery.event}</td>
-                    <td className={`py-1.5 pr-3 font-medium ${statusClass[delivery.status]}`}>
-                      {text.statuses[delivery.status]}
-                      <span className="block font-normal text-neutral-700">{text.attempts(delivery.attempts)}</span>
-                    </td>
-                    <td className="py-1.5 pr-3" title={delivery.lastError ?? undefined}>
-                      {delivery.lastStatusCode ?? text.noAnswer}
-                    </td>
-                    <td className="py-1.5 pr-3">{time}</td>
-                    <td className="py-1.5">
-                      {delivery.status !== "pending" && (
-                        <Form method="post">
-                          <input type="hidden" name="id" value={webhook.id} />
-                          <input type="hidden" name="delivery" value={delivery.id} />
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="redeliver"
-                            aria-label={text.redeliverLabel(delivery.event, time)}
-                            disabled={busyDelivery === delivery.id}
-                            className={`${buttonClass} border-neutral-400 hover:bg-neutral-100`}
-                          >
-                            {busyDelivery === delivery.id ? text.sending : text.redeliver}
-                          </button>
-                        </Form>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+        <>
+          <ul aria-labelledby={logId} className="mt-2 flex flex-col divide-y divide-neutral-200 text-sm">
+            {deliveries.map((delivery) => {
+              const time = dateTime(delivery.lastAttemptAt ?? delivery.createdAt);
+              return (
+                <li key={delivery.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
+                  <span className="min-w-[9rem] font-mono">{delivery.event}</span>
+                  <span className={`min-w-[9rem] font-medium ${statusClass[delivery.status]}`}>
+                    {text.statuses[delivery.status]}{" "}
+                    <span className="font-normal text-neutral-700">({text.attempts(delivery.attempts)})</span>
+                  </span>
+                  <span className="min-w-[6rem]" title={delivery.lastError ?? undefined}>
+                    {text.columns.code} {delivery.lastStatusCode ?? text.noAnswer}
+                  </span>
+                  <span className="text-neutral-800">{time}</span>
+                  {delivery.status !== "pending" && (
+                    <Form method="post" className="sm:ml-auto">
+                      <input type="hidden" name="id" value={webhook.id} />
+                      <input type="hidden" name="delivery" value={delivery.id} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="redeliver"
+                        aria-label={text.redeliverLabel(delivery.event, time)}
+                        disabled={busyDelivery === delivery.id}
+                        className={`${buttonClass} border-neutral-400 hover:bg-neutral-100`}
+                      >
+                        {busyDelivery === delivery.id ? text.sending : text.redeliver}
+                      </button>
+                    </Form>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
           <p className="mt-1 text-sm text-neutral-700">{text.logCount(deliveries.length, total)}</p>
-        </div>
+        </>
       )}
     </section>
   );
