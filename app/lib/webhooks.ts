@@ -16,8 +16,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** The event of "Send test": sent to one webhook, whatever events it takes. */
 export const TEST_EVENT = "webhook.test";
 
-export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** A delivery's state: retrying (or not tried yet), delivered (2xx), or failed after its last attempt. */
+export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 export const WEBHOOK_LIMITS = {
   /** The longest URL (the outbound domain's limit). */

@@ -391,7 +391,7 @@ interface WebhooksTable {
   created_at: string;
 }
 
-export interface WebhookDeliveriesTable {
+interface WebhookDeliveriesTable {
   /** The `webhook-id` header of every attempt. */
   id: string;
   webhook_id: string;

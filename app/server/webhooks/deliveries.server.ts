@@ -23,9 +23,9 @@ import { eventsOf, WebhookError } from "./webhooks.server";
 /** Delays before the 2nd, 3rd... attempt (the queue adds jitter): 6 attempts over about 7 hours. */
 export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-export const ATTEMPT_TIMEOUT_MS = 10_000;
-export const MAX_ANSWER_BYTES = 64 * 1024;
-export const DELIVERY_RETENTION_DAYS = 30;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const MAX_ANSWER_BYTES = 64 * 1024;
+const DELIVERY_RETENTION_DAYS = 30;
 export const DELIVERIES_PER_WEBHOOK = 500;
 /** The largest body sent; an event's data past it is replaced by a note (events carry ids and titles, not documents). */
 const MAX_PAYLOAD_BYTES = 64 * 1024;
@@ -39,7 +39,7 @@ function payloadOf(event: string, data: Record<string, unknown>, occurredAt: str
 }
 
 /** Removes deliveries past their age, and a webhook's past its newest DELIVERIES_PER_WEBHOOK. */
-export async function pruneDeliveries(db: Db, webhookId: string, now = new Date()): Promise<void> {
+async function pruneDeliveries(db: Db, webhookId: string, now = new Date()): Promise<void> {
   const cutoff = new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 86_400_000).toISOString();
   await db.deleteFrom("webhook_deliveries").where("created_at", "<", cutoff).execute();
   const boundary = await db
@@ -65,7 +65,7 @@ export async function pruneDeliveries(db: Db, webhookId: string, now = new Date(
 }
 
 /** A new pending delivery of `event` to one webhook; its id. */
-export async function createDelivery(
+async function createDelivery(
   db: Db,
   webhookId: string,
   event: string,

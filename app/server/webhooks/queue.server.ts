@@ -23,7 +23,7 @@ interface JobContext {
 }
 
 /** The part of the jobs domain's interface webhooks use. */
-export interface JobsQueue<Kind> {
+interface JobsQueue<Kind> {
   defineJob(
     kind: string,
     handler: (payload: { deliveryId: string }, ctx: JobContext) => Promise<void>,

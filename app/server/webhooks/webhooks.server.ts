@@ -21,7 +21,7 @@ export class WebhookError extends Error {
 }
 
 /** What adding a webhook answers on a site with no key to seal its secret with. */
-export const NO_KEY_MESSAGE =
+const NO_KEY_MESSAGE =
   "Webhooks are not available on this site yet: whoever runs it must first set TOTP_ENCRYPTION_KEY, the same key on every app process.";
 
 interface WebhookRow {
