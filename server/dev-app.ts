@@ -2,9 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { prepareApp } from "./startup";
 import { createApp } from "./app";
 import { getDb } from "~/server/db/index.server";
-import { getLogger } from "~/server/platform/logger.server";
-import { startNotFoundLog } from "~/server/redirects/index.server";
-import { startAnalytics } from "~/server/analytics/index.server";
+import { startJobs } from "~/server/jobs/index.server";
 import { getConfig } from "~/server/platform/config.server";
 
 /** Loaded by server/dev.ts through Vite, so that edits reload. */
@@ -15,8 +13,13 @@ export const prepare = prepareApp;
 export function handle(req: Request, res: Response, next: NextFunction) {
   if (!app) {
     app = createApp({ development: true, build: () => import("virtual:react-router/server-build") });
-    startNotFoundLog(getDb, getLogger());
-    void startAnalytics(getDb, getLogger(), { retentionDays: getConfig().analyticsRetentionDays });
+    const { database, jobs } = getConfig();
+    startJobs({
+      db: getDb,
+      concurrency: jobs.workers,
+      delayScale: jobs.delayScale,
+      postgresUrl: database.kind === "postgres" ? database.url : undefined,
+    });
   }
   app(req, res, next);
 }

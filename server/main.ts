@@ -6,18 +6,17 @@ import v8 from "node:v8";
 // Provided by React Router's Vite plugin at build time.
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig } from "~/server/platform/config.server";
-import { startContactNotices } from "~/server/messages/index.server";
 import { closeConnection, getDb } from "~/server/db/index.server";
 import { watchEventLoop } from "~/server/platform/event-loop.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
 import { prepareApp } from "./startup";
-import { startAuditPruning } from "~/server/audit/index.server";
-import { startNotFoundLog } from "~/server/redirects/index.server";
-import { startAnalytics } from "~/server/analytics/index.server";
+import { startJobs } from "~/server/jobs/index.server";
 import { createApp } from "./app";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Running jobs get this long to finish; then they are given back, well before the process must end. */
+const JOBS_GRACE_MS = SHUTDOWN_GRACE_MS - 2_000;
 
 /**
  * V8 "pretenures" an allocation site, allocating its objects straight in the
@@ -48,16 +47,25 @@ async function main() {
       "PASSWORD_HASH_COST=test: passwords are hashed at the test suite's cheap cost; never use it for a real site",
     );
   enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
+  if (config.jobs.delayScale !== 1)
+    log.warn(
+      { delayScale: config.jobs.delayScale },
+      "JOB_DELAY_SCALE is not 1: failed jobs are retried sooner than they should be; never use it for a real site",
+    );
   await prepareApp();
-  startContactNotices(getDb);
-  await startAuditPruning(getDb, config.auditRetentionDays);
+  // The durable jobs, the schedules and the flushers (the not-found log's and
+  // the analytics' counts, written every few seconds and once more at
+  // shutdown: a process killed outright loses at most their last few
+  // seconds; ADR 054, 056, 067).
+  const jobs = startJobs({
+    db: getDb,
+    concurrency: config.jobs.workers,
+    delayScale: config.jobs.delayScale,
+    postgresUrl: config.database.kind === "postgres" ? config.database.url : undefined,
+  });
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = createApp({ build, clientDir });
-  // The not-found log's counts are written every few seconds, and once more at shutdown (ADR 054).
-  const stopNotFoundLog = startNotFoundLog(getDb, log);
-  // So are the analytics' (ADR 056): a process killed outright loses at most their last few seconds.
-  const stopAnalytics = await startAnalytics(getDb, log, { retentionDays: config.analyticsRetentionDays });
   // Once draining (SIGTERM), every answer closes its connection after it, so
   // a proxy's connections end one by one, each after a whole answer.
   let draining = false;
@@ -88,6 +96,8 @@ async function main() {
     stopping = true;
     draining = true;
     log.info({ signal }, "shutting down: finishing in-flight requests");
+    // No new jobs from now on; running ones finish within the grace or are given back.
+    const jobsStopped = jobs.stop(JOBS_GRACE_MS);
     const force = setTimeout(() => {
       log.warn("in-flight requests did not finish in time; closing connections");
       server.closeAllConnections();
@@ -107,8 +117,7 @@ async function main() {
     // open connections to end: after their next answer, when the proxy closes
     // them, or at the keep-alive timeout (ADR 033).
     net.Server.prototype.close.call(server, (error?: Error) => {
-      const lastWrites = Promise.all([stopNotFoundLog(), stopAnalytics()]);
-      void Promise.all([lastWrites.then(closeConnection), closeMarkdownWorker()]).then(() => {
+      void Promise.all([jobsStopped.then(closeConnection), closeMarkdownWorker()]).then(() => {
         log.info("stopped");
         process.exit(error ? 1 : 0);
       });

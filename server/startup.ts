@@ -13,6 +13,10 @@ import {
   unreadableSecrets,
 } from "~/server/identity/index.server";
 import { init as initMessages } from "~/server/messages/index.server";
+import { init as initJobs } from "~/server/jobs/index.server";
+import { init as initAudit } from "~/server/audit/index.server";
+import { init as initAnalytics } from "~/server/analytics/index.server";
+import { init as initRedirects } from "~/server/redirects/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -24,14 +28,21 @@ import { getLogger } from "~/server/platform/logger.server";
 import { ensureSiteSettings } from "~/server/settings/index.server";
 
 /**
- * What each domain builds once per process (its throttles), before any
- * request: nothing is built on a first request. prepareApp calls it; so does
- * the CLI, whose commands use the sign-in throttle.
+ * What each domain builds once per process (its throttles) and registers
+ * with the jobs domain (its schedules and flushers; job kinds register as
+ * their modules load), before any request: nothing is built on a first
+ * request. prepareApp calls it; so does the CLI, whose commands use the
+ * sign-in throttle and never start the workers (server/main.ts does).
  */
 export function initDomains(connection: Connection = getConnection()): void {
+  const config = getConfig();
+  initJobs(config);
   initIdentity(connection);
   initMessages(connection);
   initPosts(connection);
+  initAudit(config);
+  initAnalytics(config);
+  initRedirects();
 }
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   "page-share-link-created",
   "webhook-added",
   "webhook-deleted",
+  "job-retried",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -69,6 +70,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "page-share-link-created": "Page share link created",
   "webhook-added": "Webhook added",
   "webhook-deleted": "Webhook deleted",
+  "job-retried": "Failed job retried",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

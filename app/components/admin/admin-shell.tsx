@@ -6,19 +6,27 @@ import { ADMIN_NAVIGATION, type AdminSection } from "~/content/admin-navigation"
 export function AdminShell({
   email,
   unreadMessages = 0,
+  failedJobs = 0,
   confirmLeave,
   children,
 }: {
   email: string;
   /** Shown beside "Messages" (adminShellData, ADR 035): "Messages, 3 unread" to a screen reader. */
   unreadMessages?: number;
+  /** Shown beside "Activity" (ADR 067): "Activity, 2 failed" to a screen reader. */
+  failedJobs?: number;
   /** Asked before leaving for the public site; false keeps the visitor here. */
   confirmLeave?: () => boolean;
   children: React.ReactNode;
 }) {
-  /** The unread count beside Messages (none when nothing is unread). */
-  const badge = (to: string) =>
-    to === "/admin/messages" && unreadMessages > 0 ? unreadMessages.toLocaleString("en-US") : undefined;
+  /** The unread count beside Messages, the failed jobs beside Activity (none when zero). */
+  const badge = (to: string): Badge | undefined => {
+    if (to === "/admin/messages" && unreadMessages > 0)
+      return { count: unreadMessages.toLocaleString("en-US"), says: "unread" };
+    if (to === "/admin/activity" && failedJobs > 0)
+      return { count: failedJobs.toLocaleString("en-US"), says: "failed" };
+    return undefined;
+  };
   return (
     <div className="min-h-screen bg-neutral-50">
       <a
@@ -78,14 +86,20 @@ export function AdminShell({
   );
 }
 
-/** One screen's link, with the unread count beside Messages. */
-function SectionLink({ section, badge }: { section: AdminSection; badge: string | undefined }) {
+interface Badge {
+  count: string;
+  /** What the count counts, for a screen reader: "Messages, 3 unread". */
+  says: string;
+}
+
+/** One screen's link, with its count (unread messages, failed jobs) when it has one. */
+function SectionLink({ section, badge }: { section: AdminSection; badge: Badge | undefined }) {
   return (
     <NavLink
       to={section.to}
       end
       // One name for a screen reader, "Messages, 3 unread", whatever the badge's layout.
-      aria-label={badge ? `${section.label}, ${badge} unread` : undefined}
+      aria-label={badge ? `${section.label}, ${badge.count} ${badge.says}` : undefined}
       className={({ isActive }) =>
         isActive ? "underline decoration-2 underline-offset-4" : "hover:underline underline-offset-4"
       }
@@ -93,7 +107,7 @@ function SectionLink({ section, badge }: { section: AdminSection; badge: string 
       {section.label}
       {badge && (
         <span className="ml-1.5 inline-block min-w-5 rounded-full bg-white px-1.5 text-center text-xs font-bold leading-5 text-brand-800">
-          {badge}
+          {badge.count}
         </span>
       )}
     </NavLink>
@@ -102,8 +116,8 @@ function SectionLink({ section, badge }: { section: AdminSection; badge: string 
 
 /** What the admin layout (app/routes/admin/layout.tsx) hands its screens. */
 export interface AdminOutletContext {
-  /** The shell's data (adminShellData): the signed-in account and the unread count. */
-  admin: { email: string; unreadMessages: number };
+  /** The shell's data (adminShellData): the signed-in account, the unread count, the failed jobs. */
+  admin: { email: string; unreadMessages: number; failedJobs: number };
   /** The screen's question before the shell's "View site" leaves; none lets it go. */
   leaveGuardRef: RefObject<(() => boolean) | undefined>;
 }

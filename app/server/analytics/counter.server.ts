@@ -224,7 +224,7 @@ function conversionPageOf(referer: string | undefined, host: string | undefined,
   return pagePathOf(url.pathname, url.searchParams);
 }
 
-/** The process's counter: the server's watch feeds it, a timer writes it (startAnalytics). */
+/** The process's counter: the server's watch feeds it, a flusher writes it (scheduleAnalytics). */
 export const analyticsCounter = new AnalyticsCounter();
 
 /** Counts a stored contact message (the contact route), from its request and its client's address (`req.ip`). */

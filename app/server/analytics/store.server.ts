@@ -4,6 +4,7 @@ import type { Database } from "../db/schema.server";
 import type { Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
 import { addressKey } from "../platform/throttle.server";
+import { defineFlusher, defineJob, defineSchedule } from "../jobs/index.server";
 import {
   analyticsCounter,
   type AnalyticsCounter,
@@ -599,36 +600,20 @@ export async function pruneAnalytics(db: Db, retentionDays: number, now = new Da
 }
 
 /**
- * Writes the counter every FLUSH_MS (one write at a time; a failed write is
- * logged and its counts lost, never retried into a growing backlog), prunes
- * at start and on the first write of each new day. Answers the function that
- * stops it after a last write, for shutdown.
+ * Registers the analytics' batch writer and pruning with the jobs domain
+ * (ADR 067): a flusher writes the counter every FLUSH_MS and at shutdown (one
+ * write at a time; a failed write is logged and its counts lost, never
+ * retried into a growing backlog); a daily schedule, just after midnight UTC,
+ * deletes the day that ended's salt and hashes and rows past the retention.
  */
-export async function startAnalytics(
-  db: () => Db,
-  logger: { error(fields: object, message: string): void },
-  { retentionDays }: { retentionDays: number },
-): Promise<() => Promise<void>> {
-  let prunedOn = "";
-  const prune = async () => {
-    const today = utcDay(new Date());
-    if (prunedOn === today) return;
-    await pruneAnalytics(db(), retentionDays);
-    prunedOn = today;
-  };
-  await prune().catch((error: unknown) => logger.error({ err: error }, "the analytics could not be pruned"));
-  let writing: Promise<void> = Promise.resolve();
-  const write = () => {
-    writing = writing
-      .then(() => writeCounts(db()))
-      .then(prune)
-      .catch((error: unknown) => logger.error({ err: error }, "the analytics could not be written"));
-    return writing;
-  };
-  const timer = setInterval(() => void write(), FLUSH_MS);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    return write();
-  };
+export function scheduleAnalytics(db: () => Db, { retentionDays }: { retentionDays: number }): void {
+  defineFlusher("analytics", FLUSH_MS, () => writeCounts(db()));
+  const prune = defineJob<Record<string, never>>(
+    "analytics.prune",
+    async (_payload, ctx) => {
+      await pruneAnalytics(ctx.db, retentionDays);
+    },
+    { maxAttempts: 5, retryDelaysMs: [60_000, 5 * 60_000] },
+  );
+  defineSchedule("analytics.prune", 86_400_000, prune);
 }

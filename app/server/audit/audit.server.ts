@@ -5,6 +5,7 @@ import { getDb } from "../db/index.server";
 import { administratorEmail, normaliseEmail } from "../identity/index.server";
 import { clientNetwork } from "../platform/client-network.server";
 import { getLogger } from "../platform/logger.server";
+import { defineJob, defineSchedule } from "../jobs/index.server";
 
 /**
  * The audit log (ADR 038): who did what, when and from where.
@@ -196,21 +197,18 @@ async function pruneAuditLog(db: Db, days: number, now = Date.now()): Promise<nu
   return Number(result.numDeletedRows);
 }
 
-/** How often each process prunes the log after its start. */
-const AUDIT_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** How often the log is pruned: once per period across all processes (a schedule, ADR 067). */
+const AUDIT_PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
 
-let pruning: ReturnType<typeof setInterval> | undefined;
-
-/** Prunes now and then every AUDIT_PRUNE_INTERVAL_MS; a failure is logged and tried again next time. */
-export function startAuditPruning(db: () => Db, days: number): Promise<void> {
-  const prune = async () => {
-    try {
-      const removed = await pruneAuditLog(db(), days);
+/** Registers the audit log's pruning as a schedule (called from the audit domain's init at start). */
+export function scheduleAuditPruning(days: number): void {
+  const prune = defineJob<Record<string, never>>(
+    "audit.prune",
+    async (_payload, { db }) => {
+      const removed = await pruneAuditLog(db, days);
       if (removed > 0) getLogger().info({ removed, days }, "old audit log entries pruned");
-    } catch (error) {
-      getLogger().warn({ err: error }, "could not prune the audit log");
-    }
-  };
-  pruning ??= setInterval(() => void prune(), AUDIT_PRUNE_INTERVAL_MS).unref();
-  return prune();
+    },
+    { maxAttempts: 3 },
+  );
+  defineSchedule("audit.prune", AUDIT_PRUNE_EVERY_MS, prune);
 }

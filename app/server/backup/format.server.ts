@@ -80,6 +80,10 @@ export const LEFT_OUT_TABLES = [
   "throttle_secrets",
   // The webhooks' delivery log (ADR 068): days of attempts, gathered anew.
   "webhook_deliveries",
+  // The jobs and schedules (ADR 067): work of the running site, not content. Restored, a notice or an
+  // event would be sent again for messages and posts the owner has already had, to webhooks among others.
+  "jobs",
+  "job_schedules",
 ] as const;
 
 /**

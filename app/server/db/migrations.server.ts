@@ -25,6 +25,7 @@ import * as m024ThrottleKeys from "./migrations/024_throttle_keys.server";
 import * as m025ClientNetworks from "./migrations/025_client_networks.server";
 import * as m026AnalyticsGuards from "./migrations/026_analytics_guards.server";
 import * as m029Webhooks from "./migrations/029_webhooks.server";
+import * as m028Jobs from "./migrations/028_jobs.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -35,6 +36,7 @@ import * as m029Webhooks from "./migrations/029_webhooks.server";
  * migration takes the next number and is added at the end; a name once
  * shipped never changes (a database that ran it would find it pending again).
  * There is no 004: a branch's 004 was left out when it merged, so never shipped.
+ * 027 belongs to another branch in flight; 028 may land before it.
  */
 export const migrations: Record<string, Migration> = {
   "001_initial": m001Initial,
@@ -63,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   "025_client_networks": m025ClientNetworks,
   "026_analytics_guards": m026AnalyticsGuards,
   "029_webhooks": m029Webhooks,
+  "028_jobs": m028Jobs,
 };

@@ -409,6 +409,34 @@ interface WebhookDeliveriesTable {
   last_attempt_at: string | null;
 }
 
+/** A durable job (app/server/jobs, ADR 067); `payload` is JSON. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  status: "queued" | "running" | "done" | "failed";
+  run_at: string;
+  /** Runs begun so far: a claim adds one, so a run cut short by a dead process counts. */
+  attempts: number;
+  max_attempts: number;
+  /** The claim that holds the job while it runs, and until when; null when no worker holds it. */
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  /** Unique: enqueueing the same work again (two requests, two processes) keeps one job. */
+  idempotency_key: string | null;
+  created_at: string;
+  /** When it last changed: for a done or failed job, when it ended. */
+  updated_at: string;
+}
+
+/** A recurring job's next run, claimed by one process (app/server/jobs/schedules.server.ts). */
+interface JobSchedulesTable {
+  name: string;
+  next_run_at: string;
+  last_run_at: string | null;
+}
+
 export interface Database {
   posts: PostsTable;
   admin_users: AdminUsersTable;
@@ -443,4 +471,6 @@ export interface Database {
   analytics_addresses: AnalyticsAddressesTable;
   analytics_held_keys: AnalyticsHeldKeysTable;
   throttle_secrets: ThrottleSecretsTable;
+  jobs: JobsTable;
+  job_schedules: JobSchedulesTable;
 }

@@ -8,7 +8,8 @@ import { isRecordId } from "../db/ids.server";
 import type { ContactMessagesTable, Database } from "../db/schema.server";
 import type { MessageFilter, MessageListQuery } from "./list-query.server";
 import { getLogger } from "../platform/logger.server";
-import { getMailer, noticeAddresses, type Mailer } from "./mail.server";
+import { getMailer, noticeAddresses } from "./mail.server";
+import { defineJob, emit, enqueue } from "../jobs/index.server";
 import { readSiteSettings } from "../settings/index.server";
 import { createThrottle, type Throttle } from "../platform/throttle.server";
 import { throttleKeyMaterial } from "../identity/index.server";
@@ -16,13 +17,6 @@ import { throttleKeyMaterial } from "../identity/index.server";
 /** Per client address: this many accepted messages per hour (docs/product/contract.md#contact-messages). */
 const CONTACT_THROTTLE = { points: 5, durationSeconds: 60 * 60 };
 export const CONTACT_THROTTLED_MESSAGE = "Error: Too many messages from your address. Please try again later.";
-
-/** Waits after failed notice attempts 1, 2, ...; after the last one it gives up. */
-const NOTICE_RETRY_DELAYS_MS = [5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
-/** While one process sends a notice, others leave it alone for this long. */
-const NOTICE_LEASE_MS = 2 * 60_000;
-/** Safety net: due notices are looked for this often (restarts, other processes). */
-const NOTICE_SWEEP_INTERVAL_MS = 60_000;
 
 export interface ContactMessage {
   id: string;
@@ -66,7 +60,11 @@ export function contactThrottle(): Throttle {
   return throttle;
 }
 
-/** Stores the message; the e-mail notice (if configured) is queued in the same row. */
+/**
+ * Stores the message and, in the same transaction, its e-mail notice's job
+ * (when SMTP is configured) and the `contact.received` event (ADR 067): both
+ * exist exactly when the message does.
+ */
 export async function storeContactMessage(
   db: Db,
   input: ContactInput,
@@ -88,7 +86,12 @@ export async function storeContactMessage(
     notice_next_at: notify ? now : null,
     notice_error: null,
   };
-  await db.insertInto("contact_messages").values(row).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto("contact_messages").values(row).execute();
+    if (notify)
+      await enqueue(trx, contactNotice, { messageId: row.id }, { idempotencyKey: `contact.notice:${row.id}` });
+    await emit(trx, "contact.received", { id: row.id, name: row.name, email: row.email });
+  });
   return toMessage(row);
 }
 
@@ -274,104 +277,54 @@ function noticeText(
   ].join("\n");
 }
 
-async function deliverNotice(db: Db, mailer: Mailer, row: Row): Promise<void> {
-  // Claim the row by moving its due time past a lease, so a second process
-  // (or sweep) does not send the same notice at the same time.
-  const claimed = await db
-    .updateTable("contact_messages")
-    .set({ notice_next_at: new Date(Date.now() + NOTICE_LEASE_MS).toISOString() })
-    .where("id", "=", row.id)
-    .where("notice_status", "=", "pending")
-    .where("notice_next_at", "=", row.notice_next_at)
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return;
-
-  const attempts = Number(row.notice_attempts) + 1;
-  const log = getLogger();
-  try {
-    const addresses = noticeAddresses(await readSiteSettings(db));
-    if (!addresses) throw new Error("No address for contact notices: set one in Admin > Settings");
-    await mailer.send({
-      ...addresses,
-      replyTo: row.email,
-      subject: `New contact message from ${row.name}`,
-      text: noticeText(toMessage(row)),
-    });
-    await db
-      .updateTable("contact_messages")
-      .set({ notice_status: "sent", notice_attempts: attempts, notice_next_at: null, notice_error: null })
-      .where("id", "=", row.id)
-      .execute();
-    log.info({ messageId: row.id, attempts }, "contact notice sent");
-  } catch (error) {
-    const delay = NOTICE_RETRY_DELAYS_MS[attempts - 1];
-    const reason = error instanceof Error ? error.message : String(error);
-    await db
-      .updateTable("contact_messages")
-      .set({
-        notice_status: delay === undefined ? "failed" : "pending",
-        notice_attempts: attempts,
-        notice_next_at: delay === undefined ? null : new Date(Date.now() + delay).toISOString(),
-        notice_error: reason.slice(0, 500),
-      })
-      .where("id", "=", row.id)
-      .execute();
-    if (delay === undefined)
-      log.error({ messageId: row.id, attempts, err: reason }, "contact notice failed; giving up");
-    else {
-      log.warn({ messageId: row.id, attempts, retryInMs: delay, err: reason }, "contact notice failed; will retry");
-      scheduleNoticeSweep(delay);
+/**
+ * The e-mail notice as a job (ADR 067): the queue retries it after 5 s, 30 s,
+ * 2 min, 10 min and 1 h, then gives up. The message's notice columns say how
+ * it went, as before the queue: pending (with the attempts so far and the
+ * last error), sent, or failed after the last attempt.
+ */
+const contactNotice = defineJob<{ messageId: string }>(
+  "contact.notice",
+  async ({ messageId }, { db, attempt, maxAttempts }) => {
+    const row = await db.selectFrom("contact_messages").selectAll().where("id", "=", messageId).executeTakeFirst();
+    // Deleted meanwhile, or already sent by an earlier run that ended before the queue heard.
+    // A failed one runs again when the owner retries it (Admin > Activity).
+    if (!row || row.notice_status === "sent" || row.notice_status === "off") return;
+    const mailer = getMailer();
+    const log = getLogger();
+    try {
+      if (!mailer) throw new Error("SMTP_URL is not set");
+      const addresses = noticeAddresses(await readSiteSettings(db));
+      if (!addresses) throw new Error("No address for contact notices: set one in Admin > Settings");
+      await mailer.send({
+        ...addresses,
+        replyTo: row.email,
+        subject: `New contact message from ${row.name}`,
+        text: noticeText(toMessage(row)),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const last = attempt >= maxAttempts;
+      await db
+        .updateTable("contact_messages")
+        .set({
+          notice_status: last ? "failed" : "pending",
+          notice_attempts: attempt,
+          notice_next_at: null,
+          notice_error: reason.slice(0, 500),
+        })
+        .where("id", "=", row.id)
+        .execute();
+      if (last) log.error({ messageId: row.id, attempts: attempt, err: reason }, "contact notice failed; giving up");
+      else log.warn({ messageId: row.id, attempts: attempt, err: reason }, "contact notice failed; will retry");
+      throw error;
     }
-  }
-}
-
-/** Sends every notice that is due now. Never throws: the messages are stored either way. */
-async function deliverDueNotices(db: Db, mailer: Mailer | null = getMailer()): Promise<void> {
-  if (!mailer) return;
-  const due = await db
-    .selectFrom("contact_messages")
-    .selectAll()
-    .where("notice_status", "=", "pending")
-    .where("notice_next_at", "<=", new Date().toISOString())
-    .orderBy("notice_next_at")
-    .limit(20)
-    .execute();
-  for (const row of due) await deliverNotice(db, mailer, row);
-}
-
-let sweeping: Promise<void> | null = null;
-let sweepAgain = false;
-let sweepDb: (() => Db) | undefined;
-
-function runSweep() {
-  if (!sweepDb) return;
-  if (sweeping) {
-    sweepAgain = true;
-    return;
-  }
-  const db = sweepDb();
-  sweeping = deliverDueNotices(db)
-    .catch((error: unknown) => getLogger().error({ err: error }, "contact notice sweep failed"))
-    .finally(() => {
-      sweeping = null;
-      if (sweepAgain) {
-        sweepAgain = false;
-        runSweep();
-      }
-    });
-}
-
-/** Looks for due notices after `delayMs` (0: right away). */
-export function scheduleNoticeSweep(delayMs = 0): void {
-  if (!sweepDb) return;
-  const timer = setTimeout(runSweep, delayMs + 50);
-  timer.unref();
-}
-
-/** Starts delivering e-mail notices in this process (only when SMTP_URL is set). */
-export function startContactNotices(db: () => Db): void {
-  if (!getMailer() || sweepDb) return;
-  sweepDb = db;
-  scheduleNoticeSweep(0);
-  setInterval(runSweep, NOTICE_SWEEP_INTERVAL_MS).unref();
-}
+    await db
+      .updateTable("contact_messages")
+      .set({ notice_status: "sent", notice_attempts: attempt, notice_next_at: null, notice_error: null })
+      .where("id", "=", row.id)
+      .execute();
+    log.info({ messageId: row.id, attempts: attempt }, "contact notice sent");
+  },
+  { maxAttempts: 6, retryDelaysMs: [5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000], timeoutMs: 60_000 },
+);

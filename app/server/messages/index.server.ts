@@ -9,7 +9,6 @@ export {
   deleteMessagesFrom,
   listContactMessages,
   setMessageRead,
-  startContactNotices,
 } from "./contact.server";
 export { parseMessageListQuery, parseMessageScreenQuery, parseSender, parseSenderQuery } from "./list-query.server";
 export { MESSAGES_CSV_PATH, sendMessagesCsv } from "./messages-export.server";

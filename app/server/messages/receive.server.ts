@@ -4,7 +4,7 @@ import { BODY_LIMITS, readJsonBody } from "../platform/http.server";
 import { getLogger } from "../platform/logger.server";
 import { addressKey } from "../platform/throttle.server";
 import { parseContactInput } from "./contact-input.server";
-import { contactThrottle, scheduleNoticeSweep, storeContactMessage } from "./contact.server";
+import { contactThrottle, storeContactMessage } from "./contact.server";
 import { getMailer } from "./mail.server";
 
 /**
@@ -13,7 +13,8 @@ import { getMailer } from "./mail.server";
  * checked; the address is charged before the message is stored, so that of
  * any number of parallel posts exactly as many as it has left get through; a
  * filled honeypot is dropped yet told "received"; a message not stored is
- * refunded; a stored one queues its notice and counts as a conversion
+ * refunded; a stored one queues its notice (a job, with the contact.received
+ * event, in the transaction that stores it) and counts as a conversion
  * (ADR 056). The route (app/routes/api/contact.ts) only turns the outcome
  * into HTTP.
  */
@@ -47,7 +48,6 @@ export async function receiveMessage(db: Db, request: Request, clientAddress: st
     await throttle.refund(client).catch(() => {});
     throw error;
   }
-  if (mailer) scheduleNoticeSweep(0);
   // A conversion in the analytics: the page it was sent from, and the source of its sender's visit.
   recordConversion(request, clientAddress);
   return { kind: "accepted" };

@@ -35,6 +35,10 @@ describe("parseConfig", () => {
         AUDIT_RETENTION_DAYS: "30",
         KEEP_ALIVE_SECONDS: "65",
         ANALYTICS_RETENTION_DAYS: "90",
+        JOB_WORKERS: "4",
+        JOB_DELAY_SCALE: "0.001",
+        JOB_RETENTION_SECONDS: "600",
+        JOB_FAILED_RETENTION_DAYS: "7",
       },
       "/srv",
     );
@@ -52,12 +56,19 @@ describe("parseConfig", () => {
       auditRetentionDays: 30,
       keepAliveTimeoutMs: 65_000,
       analyticsRetentionDays: 90,
+      jobs: { workers: 4, delayScale: 0.001, doneRetentionMs: 600_000, failedRetentionMs: 7 * 86_400_000 },
     });
     expect(parseConfig({}).auditRetentionDays).toBe(365);
     expect(parseConfig({}).keepAliveTimeoutMs).toBe(5_000);
     expect(parseConfig({}).passwordHashCost).toBe("standard");
     expect(parseConfig({ PASSWORD_HASH_COST: "test" }).passwordHashCost).toBe("test");
     expect(parseConfig({}).analyticsRetentionDays).toBe(730);
+    expect(parseConfig({}).jobs).toEqual({
+      workers: 2,
+      delayScale: 1,
+      doneRetentionMs: 86_400_000,
+      failedRetentionMs: 30 * 86_400_000,
+    });
   });
 
   it("the first start's site settings: the environment's, else the company name and no invented contact details", () => {
@@ -117,6 +128,12 @@ describe("parseConfig", () => {
     ["TOTP_ENCRYPTION_KEY", { TOTP_ENCRYPTION_KEY: "too-short" }],
     ["TOTP_ENCRYPTION_KEY", { TOTP_ENCRYPTION_KEY: Buffer.alloc(16, 7).toString("base64") }],
     ["TOTP_ENCRYPTION_KEY", { TOTP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("hex") }],
+    ["JOB_WORKERS", { JOB_WORKERS: "0" }],
+    ["JOB_DELAY_SCALE", { JOB_DELAY_SCALE: "0" }],
+    ["JOB_DELAY_SCALE", { JOB_DELAY_SCALE: "2" }],
+    ["JOB_DELAY_SCALE", { JOB_DELAY_SCALE: "fast" }],
+    ["JOB_RETENTION_SECONDS", { JOB_RETENTION_SECONDS: "0" }],
+    ["JOB_FAILED_RETENTION_DAYS", { JOB_FAILED_RETENTION_DAYS: "1.5" }],
   ])("a bad %s stops with one line naming it", (variable, env) => {
     let error: unknown;
     try {

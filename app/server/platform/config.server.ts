@@ -66,6 +66,14 @@ const envSchema = z
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     ANALYTICS_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(730),
     OUTBOUND_ALLOW_PRIVATE: booleanFlag.default(false),
+    JOB_WORKERS: wholeNumber(1, 32, "a whole number from 1 to 32").default(2),
+    JOB_DELAY_SCALE: z.coerce
+      .number({ error: "must be a number above 0 and at most 1" })
+      .gt(0, { error: "must be a number above 0 and at most 1" })
+      .max(1, { error: "must be a number above 0 and at most 1" })
+      .default(1),
+    JOB_RETENTION_SECONDS: wholeNumber(1, 31_536_000, "a whole number of seconds from 1 to 31536000").default(86_400),
+    JOB_FAILED_RETENTION_DAYS: wholeNumber(1, 3650, "a whole number of days from 1 to 3650").default(30),
     COMPANY_NAME: optionalString.pipe(
       z
         .string()
@@ -140,6 +148,21 @@ export interface Config {
   auditRetentionDays: number;
   /** The analytics' daily rows older than this many days are pruned (ADR 056). */
   analyticsRetentionDays: number;
+  /** The durable jobs (ADR 067). */
+  jobs: {
+    /** JOB_WORKERS: jobs one process runs at a time. */
+    workers: number;
+    /**
+     * JOB_DELAY_SCALE: every retry delay is multiplied by it (1 in production;
+     * the test suite's servers use 0.001, as PASSWORD_HASH_COST=test cheapens
+     * hashing); the server warns at every start when it is not 1.
+     */
+    delayScale: number;
+    /** JOB_RETENTION_SECONDS: done jobs are pruned this long after they ended. */
+    doneRetentionMs: number;
+    /** JOB_FAILED_RETENTION_DAYS: failed jobs are kept this long (and at most FAILED_JOBS_KEPT of them). */
+    failedRetentionMs: number;
+  };
   /**
    * OUTBOUND_ALLOW_PRIVATE: whether the site's own requests (webhooks) may
    * use http:// and reach loopback or private addresses (ADR 068); for tests
@@ -198,6 +221,12 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
+    jobs: {
+      workers: e.JOB_WORKERS,
+      delayScale: e.JOB_DELAY_SCALE,
+      doneRetentionMs: e.JOB_RETENTION_SECONDS * 1000,
+      failedRetentionMs: e.JOB_FAILED_RETENTION_DAYS * 86_400_000,
+    },
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
     company: {
       name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,

@@ -13,6 +13,7 @@ import { fewMatches, titleFilter } from "./title-search.server";
 import { deletePostRow, referencePostImages } from "../images/index.server";
 import { writeRevision, type Saver } from "./post-revisions.server";
 import { postCreated, postDeleted, postMoved } from "./post-addresses.server";
+import { postSaved } from "./post-events.server";
 import {
   POST_COLUMNS,
   POST_LIST_COLUMNS,
@@ -168,6 +169,7 @@ export async function createPost(db: Db, input: PostInput, { by }: SaveOptions =
       await referencePostImages(trx, id, input);
       await writeRevision(trx, id, input, resolvedOf(columns), by);
       await postCreated(trx, { slug: columns.slug, categorySlug: columns.category_slug });
+      await postSaved(trx, id, columns);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();
@@ -199,7 +201,7 @@ export async function updatePost(
     const updated = await changingContent(db, async (trx) => {
       const before = await trx
         .selectFrom("posts")
-        .select(["header_image", "content", "slug", "category_slug"])
+        .select(["header_image", "content", "slug", "category_slug", "published", "publish_date"])
         .where("id", "=", id)
         .executeTakeFirst();
       if (!before) return false;
@@ -218,6 +220,7 @@ export async function updatePost(
         { slug: before.slug, categorySlug: before.category_slug },
         { slug: columns.slug, categorySlug: columns.category_slug },
       );
+      await postSaved(trx, id, columns, before);
       return true;
     });
     if (!updated) return undefined;

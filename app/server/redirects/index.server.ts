@@ -2,7 +2,7 @@
 export { exportRedirectsCsv, importRedirectsCsv } from "./csv.server";
 export { parseNotFoundListQuery, parseRedirectListQuery, parseRedirectScreenQuery } from "./list-query.server";
 export { redirectLookup } from "./lookup.server";
-export { dismissNotFound, listNotFound, NOT_FOUND_LIMITS, notFoundCounter, startNotFoundLog } from "./not-found.server";
+export { dismissNotFound, init, listNotFound, NOT_FOUND_LIMITS, notFoundCounter } from "./not-found.server";
 export {
   createRedirect,
   deleteRedirect,

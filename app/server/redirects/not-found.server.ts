@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { sql } from "kysely";
 import { redactTokenSegments } from "~/lib/secret-paths";
 import type { Db } from "../db/db.server";
+import { getDb } from "../db/index.server";
+import { defineFlusher } from "../jobs/index.server";
 import { hostOf, printable } from "../platform/request-text.server";
 
 /**
@@ -168,31 +170,17 @@ async function trimNotFound(db: Db, max: number = NOT_FOUND_LIMITS.rows): Promis
 /** How often what was counted is written. */
 const NOT_FOUND_FLUSH_MS = 3_000;
 
-/** The process's counter: the server's watch feeds it, a timer writes it (startNotFoundLog). */
+/** The process's counter: the server's watch feeds it, a flusher writes it (init). */
 export const notFoundCounter = new NotFoundCounter();
 
 /**
- * Writes the counter every NOT_FOUND_FLUSH_MS (one write at a time; a failed
- * write is logged and its counts lost, never retried into a growing backlog).
- * Answers the function that stops it after a last write, for shutdown.
+ * Registers the counter's writer with the jobs domain (ADR 067): a flusher
+ * that writes it every NOT_FOUND_FLUSH_MS and at shutdown, one write at a
+ * time; a failed write is logged and its counts lost, never retried into a
+ * growing backlog.
  */
-export function startNotFoundLog(
-  db: () => Db,
-  logger: { error(fields: object, message: string): void },
-): () => Promise<void> {
-  let writing: Promise<void> = Promise.resolve();
-  const write = () => {
-    writing = writing
-      .then(() => notFoundCounter.flush(db()))
-      .catch((error: unknown) => logger.error({ err: error }, "the not-found log could not be written"));
-    return writing;
-  };
-  const timer = setInterval(() => void write(), NOT_FOUND_FLUSH_MS);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    return write();
-  };
+export function init(): void {
+  defineFlusher("not-found log", NOT_FOUND_FLUSH_MS, () => notFoundCounter.flush(getDb()));
 }
 
 export interface NotFoundEntry {
