@@ -9,6 +9,6 @@ export {
   runDeliveryJob,
   sendTest,
 } from "./deliveries.server";
-export { connectWebhooks } from "./queue.server";
+export { init } from "./queue.server";
 export { webhookSecretOpens } from "./secret.server";
 export { createWebhook, deleteWebhook, getWebhook, listWebhooks, WebhookError } from "./webhooks.server";
