@@ -24,8 +24,8 @@ import * as m023Analytics from "./migrations/023_analytics.server";
 import * as m024ThrottleKeys from "./migrations/024_throttle_keys.server";
 import * as m025ClientNetworks from "./migrations/025_client_networks.server";
 import * as m026AnalyticsGuards from "./migrations/026_analytics_guards.server";
-import * as m029Webhooks from "./migrations/029_webhooks.server";
 import * as m028Jobs from "./migrations/028_jobs.server";
+import * as m029Webhooks from "./migrations/029_webhooks.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -64,6 +64,6 @@ export const migrations: Record<string, Migration> = {
   "024_throttle_keys": m024ThrottleKeys,
   "025_client_networks": m025ClientNetworks,
   "026_analytics_guards": m026AnalyticsGuards,
-  "029_webhooks": m029Webhooks,
   "028_jobs": m028Jobs,
+  "029_webhooks": m029Webhooks,
 };
