@@ -22,6 +22,7 @@ export default [
     route("admin/administrators", "routes/admin/administrators/route.tsx"),
     route("admin/audit", "routes/admin/audit/route.tsx"),
     route("admin/redirects", "routes/admin/redirects/route.tsx"),
+    route("admin/webhooks", "routes/admin/webhooks/route.tsx"),
     route("admin/not-found", "routes/admin/not-found/route.tsx"),
     route("admin/analytics", "routes/admin/analytics/route.tsx"),
     route("admin/activity", "routes/admin/activity/route.tsx"),
@@ -92,6 +93,14 @@ export default [
       route("content/:name/revisions/:revisionId", "routes/api/admin.content.$name.revisions.$revisionId.ts"),
       route("content/:name/share-links", "routes/api/admin.content.$name.share-links.ts"),
       route("content/:name/share-links/:linkId", "routes/api/admin.content.$name.share-links.$linkId.ts"),
+      route("webhooks", "routes/api/admin.webhooks.ts"),
+      route("webhooks/:id", "routes/api/admin.webhooks.$id.ts"),
+      route("webhooks/:id/test", "routes/api/admin.webhooks.$id.test.ts"),
+      route("webhooks/:id/deliveries", "routes/api/admin.webhooks.$id.deliveries.ts"),
+      route(
+        "webhooks/:id/deliveries/:deliveryId/redeliver",
+        "routes/api/admin.webhooks.$id.deliveries.$deliveryId.redeliver.ts",
+      ),
       // Unknown admin API paths: 401 without a session, else 404 (not the not-found log above).
       route("*", "routes/api/admin.unknown.ts"),
     ]),

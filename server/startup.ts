@@ -17,6 +17,7 @@ import { init as initJobs } from "~/server/jobs/index.server";
 import { init as initAudit } from "~/server/audit/index.server";
 import { init as initAnalytics } from "~/server/analytics/index.server";
 import { init as initRedirects } from "~/server/redirects/index.server";
+import { init as initWebhooks } from "~/server/webhooks/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -43,6 +44,7 @@ export function initDomains(connection: Connection = getConnection()): void {
   initAudit(config);
   initAnalytics(config);
   initRedirects();
+  initWebhooks();
 }
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */

@@ -29,5 +29,6 @@ const JOB_KIND_LABELS: Record<string, string> = {
   "audit.prune": "Pruning the audit log",
   "analytics.prune": "Pruning the analytics",
   "jobs.prune": "Pruning finished jobs",
+  "webhook.deliver": "Webhook delivery",
 };
 export const jobKindLabel = (kind: string) => JOB_KIND_LABELS[kind] ?? kind;

@@ -38,6 +38,7 @@ export const ADMIN_NAVIGATION: AdminSectionGroup[] = [
     sections: [
       { to: "/admin/settings", label: "Settings" },
       { to: "/admin/redirects", label: "Redirects" },
+      { to: "/admin/webhooks", label: "Webhooks" },
       { to: "/admin/activity", label: "Activity" },
     ],
   },

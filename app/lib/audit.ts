@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   "not-found-dismissed",
   "page-published",
   "page-share-link-created",
+  "webhook-added",
+  "webhook-deleted",
   "job-retried",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -66,6 +68,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "not-found-dismissed": "Not-found path dismissed",
   "page-published": "Page published",
   "page-share-link-created": "Page share link created",
+  "webhook-added": "Webhook added",
+  "webhook-deleted": "Webhook deleted",
   "job-retried": "Failed job retried",
 };
 

@@ -34,6 +34,9 @@ export const COPIED_TABLES = [
   "page_image_references",
   "analytics_days",
   "analytics_counts",
+  // The same site's webhooks and their log: the target needs the same key (ADR 068).
+  "webhooks",
+  "webhook_deliveries",
   // The jobs and schedules (ADR 067): a copy moves the same site, so its queued work (a notice not yet
   // sent, a scheduled post's publication) goes with it; a lease from the old processes runs out.
   "jobs",

@@ -43,6 +43,8 @@ export const ROW_TABLES = [
   // The analytics' daily numbers (ADR 056), checked row by row on restore.
   "analytics_days",
   "analytics_counts",
+  // Webhooks with their secrets sealed (ADR 068): kept on restore only where the target's key opens them.
+  "webhooks",
 ] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 const IMAGE_TABLES = ["images", "image_variants"] as const;
@@ -73,6 +75,8 @@ export const LEFT_OUT_TABLES = [
   "analytics_held_keys",
   // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the counters it keys are left out too.
   "throttle_secrets",
+  // The webhooks' delivery log (ADR 068): days of attempts, gathered anew.
+  "webhook_deliveries",
   // The jobs and schedules (ADR 067): work of the running site, not content. Restored, a notice or an
   // event would be sent again for messages and posts the owner has already had, to webhooks among others.
   "jobs",

@@ -13,6 +13,7 @@ import { isAnalyticsRow } from "../analytics/index.server";
 import { auditRowAsKept } from "../audit/index.server";
 import { MarkdownRenderError, renderPostBody, fillCategorySlugs, renameReservedSlugs } from "../posts/index.server";
 import { type TotpKey, isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
+import { webhookSecretOpens } from "../webhooks/index.server";
 import { bumpContentVersion } from "../db/content-version.server";
 import {
   BACKED_UP_TABLES,
@@ -471,6 +472,8 @@ function checkSums(text: string, hashes: Map<string, string>): void {
 const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
+  "webhook_deliveries",
+  "webhooks",
   "analytics_days",
   "analytics_counts",
   "analytics_salts",
@@ -590,6 +593,7 @@ export async function restoreBackup(
             postsRendered += loaded.filter((row, i) => row.content_html !== rows[i]!.content_html).length;
           }
           if (table === "admin_users") loaded = rows.map((row) => withTwoFactorChecked(row, totpKey, notices));
+          if (table === "webhooks") loaded = usableWebhooks(rows, totpKey, notices);
           if (table === "audit_log") {
             // A backup from before migration 025 holds full addresses and strangers' e-mails: not brought back.
             const admins = await trx.selectFrom("admin_users").select("email").execute();
@@ -641,6 +645,23 @@ async function refuseOrphanRevisions(db: Db): Promise<void> {
       `The backup has revisions of a post it does not hold (${shown(orphan.document_id)}): this backup was altered and is refused`,
     );
   }
+}
+
+/**
+ * The webhooks whose secret the target's key opens (ADR 068); each other one
+ * is left out with a notice: without its secret it could sign nothing, and
+ * the receiver needs the new secret a webhook added again gets.
+ */
+function usableWebhooks(rows: Row[], key: TotpKey | undefined, notices: string[]): Row[] {
+  return rows.filter((row) => {
+    if (typeof row.secret === "string" && webhookSecretOpens(row.secret, key?.key)) return true;
+    notices.push(
+      `The webhook to ${shown(String(row.url))} was left out: its secret was sealed with another key than this site's (${
+        key ? key.source : "this site has none: set TOTP_ENCRYPTION_KEY"
+      }). Add it again under Webhooks and give the receiver its new secret, or restore again with TOTP_ENCRYPTION_KEY set to the key of the site the backup came from.`,
+    );
+    return false;
+  });
 }
 
 /** Each post's HTML rendered again from its markdown, one at a time, in the renderer process saves use (ADR 039). */

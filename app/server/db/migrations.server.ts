@@ -26,6 +26,7 @@ import * as m025ClientNetworks from "./migrations/025_client_networks.server";
 import * as m026AnalyticsGuards from "./migrations/026_analytics_guards.server";
 import * as m027Versioning from "./migrations/027_versioning.server";
 import * as m028Jobs from "./migrations/028_jobs.server";
+import * as m029Webhooks from "./migrations/029_webhooks.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   "026_analytics_guards": m026AnalyticsGuards,
   "027_versioning": m027Versioning,
   "028_jobs": m028Jobs,
+  "029_webhooks": m029Webhooks,
 };

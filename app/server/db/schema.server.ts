@@ -359,6 +359,35 @@ interface ThrottleSecretsTable {
   secret: string;
 }
 
+interface WebhooksTable {
+  id: string;
+  /** Where deliveries go: https to a public address unless OUTBOUND_ALLOW_PRIVATE (ADR 068). */
+  url: string;
+  /** The event names it is sent, as a JSON array. */
+  events: string;
+  /** The signing secret (whsec_...), sealed with the site's key: `aes-256-gcm:iv:tag:ciphertext` (ADR 047, 068). */
+  secret: string;
+  created_at: string;
+}
+
+interface WebhookDeliveriesTable {
+  /** The `webhook-id` header of every attempt. */
+  id: string;
+  webhook_id: string;
+  /** The event's id (unique with webhook_id); null for a test. */
+  event_id: string | null;
+  event: string;
+  /** The JSON body every attempt sends: {type, timestamp, data}. */
+  payload: string;
+  /** pending, delivered or failed. */
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+}
+
 /** A durable job (app/server/jobs, ADR 067); `payload` is JSON. */
 export interface JobsTable {
   id: string;
@@ -410,6 +439,8 @@ export interface Database {
   not_found_paths: NotFoundPathsTable;
   site_content: SiteContentTable;
   analytics_days: AnalyticsDaysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   analytics_counts: AnalyticsCountsTable;
   analytics_salts: AnalyticsSaltsTable;
   analytics_visitor_hashes: AnalyticsVisitorHashesTable;

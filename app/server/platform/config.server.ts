@@ -65,6 +65,7 @@ const envSchema = z
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     ANALYTICS_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(730),
+    OUTBOUND_ALLOW_PRIVATE: booleanFlag.default(false),
     JOB_WORKERS: wholeNumber(1, 32, "a whole number from 1 to 32").default(2),
     JOB_DELAY_SCALE: z.coerce
       .number({ error: "must be a number above 0 and at most 1" })
@@ -163,6 +164,12 @@ export interface Config {
     failedRetentionMs: number;
   };
   /**
+   * OUTBOUND_ALLOW_PRIVATE: whether the site's own requests (webhooks) may
+   * use http:// and reach loopback or private addresses (ADR 068); for tests
+   * and private networks, off by default.
+   */
+  outboundAllowPrivate: boolean;
+  /**
    * The first start's site settings (ADR 034): saved in the database then,
    * and changed in Admin > Settings afterwards. Unset values stay unset: no
    * placeholders.
@@ -213,6 +220,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
     jobs: {
       workers: e.JOB_WORKERS,
       delayScale: e.JOB_DELAY_SCALE,
