@@ -12,6 +12,7 @@ import {
   encryptPlainSecrets,
   unreadableSecrets,
 } from "~/server/identity/index.server";
+import { init as initMail } from "~/server/mail/index.server";
 import { init as initMessages } from "~/server/messages/index.server";
 import { init as initJobs } from "~/server/jobs/index.server";
 import { init as initAudit } from "~/server/audit/index.server";
@@ -37,6 +38,7 @@ import { ensureSiteSettings } from "~/server/settings/index.server";
  */
 export function initDomains(connection: Connection = getConnection()): void {
   const config = getConfig();
+  initMail(config.smtp);
   initJobs(config);
   initIdentity(connection);
   initMessages(connection);

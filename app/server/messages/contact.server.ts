@@ -8,7 +8,7 @@ import { isRecordId } from "../db/ids.server";
 import type { ContactMessagesTable, Database } from "../db/schema.server";
 import type { MessageFilter, MessageListQuery } from "./list-query.server";
 import { getLogger } from "../platform/logger.server";
-import { getMailer, noticeAddresses } from "./mail.server";
+import { getMailer, noticeAddresses } from "../mail/index.server";
 import { defineJob, emit, enqueue } from "../jobs/index.server";
 import { readSiteSettings } from "../settings/index.server";
 import { createThrottle, type Throttle } from "../platform/throttle.server";

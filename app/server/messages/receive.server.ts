@@ -5,7 +5,7 @@ import { getLogger } from "../platform/logger.server";
 import { addressKey } from "../platform/throttle.server";
 import { parseContactInput } from "./contact-input.server";
 import { contactThrottle, storeContactMessage } from "./contact.server";
-import { getMailer } from "./mail.server";
+import { getMailer } from "../mail/index.server";
 
 /**
  * The contact form's policy, in order (docs/product/contract.md#contact-messages,

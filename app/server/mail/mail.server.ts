@@ -1,6 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { SiteSettings } from "~/lib/site-settings";
-import { getConfig } from "../platform/config.server";
 
 /**
  * Outgoing e-mail through SMTP_URL (docs/product/contract.md#contact-messages). Nothing else in the app
@@ -20,11 +19,16 @@ export interface Mailer {
 
 let mailer: Mailer | null | undefined;
 
-/** The configured mailer, or null when SMTP_URL is not set. */
-export function getMailer(): Mailer | null {
-  if (mailer !== undefined) return mailer;
-  const { smtp } = getConfig();
-  if (!smtp) return (mailer = null);
+/**
+ * Builds the transport once, at start (server/startup.ts), from SMTP_URL:
+ * nodemailer opens no connection until the first message, so building it is
+ * cheap, and a request never pays for it.
+ */
+export function init(smtp: { url: string } | undefined): void {
+  if (!smtp) {
+    mailer = null;
+    return;
+  }
   const transport: Transporter = nodemailer.createTransport({
     url: smtp.url,
     // A dead or slow mail server must not hold a delivery attempt for long.
@@ -43,6 +47,11 @@ export function getMailer(): Mailer | null {
       });
     },
   };
+}
+
+/** The mailer `init` built, or null when SMTP_URL is not set. */
+export function getMailer(): Mailer | null {
+  if (mailer === undefined) throw new Error("mail: init() was not called at start (server/startup.ts)");
   return mailer;
 }
 

@@ -1,0 +1,2 @@
+/** Outgoing e-mail: the one SMTP transport, built at start (README.md). */
+export { init, getMailer, noticeAddresses } from "./mail.server";
