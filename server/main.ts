@@ -12,6 +12,7 @@ import { getLogger } from "~/server/platform/logger.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
 import { prepareApp } from "./startup";
 import { startJobs } from "~/server/jobs/index.server";
+import { pruneAuditLogAtStart } from "~/server/audit/index.server";
 import { createApp } from "./app";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -53,6 +54,7 @@ async function main() {
       "JOB_DELAY_SCALE is not 1: failed jobs are retried sooner than they should be; never use it for a real site",
     );
   await prepareApp();
+  await pruneAuditLogAtStart(getDb(), config.auditRetentionDays);
   // The durable jobs, the schedules and the flushers (the not-found log's and
   // the analytics' counts, written every few seconds and once more at
   // shutdown: a process killed outright loses at most their last few

@@ -200,15 +200,29 @@ async function pruneAuditLog(db: Db, days: number, now = Date.now()): Promise<nu
 /** How often the log is pruned: once per period across all processes (a schedule, ADR 067). */
 const AUDIT_PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
 
+/** Deletes the entries older than `days`, and says so in the log when there were any. */
+async function pruneAndLog(db: Db, days: number): Promise<void> {
+  const removed = await pruneAuditLog(db, days);
+  if (removed > 0) getLogger().info({ removed, days }, "old audit log entries pruned");
+}
+
+/**
+ * Prunes once as a process starts, before it takes requests: a lowered
+ * AUDIT_RETENTION_DAYS holds from the restart that sets it, not from the next
+ * six-hourly run. A failure is logged; the schedule tries again.
+ */
+export async function pruneAuditLogAtStart(db: Db, days: number): Promise<void> {
+  try {
+    await pruneAndLog(db, days);
+  } catch (error) {
+    getLogger().warn({ err: error }, "could not prune the audit log");
+  }
+}
+
 /** Registers the audit log's pruning as a schedule (called from the audit domain's init at start). */
 export function scheduleAuditPruning(days: number): void {
-  const prune = defineJob<Record<string, never>>(
-    "audit.prune",
-    async (_payload, { db }) => {
-      const removed = await pruneAuditLog(db, days);
-      if (removed > 0) getLogger().info({ removed, days }, "old audit log entries pruned");
-    },
-    { maxAttempts: 3 },
-  );
+  const prune = defineJob<Record<string, never>>("audit.prune", (_payload, { db }) => pruneAndLog(db, days), {
+    maxAttempts: 3,
+  });
   defineSchedule("audit.prune", AUDIT_PRUNE_EVERY_MS, prune);
 }
