@@ -95,7 +95,7 @@ export default [
       route("content/:name/share-links/:linkId", "routes/api/admin.content.$name.share-links.$linkId.ts"),
       route("webhooks", "routes/api/admin.webhooks.ts"),
       route("webhooks/:id", "routes/api/admin.webhooks.$id.ts"),
-      route("webhooks/:id/test", "routes/api/admin.webhooks.$id.test.ts"),
+      route("webhooks/:id/test", "routes/api/admin.webhooks.$id.send-test.ts"),
       route("webhooks/:id/deliveries", "routes/api/admin.webhooks.$id.deliveries.ts"),
       route(
         "webhooks/:id/deliveries/:deliveryId/redeliver",

@@ -562,11 +562,13 @@ describe("pruning", () => {
         action: "sign-in",
         actor_email: `aged-${days}@example.com`,
       });
+      // Stopped first: a running server's own pruning schedule (ADR 067) could
+      // take the rows before the restart this test is about.
+      await site.stop();
       await direct.db
         .insertInto("audit_log")
         .values([aged(31), aged(400), aged(29)])
         .execute();
-      await site.stop();
       site = await startServer(env);
       expect(site.logs.some((line) => line.msg === "old audit log entries pruned" && line.removed === 2)).toBe(true);
       const left = await direct.db.selectFrom("audit_log").select("actor_email").execute();

@@ -1,7 +1,7 @@
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import { sendTest, WebhookError } from "~/server/webhooks/index.server";
-import type { Route } from "./+types/admin.webhooks.$id.test";
+import type { Route } from "./+types/admin.webhooks.$id.send-test";
 
 export function loader() {
   return methodNotAllowed(["POST"]);
