@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
-import { startServer, TEST_ADMIN, type TestServer } from "../support/server";
+import { startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
 import { expect, expectDialogReady, expectNoAxeViolations, screenshotForReview, test as base } from "./fixtures";
 
 /**
@@ -18,7 +18,8 @@ import { expect, expectDialogReady, expectNoAxeViolations, screenshotForReview, 
 const test = base.extend({
   site: [
     async ({ backend }, use, workerInfo) => {
-      const database = await createTestDatabase(backend ?? TEST_BACKEND);
+      const kind = backend ?? TEST_BACKEND;
+      const database = await createTestDatabase(kind);
       const port = Number(process.env.E2E_PORT ?? 3199) + 40 + workerInfo.parallelIndex;
       const server: TestServer = await startServer({
         DATABASE_URL: database.url,
@@ -26,6 +27,8 @@ const test = base.extend({
         SITE_URL: `http://127.0.0.1:${port}`,
         OUTBOUND_ALLOW_PRIVATE: "true",
         KEEP_ALIVE_SECONDS: "300",
+        // Webhook secrets are sealed with this key; PostgreSQL has no key file (ADR 047, 068).
+        ...(kind === "postgres" ? { TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY } : {}),
       });
       const stop = async () => {
         await server.stop();
