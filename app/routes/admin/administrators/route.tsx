@@ -1,3 +1,4 @@
+import { ShownOnceField } from "~/components/admin/shown-once-field";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
@@ -231,8 +232,6 @@ function InviteSection({ actionData, busy }: { actionData: ActionResult | undefi
       : undefined;
   const linkRef = useRef<HTMLInputElement>(null);
   const inviteForm = useRef<HTMLFormElement>(null);
-  const [copiedLink, setCopiedLink] = useState<string>();
-  const copied = created !== undefined && copiedLink === created.link;
   const passwordError =
     actionData?.intent === "invite" && !actionData.ok && actionData.field === "password" ? actionData.error : undefined;
 
@@ -242,16 +241,6 @@ function InviteSection({ actionData, busy }: { actionData: ActionResult | undefi
     linkRef.current?.focus();
     linkRef.current?.select();
   }, [actionData]);
-
-  async function copy() {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.link);
-      setCopiedLink(created.link);
-    } catch {
-      linkRef.current?.select();
-    }
-  }
 
   return (
     <section aria-labelledby="invite-heading" className="mt-6 rounded-lg border border-neutral-200 bg-white p-5">
@@ -303,26 +292,14 @@ function InviteSection({ actionData, busy }: { actionData: ActionResult | undefi
             Send this link to <strong>{created.email}</strong> yourself (e-mail, chat). It works once, until{" "}
             {dateTime(created.expiresAt)}, and is not shown again.
           </p>
-          <label htmlFor="invite-link" className="mt-3 block text-sm font-semibold text-neutral-800">
-            Invitation link for {created.email}
-          </label>
-          <div className="mt-1 flex flex-wrap gap-2">
-            <input
-              ref={linkRef}
-              id="invite-link"
-              readOnly
-              value={created.link}
-              onFocus={(event) => event.currentTarget.select()}
-              className="h-11 w-full min-w-0 rounded-md border border-neutral-400 bg-white px-3 font-mono text-sm sm:w-auto sm:flex-1"
-            />
-            <button
-              type="button"
-              onClick={() => void copy()}
-              className="h-11 rounded-md border border-brand-700 bg-white px-4 font-medium text-brand-800 hover:bg-brand-100"
-            >
-              {copied ? "Copied" : "Copy link"}
-            </button>
-          </div>
+          <ShownOnceField
+            id="invite-link"
+            label={`Invitation link for ${created.email}`}
+            value={created.link}
+            inputRef={linkRef}
+            copyLabel="Copy link"
+            copiedLabel="Copied"
+          />
         </div>
       )}
     </section>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { ShownOnceField } from "~/components/admin/shown-once-field";
+import { useEffect, useRef } from "react";
 import { Form } from "react-router";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
 import { webhooksText as text } from "~/content/webhooks";
@@ -11,7 +12,6 @@ export function AddWebhook({ answer, busy }: { answer: WebhooksAnswer | undefine
   const refused = answer && !answer.ok ? answer : undefined;
   const form = useRef<HTMLFormElement>(null);
   const secretField = useRef<HTMLInputElement>(null);
-  const [copiedSecret, setCopiedSecret] = useState<string>();
 
   useEffect(() => {
     if (!created) return;
@@ -19,16 +19,6 @@ export function AddWebhook({ answer, busy }: { answer: WebhooksAnswer | undefine
     secretField.current?.focus();
     secretField.current?.select();
   }, [created]);
-
-  async function copy() {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      setCopiedSecret(created.secret);
-    } catch {
-      secretField.current?.select();
-    }
-  }
 
   const formError = refused && refused.field !== "password" ? refused.error : undefined;
   return (
@@ -111,26 +101,14 @@ export function AddWebhook({ answer, busy }: { answer: WebhooksAnswer | undefine
         <div className="mt-4 rounded-md border border-brand-600 bg-brand-50 p-4">
           <h3 className="font-semibold text-brand-900">{text.secretHeading}</h3>
           <p className="mt-1 text-sm text-brand-900">{text.secretIntro}</p>
-          <label htmlFor="webhook-secret" className="mt-3 block text-sm font-semibold text-neutral-800">
-            {text.secretLabel(created.url)}
-          </label>
-          <div className="mt-1 flex flex-wrap gap-2">
-            <input
-              ref={secretField}
-              id="webhook-secret"
-              readOnly
-              value={created.secret}
-              onFocus={(event) => event.currentTarget.select()}
-              className="h-11 w-full min-w-0 rounded-md border border-neutral-400 bg-white px-3 font-mono text-sm sm:w-auto sm:flex-1"
-            />
-            <button
-              type="button"
-              onClick={() => void copy()}
-              className="h-11 rounded-md border border-brand-700 bg-white px-4 font-medium text-brand-800 hover:bg-brand-100"
-            >
-              {copiedSecret === created.secret ? text.copied : text.copy}
-            </button>
-          </div>
+          <ShownOnceField
+            id="webhook-secret"
+            label={text.secretLabel(created.url)}
+            value={created.secret}
+            inputRef={secretField}
+            copyLabel={text.copy}
+            copiedLabel={text.copied}
+          />
         </div>
       )}
     </section>
