@@ -389,58 +389,60 @@ test("an uploaded header image shows on the public article in a responsive size;
   expect(body.includes(Buffer.from("SecretCam"))).toBe(false);
 });
 
-test("a post's search-engine fields: meta title and description with their counts, hidden from search engines", async ({
-  page,
-}, testInfo) => {
-  await signIn(page);
-  const title = unique("Seo", testInfo.project.name);
-  await page.getByRole("button", { name: "Create New Post" }).click();
-  await fillRequired(page, { title, excerpt: "The excerpt shown on cards." });
-  await page.getByLabel("Published").check();
-  const fields = page.getByRole("group", { name: "Search engines and sharing" });
-  await expect(fields.getByLabel("Search result headline")).toHaveAttribute("placeholder", title);
-  await expect(fields.getByLabel("Search result description")).toHaveAttribute(
-    "placeholder",
-    "The excerpt shown on cards.",
-  );
-  await fields
-    .getByLabel("Search result headline")
-    .fill("Sixty-three characters: three more than what search results show");
-  await expect(fields.getByText("64 characters: past about 60, search results cut it short.")).toBeVisible();
-  await fields.getByLabel("Search result headline").fill("Cloud costs, explained");
-  await expect(fields.getByText("22 characters.")).toBeVisible();
-  await fields.getByLabel("Search result description").fill("How a small company cut its cloud bill in half.");
-  await fields.getByLabel("Hide from search engines").check();
-  await expectNoAxeViolations(page);
+test(
+  "a post's search-engine fields: meta title and description with their counts, hidden from search engines",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    await signIn(page);
+    const title = unique("Seo", testInfo.project.name);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await fillRequired(page, { title, excerpt: "The excerpt shown on cards." });
+    await page.getByLabel("Published").check();
+    const fields = page.getByRole("group", { name: "Search engines and sharing" });
+    await expect(fields.getByLabel("Search result headline")).toHaveAttribute("placeholder", title);
+    await expect(fields.getByLabel("Search result description")).toHaveAttribute(
+      "placeholder",
+      "The excerpt shown on cards.",
+    );
+    await fields
+      .getByLabel("Search result headline")
+      .fill("Sixty-three characters: three more than what search results show");
+    await expect(fields.getByText("64 characters: past about 60, search results cut it short.")).toBeVisible();
+    await fields.getByLabel("Search result headline").fill("Cloud costs, explained");
+    await expect(fields.getByText("22 characters.")).toBeVisible();
+    await fields.getByLabel("Search result description").fill("How a small company cut its cloud bill in half.");
+    await fields.getByLabel("Hide from search engines").check();
+    await expectNoAxeViolations(page);
 
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
-  const saved = (await (await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`)).json()).find(
-    (p: { title: string }) => p.title === title,
-  );
-  expect(saved).toMatchObject({
-    metaTitle: "Cloud costs, explained",
-    metaDescription: "How a small company cut its cloud bill in half.",
-    noindex: true,
-  });
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
+    const saved = (await (await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`)).json()).find(
+      (p: { title: string }) => p.title === title,
+    );
+    expect(saved).toMatchObject({
+      metaTitle: "Cloud costs, explained",
+      metaDescription: "How a small company cut its cloud bill in half.",
+      noindex: true,
+    });
 
-  await page.goto(`/blog/${saved.slug}`);
-  await expect(page).toHaveTitle("Cloud costs, explained");
-  await expect(page.locator('meta[name="description"]')).toHaveAttribute(
-    "content",
-    "How a small company cut its cloud bill in half.",
-  );
-  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+    await page.goto(`/blog/${saved.slug}`);
+    await expect(page).toHaveTitle("Cloud costs, explained");
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+      "content",
+      "How a small company cut its cloud bill in half.",
+    );
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
 
-  // Opened again, the editor shows what was saved.
-  await page.goto("/admin");
-  await page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: "Edit" }).click();
-  await expect(page.getByLabel("Search result headline")).toHaveValue("Cloud costs, explained");
-  await expect(page.getByLabel("Hide from search engines")).toBeChecked();
-});
+    // Opened again, the editor shows what was saved.
+    await page.goto("/admin");
+    await page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: "Edit" }).click();
+    await expect(page.getByLabel("Search result headline")).toHaveValue("Cloud costs, explained");
+    await expect(page.getByLabel("Hide from search engines")).toBeChecked();
+  },
+);
 
-test("the first administrator is created only through the setup link from the log", async ({ page }) => {
+test("the first administrator is created only through the setup link from the log", DESKTOP, async ({ page }) => {
   const server = await startServer({ ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   try {
     const logged = server.logs.find((entry) => typeof entry.setupLink === "string")?.setupLink as string;

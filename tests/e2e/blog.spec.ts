@@ -1,5 +1,5 @@
 import { type Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
  * The public blog (docs/product/interface.md#public-blog) in a real browser: the card grid, the in-place article
@@ -101,7 +101,7 @@ test("the browser's Back closes the in-place article", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Blog" })).toBeVisible();
 });
 
-test("shows loading text while an article loads", async ({ page }) => {
+test("shows loading text while an article loads", DESKTOP, async ({ page }) => {
   await page.goto("/blog");
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));

@@ -1,5 +1,5 @@
 import { type Page } from "@playwright/test";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
  * Category pages (docs/product/contract.md#categories, ADR 041) in a real browser, desktop and phone:
@@ -59,7 +59,7 @@ test("a click on a card outside its category link still opens the article in pla
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
 });
 
-test("the keyboard reaches a card's article link, then its category link", async ({ page }) => {
+test("the keyboard reaches a card's article link, then its category link", DESKTOP, async ({ page }) => {
   await page.goto("/blog");
   // The first card with a category (other tests' posts may have none): its
   // category link sits beside the card's <article>, inside the card.
@@ -85,7 +85,7 @@ test("the article names its category as a link to the category's page", async ({
   await expect(page.getByRole("heading", { level: 1, name: "Blog" })).toBeVisible();
 });
 
-test("offers the category's feed and a canonical URL", async ({ page, request }) => {
+test("offers the category's feed and a canonical URL", DESKTOP, async ({ page, request }) => {
   await page.goto(`${WEB_DESIGN}?page=1`);
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/blog\/category\/web-design$/);
   const feed = page.locator('link[rel="alternate"][type="application/rss+xml"]');
@@ -95,7 +95,7 @@ test("offers the category's feed and a canonical URL", async ({ page, request })
   expect(await rss.text()).toContain("<item>");
 });
 
-test("an unknown category is the site's 404 page", async ({ page }) => {
+test("an unknown category is the site's 404 page", DESKTOP, async ({ page }) => {
   const response = await page.goto("/blog/category/no-such-category");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();

@@ -10,9 +10,11 @@ export { expect };
 
 /**
  * A test's details for one whose outcome cannot depend on the screen: an
- * animation's or a notice's timing, markup every screen shares. It runs in
- * the desktop project only (the phone project leaves out the tag,
- * playwright.config.ts), where timings are measured on the lighter page.
+ * animation's or a notice's timing, the keyboard, markup every screen
+ * shares, server behaviour seen through a screen (conflicts, drafts kept
+ * offline). It runs in the desktop project only (the phone project leaves
+ * out the tag, playwright.config.ts), where timings are measured on the
+ * lighter page; the phone keeps each screen's main path (docs/testing.md).
  */
 export const DESKTOP = { tag: "@desktop" };
 

@@ -147,7 +147,7 @@ test("deleting a post can delete the images only it used", DESKTOP, async ({ pag
   await expect(imageCard(page, image.id)).toHaveCount(0);
 });
 
-test("with no unused images the screen says so", async ({ page, baseURL }) => {
+test("with no unused images the screen says so", DESKTOP, async ({ page, baseURL }) => {
   // Clear what earlier tests left unused (deleting an unused image changes no post).
   for (;;) {
     const unused = (await (await page.request.get("/api/admin/images?unused=1&limit=100")).json()) as Array<{
@@ -249,84 +249,86 @@ async function checkedBeforePublishing(page: Page, testInfo: TestInfo, content: 
   await dialog.getByRole("button", { name: "Publish anyway" }).click();
 }
 
-test("images go into the body by picking, pasting and dropping, with alt text and a caption, as the preview and the article show", async ({
-  page,
-}, testInfo) => {
-  const title = unique("Pictures in the text", testInfo.project.name);
-  await page.goto("/admin");
-  await hydrated(page);
-  await page.getByRole("button", { name: "Create New Post" }).click();
-  await page.getByLabel("Title").fill(title);
-  await page.getByLabel("Excerpt").fill("An excerpt.");
-  await page.getByLabel("Published").check();
-  const content = page.getByLabel("Content (Markdown)");
-  await content.fill("Before the pictures.");
+test(
+  "images go into the body by picking, pasting and dropping, with alt text and a caption, as the preview and the article show",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    const title = unique("Pictures in the text", testInfo.project.name);
+    await page.goto("/admin");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await page.getByLabel("Title").fill(title);
+    await page.getByLabel("Excerpt").fill("An excerpt.");
+    await page.getByLabel("Published").check();
+    const content = page.getByLabel("Content (Markdown)");
+    await content.fill("Before the pictures.");
 
-  // Picked: the alt text is asked for before it goes in.
-  await page.getByLabel("Image file to insert").setInputFiles({
-    name: "picked.jpg",
-    mimeType: "image/jpeg",
-    buffer: await uniquePhoto(testInfo),
-  });
-  const dialog = page.getByRole("dialog", { name: "Describe the image" });
-  await expect(dialog.getByRole("status")).toContainText("picked.jpg is uploaded");
-  await expectNoAxeViolations(page);
-  await dialog.getByRole("button", { name: "Insert image" }).click();
-  await expect(dialog.getByText("Describe the image, or mark it as decorative.")).toBeVisible();
-  await expect(dialog.getByLabel("Alt text")).toBeFocused();
-  await screenshotForReview(page, "describe-image-dialog", { fullPage: false });
-  await expectNoAxeViolations(page);
-  await describeImage(page, { alt: "A yellow circle", caption: 'The "sun", roughly' });
-  await expect(content).toHaveValue(
-    /^Before the pictures\.\n\n!\[A yellow circle\]\(\/images\/[0-9a-f]{64}-1200\.webp "The \\"sun\\", roughly"\)$/,
-  );
+    // Picked: the alt text is asked for before it goes in.
+    await page.getByLabel("Image file to insert").setInputFiles({
+      name: "picked.jpg",
+      mimeType: "image/jpeg",
+      buffer: await uniquePhoto(testInfo),
+    });
+    const dialog = page.getByRole("dialog", { name: "Describe the image" });
+    await expect(dialog.getByRole("status")).toContainText("picked.jpg is uploaded");
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "Insert image" }).click();
+    await expect(dialog.getByText("Describe the image, or mark it as decorative.")).toBeVisible();
+    await expect(dialog.getByLabel("Alt text")).toBeFocused();
+    await screenshotForReview(page, "describe-image-dialog", { fullPage: false });
+    await expectNoAxeViolations(page);
+    await describeImage(page, { alt: "A yellow circle", caption: 'The "sun", roughly' });
+    await expect(content).toHaveValue(
+      /^Before the pictures\.\n\n!\[A yellow circle\]\(\/images\/[0-9a-f]{64}-1200\.webp "The \\"sun\\", roughly"\)$/,
+    );
 
-  // Pasted at the end of the text, decorative; dropped, described. The pasted one's upload is held
-  // until the dropped one's dialog is open: its end must not let Save (or Insert) through meanwhile.
-  const releaseUpload = await holdNextUpload(page);
-  await content.press("End");
-  await content.pressSequentially("\n\n");
-  await sendImageTo(page, "paste", "pasted.jpg", await uniquePhoto(testInfo));
-  await describeImage(page, { decorative: true });
-  await content.press("End");
-  await content.pressSequentially("\n\nAfter them.\n\n");
-  await sendImageTo(page, "drop", "dropped.jpg", await uniquePhoto(testInfo));
-  await expect(page.getByRole("dialog", { name: "Describe the image" })).toBeVisible();
-  await releaseUpload();
-  await expect(content).toHaveValue(/<!-- decorative -->/);
-  const save = page.getByRole("button", { name: "Save", includeHidden: true });
-  await expect(save).toBeDisabled();
-  await describeImage(page, { alt: "Another circle" });
-  await expect(save).toBeEnabled();
-  // Decorative: empty alt text, and the mark that tells the check before publishing so (ADR 057).
-  await expect(content).toHaveValue(
-    /\n\n!\[\]\(\/images\/[0-9a-f]{64}-1200\.webp\)<!-- decorative -->\n\nAfter them\.\n\n!\[Another circle\]/,
-  );
+    // Pasted at the end of the text, decorative; dropped, described. The pasted one's upload is held
+    // until the dropped one's dialog is open: its end must not let Save (or Insert) through meanwhile.
+    const releaseUpload = await holdNextUpload(page);
+    await content.press("End");
+    await content.pressSequentially("\n\n");
+    await sendImageTo(page, "paste", "pasted.jpg", await uniquePhoto(testInfo));
+    await describeImage(page, { decorative: true });
+    await content.press("End");
+    await content.pressSequentially("\n\nAfter them.\n\n");
+    await sendImageTo(page, "drop", "dropped.jpg", await uniquePhoto(testInfo));
+    await expect(page.getByRole("dialog", { name: "Describe the image" })).toBeVisible();
+    await releaseUpload();
+    await expect(content).toHaveValue(/<!-- decorative -->/);
+    const save = page.getByRole("button", { name: "Save", includeHidden: true });
+    await expect(save).toBeDisabled();
+    await describeImage(page, { alt: "Another circle" });
+    await expect(save).toBeEnabled();
+    // Decorative: empty alt text, and the mark that tells the check before publishing so (ADR 057).
+    await expect(content).toHaveValue(
+      /\n\n!\[\]\(\/images\/[0-9a-f]{64}-1200\.webp\)<!-- decorative -->\n\nAfter them\.\n\n!\[Another circle\]/,
+    );
 
-  // The read time from the text, in one click.
-  await page.getByRole("button", { name: "Use “1 min read”, from the text" }).click();
-  await expect(page.getByLabel("Read Time")).toHaveValue("1 min read");
+    // The read time from the text, in one click.
+    await page.getByRole("button", { name: "Use “1 min read”, from the text" }).click();
+    await expect(page.getByLabel("Read Time")).toHaveValue("1 min read");
 
-  await page.getByRole("button", { name: "Preview", exact: true }).click();
-  const preview = page.getByRole("region", { name: "Preview" });
-  await expect(preview.locator("figure figcaption")).toHaveText('The "sun", roughly');
-  await expect(preview.locator('figure img[alt="A yellow circle"]')).toHaveAttribute("width", "1200");
-  await page.getByRole("button", { name: "Edit", exact: true }).click();
-  await checkedBeforePublishing(page, testInfo, content);
-  await expect(page.getByRole("status")).toContainText("was saved and is published");
+    await page.getByRole("button", { name: "Preview", exact: true }).click();
+    const preview = page.getByRole("region", { name: "Preview" });
+    await expect(preview.locator("figure figcaption")).toHaveText('The "sun", roughly');
+    await expect(preview.locator('figure img[alt="A yellow circle"]')).toHaveAttribute("width", "1200");
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
+    await checkedBeforePublishing(page, testInfo, content);
+    await expect(page.getByRole("status")).toContainText("was saved and is published");
 
-  await page.goto("/blog");
-  await page.getByRole("link", { name: title }).first().click();
-  const article = page.locator("article");
-  const figure = article.locator("figure");
-  await expect(figure.locator("figcaption")).toHaveText('The "sun", roughly');
-  const first = figure.locator("img");
-  await expect(first).toHaveAttribute("alt", "A yellow circle");
-  await expect(first).toHaveAttribute("height", "800");
-  await expect(first).toHaveAttribute("srcset", /320w.*1200w/);
-  // The decorative image and the one published anyway without alt text.
-  await expect(article.locator('img[alt=""][loading="lazy"]')).toHaveCount(2);
-  await expect(article.locator('img[alt="Another circle"]')).toHaveAttribute("width", "1200");
-  await screenshotForReview(page, "article-with-body-images");
-  await expectNoAxeViolations(page);
-});
+    await page.goto("/blog");
+    await page.getByRole("link", { name: title }).first().click();
+    const article = page.locator("article");
+    const figure = article.locator("figure");
+    await expect(figure.locator("figcaption")).toHaveText('The "sun", roughly');
+    const first = figure.locator("img");
+    await expect(first).toHaveAttribute("alt", "A yellow circle");
+    await expect(first).toHaveAttribute("height", "800");
+    await expect(first).toHaveAttribute("srcset", /320w.*1200w/);
+    // The decorative image and the one published anyway without alt text.
+    await expect(article.locator('img[alt=""][loading="lazy"]')).toHaveCount(2);
+    await expect(article.locator('img[alt="Another circle"]')).toHaveAttribute("width", "1200");
+    await screenshotForReview(page, "article-with-body-images");
+    await expectNoAxeViolations(page);
+  },
+);

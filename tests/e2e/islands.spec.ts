@@ -60,7 +60,7 @@ test("hydration keeps the server's controls: no island replaces its buttons or l
   }
 });
 
-test("the page paints before it asks for a script (ADR 031)", async ({ page }) => {
+test("the page paints before it asks for a script (ADR 031)", DESKTOP, async ({ page }) => {
   for (const path of await publicPages(page)) {
     await page.goto(path);
     const timing = await page.evaluate(() => {

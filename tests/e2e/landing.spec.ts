@@ -372,7 +372,7 @@ test.describe("Latest Insights carousel", () => {
     await page.emulateMedia({ reducedMotion: "reduce" });
   });
 
-  test("counter, wrap-around both ways, slide and fade timings", async ({ page }) => {
+  test("counter, wrap-around both ways, slide and fade timings", DESKTOP, async ({ page }) => {
     const total = await publicPostCount(page);
     expect(total).toBeGreaterThan(1);
     await page.goto("/#solutions");

@@ -58,67 +58,68 @@ test.beforeEach(async ({ page }, testInfo) => {
   await signIn(page);
 });
 
-test("the read/unread filter and the search narrow the inbox, and the address keeps them", async ({
-  page,
-  request,
-}, testInfo) => {
-  const tag = tagFor(testInfo, "filter");
-  await sendMessage(request, testInfo, { name: `Ada ${tag}`, email: `ada@${tag}.example` });
-  await sendMessage(request, testInfo, { name: `Bob ${tag}`, email: `bob@${tag}.example` });
-  await sendMessage(request, testInfo, { name: "Carla Unrelated", email: `carla+${tag}@example.org` });
+test(
+  "the read/unread filter and the search narrow the inbox, and the address keeps them",
+  DESKTOP,
+  async ({ page, request }, testInfo) => {
+    const tag = tagFor(testInfo, "filter");
+    await sendMessage(request, testInfo, { name: `Ada ${tag}`, email: `ada@${tag}.example` });
+    await sendMessage(request, testInfo, { name: `Bob ${tag}`, email: `bob@${tag}.example` });
+    await sendMessage(request, testInfo, { name: "Carla Unrelated", email: `carla+${tag}@example.org` });
 
-  await openInbox(page);
-  await screenshotForReview(page, "inbox-1-with-messages");
-  await expectNoAxeViolations(page);
+    await openInbox(page);
+    await screenshotForReview(page, "inbox-1-with-messages");
+    await expectNoAxeViolations(page);
 
-  await page
-    .getByRole("article", { name: `Ada ${tag}` })
-    .getByRole("button", { name: "Mark as read" })
-    .click();
-  await expect(page.getByRole("article", { name: `Ada ${tag}` })).toHaveAttribute("data-read", "true");
+    await page
+      .getByRole("article", { name: `Ada ${tag}` })
+      .getByRole("button", { name: "Mark as read" })
+      .click();
+    await expect(page.getByRole("article", { name: `Ada ${tag}` })).toHaveAttribute("data-read", "true");
 
-  const search = page.getByRole("searchbox", { name: "Search by name or e-mail" });
-  await search.fill(tag.toUpperCase());
-  await expect(page).toHaveURL(new RegExp(`q=${tag.toUpperCase()}`));
-  const list = page.getByRole("main").getByRole("article");
-  // The name of two, the address of the third.
-  await expect(list).toHaveCount(3);
-  await expect(page.getByText(`3 messages match “${tag.toUpperCase()}”.`)).toBeVisible();
+    const search = page.getByRole("searchbox", { name: "Search by name or e-mail" });
+    await search.fill(tag.toUpperCase());
+    await expect(page).toHaveURL(new RegExp(`q=${tag.toUpperCase()}`));
+    const list = page.getByRole("main").getByRole("article");
+    // The name of two, the address of the third.
+    await expect(list).toHaveCount(3);
+    await expect(page.getByText(`3 messages match “${tag.toUpperCase()}”.`)).toBeVisible();
 
-  await page.getByRole("combobox", { name: "Show" }).selectOption("unread");
-  await expect(page).toHaveURL(/status=unread/);
-  await expect(list).toHaveCount(2);
-  await expect(page.getByRole("article", { name: `Ada ${tag}` })).toHaveCount(0);
-  await expect(search).toHaveValue(tag.toUpperCase());
-  await screenshotForReview(page, "inbox-2-filtered");
-  await expectNoAxeViolations(page);
+    await page.getByRole("combobox", { name: "Show" }).selectOption("unread");
+    await expect(page).toHaveURL(/status=unread/);
+    await expect(list).toHaveCount(2);
+    await expect(page.getByRole("article", { name: `Ada ${tag}` })).toHaveCount(0);
+    await expect(search).toHaveValue(tag.toUpperCase());
+    await screenshotForReview(page, "inbox-2-filtered");
+    await expectNoAxeViolations(page);
 
-  // Reload and Back keep the view: the box shows what was typed.
-  await page.reload();
-  await hydrated(page);
-  await expect(search).toHaveValue(tag.toUpperCase());
-  await expect(page.getByRole("combobox", { name: "Show" })).toHaveValue("unread");
-  await expect(list).toHaveCount(2);
+    // Reload and Back keep the view: the box shows what was typed.
+    await page.reload();
+    await hydrated(page);
+    await expect(search).toHaveValue(tag.toUpperCase());
+    await expect(page.getByRole("combobox", { name: "Show" })).toHaveValue("unread");
+    await expect(list).toHaveCount(2);
 
-  await page.getByRole("combobox", { name: "Show" }).selectOption("read");
-  await expect(list).toHaveCount(1);
-  await expect(page.getByRole("article", { name: `Ada ${tag}` })).toBeVisible();
+    await page.getByRole("combobox", { name: "Show" }).selectOption("read");
+    await expect(list).toHaveCount(1);
+    await expect(page.getByRole("article", { name: `Ada ${tag}` })).toBeVisible();
 
-  // Keyboard: type, Enter asks at once.
-  await search.fill("");
-  await search.pressSequentially(`no such ${tag}`);
-  await search.press("Enter");
-  await expect(page.getByText("No messages match.")).toBeVisible();
-  await expect(list).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "Export CSV" })).toHaveCount(0);
-  await screenshotForReview(page, "inbox-3-empty");
-  await expectNoAxeViolations(page);
+    // Keyboard: type, Enter asks at once.
+    await search.fill("");
+    await search.pressSequentially(`no such ${tag}`);
+    await search.press("Enter");
+    await expect(page.getByText("No messages match.")).toBeVisible();
+    await expect(list).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Export CSV" })).toHaveCount(0);
+    await screenshotForReview(page, "inbox-3-empty");
+    await expectNoAxeViolations(page);
 
-  await page.getByRole("link", { name: "Show all messages" }).click();
-  await expect(page).toHaveURL(/\/admin\/messages$/);
-  await expect(search).toHaveValue("");
-  await expect(page.getByRole("article", { name: `Bob ${tag}` })).toBeVisible();
-});
+    await page.getByRole("link", { name: "Show all messages" }).click();
+    await expect(page).toHaveURL(/\/admin\/messages$/);
+    await expect(search).toHaveValue("");
+    await expect(page.getByRole("article", { name: `Bob ${tag}` })).toBeVisible();
+  },
+);
 
 test(
   "delete all from this sender asks first, saying how many, then deletes them all",

@@ -26,7 +26,7 @@ test.beforeEach(async ({ page }) => {
   await page.goto("/");
 });
 
-test("one notice at a time: a new one replaces the old", async ({ page }) => {
+test("one notice at a time: a new one replaces the old", DESKTOP, async ({ page }) => {
   await page.locator("footer").getByRole("button", { name: "Contact" }).click();
   const form = page.getByRole("dialog", { name: "Get Started" });
   await form.getByLabel("Message").fill("");
@@ -80,7 +80,7 @@ test("swiping right past 50 px dismisses a notice; a shorter swipe does not", as
   await expect(notices(page)).toHaveCount(0);
 });
 
-test("F8 focuses the notification area", async ({ page }) => {
+test("F8 focuses the notification area", DESKTOP, async ({ page }) => {
   await sendMessage(page);
   await page.keyboard.press("F8");
   const focusedInRegion = await page.evaluate(() => {
@@ -90,7 +90,7 @@ test("F8 focuses the notification area", async ({ page }) => {
   expect(focusedInRegion).toBe(true);
 });
 
-test("F8 focuses the notification area on a page where no notice has been shown yet", async ({ page }) => {
+test("F8 focuses the notification area on a page where no notice has been shown yet", DESKTOP, async ({ page }) => {
   for (const path of ["/", "/blog", "/about"]) {
     await page.goto(path);
     await page.keyboard.press("F8");

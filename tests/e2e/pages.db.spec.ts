@@ -1,6 +1,6 @@
 import { type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
  * Issue 30 (ADR 053): the owner edits the marketing pages in Admin > Pages.
@@ -106,59 +106,63 @@ test("a price change is a draft, previewed on the real page, then published; a m
   await visitor.close();
 });
 
-test("a team member's new name is published and the earlier version restored from the history", async ({ page }) => {
-  await openEditor(page, "About page");
-  const name = field(page, "team.members[0].name");
-  await name.fill("Ana Ruiz");
-  await expect(status(page)).toContainText("Draft saved");
+test(
+  "a team member's new name is published and the earlier version restored from the history",
+  DESKTOP,
+  async ({ page }) => {
+    await openEditor(page, "About page");
+    const name = field(page, "team.members[0].name");
+    await name.fill("Ana Ruiz");
+    await expect(status(page)).toContainText("Draft saved");
 
-  // A share link shows the draft to someone signed out, until it is revoked.
-  const sharing = page.locator("section", { has: page.getByRole("heading", { name: "Share a draft" }) });
-  await sharing.getByRole("button", { name: "Create a share link" }).click();
-  const link = await sharing.getByLabel("New share link").inputValue();
-  const visitor = await page.context().browser()!.newPage();
-  await visitor.goto(link);
-  await expect(visitor.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toBeVisible();
-  await expectNoAxeViolations(page);
-  await sharing
-    .getByRole("button", { name: /^Revoke the link that expires/ })
-    .first()
-    .click();
-  await expect(sharing.getByText("Link revoked: it no longer opens the page.")).toBeVisible();
-  expect((await visitor.goto(link))!.status()).toBe(404);
+    // A share link shows the draft to someone signed out, until it is revoked.
+    const sharing = page.locator("section", { has: page.getByRole("heading", { name: "Share a draft" }) });
+    await sharing.getByRole("button", { name: "Create a share link" }).click();
+    const link = await sharing.getByLabel("New share link").inputValue();
+    const visitor = await page.context().browser()!.newPage();
+    await visitor.goto(link);
+    await expect(visitor.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await sharing
+      .getByRole("button", { name: /^Revoke the link that expires/ })
+      .first()
+      .click();
+    await expect(sharing.getByText("Link revoked: it no longer opens the page.")).toBeVisible();
+    expect((await visitor.goto(link))!.status()).toBe(404);
 
-  await page.getByRole("button", { name: "Publish" }).click();
-  await expect(page.getByText("Published: visitors see the new version now.")).toBeVisible();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await expect(page.getByText("Published: visitors see the new version now.")).toBeVisible();
 
-  await visitor.goto(new URL("/about", page.url()).href);
-  const team = visitor.locator("section", { has: visitor.locator("#team-heading") });
-  await expect(team.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toBeVisible();
-  await expect(team).toContainText("Founder and CEO");
+    await visitor.goto(new URL("/about", page.url()).href);
+    const team = visitor.locator("section", { has: visitor.locator("#team-heading") });
+    await expect(team.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toBeVisible();
+    await expect(team).toContainText("Founder and CEO");
 
-  // The history: the newest earlier version is what the page showed before.
-  const history = page.locator("section", { has: page.getByRole("heading", { name: "History" }) });
-  await history
-    .getByRole("button", { name: /^Show changes/ })
-    .first()
-    .click();
-  await expect(history.getByText("Team › Team members › Team member 1 › Name")).toBeVisible();
-  await expectNoAxeViolations(page);
-  await history
-    .getByRole("button", { name: /^Restore/ })
-    .first()
-    .click();
-  const dialog = page.getByRole("alertdialog");
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole("button", { name: "Restore" }).click();
-  await expect(page.getByText(/restored and published/)).toBeVisible();
-  await expect(name).toHaveValue("");
-  await expectNoAxeViolations(page);
+    // The history: the newest earlier version is what the page showed before.
+    const history = page.locator("section", { has: page.getByRole("heading", { name: "History" }) });
+    await history
+      .getByRole("button", { name: /^Show changes/ })
+      .first()
+      .click();
+    await expect(history.getByText("Team › Team members › Team member 1 › Name")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await history
+      .getByRole("button", { name: /^Restore/ })
+      .first()
+      .click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Restore" }).click();
+    await expect(page.getByText(/restored and published/)).toBeVisible();
+    await expect(name).toHaveValue("");
+    await expectNoAxeViolations(page);
 
-  await visitor.reload();
-  await expect(team.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toHaveCount(0);
-  await expect(team.getByRole("heading", { level: 3, name: "Founder and CEO" })).toBeVisible();
-  await visitor.close();
-});
+    await visitor.reload();
+    await expect(team.getByRole("heading", { level: 3, name: "Ana Ruiz" })).toHaveCount(0);
+    await expect(team.getByRole("heading", { level: 3, name: "Founder and CEO" })).toBeVisible();
+    await visitor.close();
+  },
+);
 
 test("lists add, move and remove items with buttons; two tabs on one page get a conflict, not an overwrite", async ({
   page,

@@ -1,6 +1,6 @@
 import { type Page, type TestInfo } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
  * Issue 31, redirects and the not-found log (ADR 054): the owner adds,
@@ -91,39 +91,41 @@ test("the owner adds, changes, deletes and imports redirects", async ({ page }, 
   await expectNoAxeViolations(page);
 });
 
-test("an address that answered 404 can be redirected or dismissed from the not-found log", async ({
-  page,
-}, testInfo) => {
-  const missing = unique("missing", testInfo);
-  const other = unique("dismiss-me", testInfo);
-  // The landing page, answered 404.
-  const answer = await page.goto(missing);
-  expect(answer?.status()).toBe(404);
-  await page.request.get(other);
+test(
+  "an address that answered 404 can be redirected or dismissed from the not-found log",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    const missing = unique("missing", testInfo);
+    const other = unique("dismiss-me", testInfo);
+    // The landing page, answered 404.
+    const answer = await page.goto(missing);
+    expect(answer?.status()).toBe(404);
+    await page.request.get(other);
 
-  // Counts are written every few seconds: look until both are listed.
-  await page.goto("/admin/not-found");
-  const list = page.getByRole("list", { name: "Addresses not found" });
-  await expect(async () => {
-    await page.reload();
-    await expect(list.getByRole("listitem").filter({ hasText: other })).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
-  await hydrated(page);
-  await expectNoAxeViolations(page);
+    // Counts are written every few seconds: look until both are listed.
+    await page.goto("/admin/not-found");
+    const list = page.getByRole("list", { name: "Addresses not found" });
+    await expect(async () => {
+      await page.reload();
+      await expect(list.getByRole("listitem").filter({ hasText: other })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    await hydrated(page);
+    await expectNoAxeViolations(page);
 
-  await page.getByRole("button", { name: `Dismiss ${other}` }).click();
-  await expect(page.getByRole("status")).toContainText(`${other} dismissed.`);
-  await expect(list.getByRole("listitem").filter({ hasText: other })).toHaveCount(0);
+    await page.getByRole("button", { name: `Dismiss ${other}` }).click();
+    await expect(page.getByRole("status")).toContainText(`${other} dismissed.`);
+    await expect(list.getByRole("listitem").filter({ hasText: other })).toHaveCount(0);
 
-  await page.getByRole("link", { name: `Redirect ${missing}` }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Redirects" })).toBeVisible();
-  await hydrated(page);
-  const add = page.getByRole("region", { name: "Add a redirect" });
-  await expect(add.getByLabel("From (a path on this site)")).toHaveValue(missing);
-  await add.getByLabel("To (a path on this site or an https:// address)").fill("/blog");
-  await add.getByRole("button", { name: "Add redirect" }).click();
-  await expect(page.getByRole("status")).toHaveText(`Redirect from ${missing} added.`);
-  await openScreen(page, "Not found");
-  await expect(page.getByRole("list", { name: "Addresses not found" }).getByText(missing)).toHaveCount(0);
-  await expectNoAxeViolations(page);
-});
+    await page.getByRole("link", { name: `Redirect ${missing}` }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Redirects" })).toBeVisible();
+    await hydrated(page);
+    const add = page.getByRole("region", { name: "Add a redirect" });
+    await expect(add.getByLabel("From (a path on this site)")).toHaveValue(missing);
+    await add.getByLabel("To (a path on this site or an https:// address)").fill("/blog");
+    await add.getByRole("button", { name: "Add redirect" }).click();
+    await expect(page.getByRole("status")).toHaveText(`Redirect from ${missing} added.`);
+    await openScreen(page, "Not found");
+    await expect(page.getByRole("list", { name: "Addresses not found" }).getByText(missing)).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  },
+);

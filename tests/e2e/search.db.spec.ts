@@ -34,7 +34,7 @@ test("the box on /blog finds posts; a result opens its article", async ({ page }
   );
 });
 
-test("a search with no matches says so and keeps the words in the box", async ({ page }) => {
+test("a search with no matches says so and keeps the words in the box", DESKTOP, async ({ page }) => {
   await page.goto("/blog/search?q=zzyzx+quux");
   await expect(page.getByRole("status")).toHaveText("No posts match “zzyzx quux”.");
   await expect(page.getByRole("searchbox", { name: "Search the blog" })).toHaveValue("zzyzx quux");
@@ -43,7 +43,7 @@ test("a search with no matches says so and keeps the words in the box", async ({
   await noSideways(page);
 });
 
-test("an over-long search gets a message, not an error page", async ({ page }) => {
+test("an over-long search gets a message, not an error page", DESKTOP, async ({ page }) => {
   const response = await page.goto(`/blog/search?q=${"word ".repeat(50)}`);
   expect(response?.status()).toBe(400);
   await expect(page.getByRole("alert")).toHaveText("That search is too long. Search for at most 200 characters.");

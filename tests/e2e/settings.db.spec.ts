@@ -2,7 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Download, type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectDialogReady, expectNoAxeViolations, hydrated, test, useOwnClientAddress } from "./fixtures";
+import {
+  DESKTOP,
+  expect,
+  expectDialogReady,
+  expectNoAxeViolations,
+  hydrated,
+  test,
+  useOwnClientAddress,
+} from "./fixtures";
 
 /**
  * Issue 16: the owner edits the site's details in Admin > Settings and sees
@@ -89,28 +97,29 @@ test("a refused save names each bad field, keeps what was typed, and saves once 
   await expectNoAxeViolations(page);
 });
 
-test("a phone number cleared in Settings is gone from the About page, with no placeholder", async ({
-  page,
-  baseURL,
-}) => {
-  const set = await page.request.put(`${baseURL}/api/admin/settings`, {
-    data: { contactPhone: "805 555 0100" },
-    headers: { Origin: baseURL! },
-  });
-  expect(set.status()).toBe(200);
-  await page.goto("/about");
-  await expect(page.getByRole("region", { name: "Contact" })).toContainText("805 555 0100");
+test(
+  "a phone number cleared in Settings is gone from the About page, with no placeholder",
+  DESKTOP,
+  async ({ page, baseURL }) => {
+    const set = await page.request.put(`${baseURL}/api/admin/settings`, {
+      data: { contactPhone: "805 555 0100" },
+      headers: { Origin: baseURL! },
+    });
+    expect(set.status()).toBe(200);
+    await page.goto("/about");
+    await expect(page.getByRole("region", { name: "Contact" })).toContainText("805 555 0100");
 
-  await openSettings(page);
-  await expect(page.getByLabel("Phone")).toHaveValue("805 555 0100");
-  await page.getByLabel("Phone").fill("");
-  await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
-  await page.goto("/about");
-  const contact = page.getByRole("region", { name: "Contact" });
-  await expect(contact).not.toContainText("Phone");
-  await expect(page.locator('a[href^="tel:"]')).toHaveCount(0);
-});
+    await openSettings(page);
+    await expect(page.getByLabel("Phone")).toHaveValue("805 555 0100");
+    await page.getByLabel("Phone").fill("");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Settings saved" })).toBeVisible();
+    await page.goto("/about");
+    const contact = page.getByRole("region", { name: "Contact" });
+    await expect(contact).not.toContainText("Phone");
+    await expect(page.locator('a[href^="tel:"]')).toHaveCount(0);
+  },
+);
 
 /** With SCREENSHOT_DIR set, the desktop run saves the page as it is at 1280 and 390 px wide, as backup-<name>-<width>.png. */
 async function screenshots(page: Page, name: string) {

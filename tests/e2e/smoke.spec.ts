@@ -1,5 +1,5 @@
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, test } from "./fixtures";
 
 const pages = [
   { path: "/", heading: "Technology Solutions For People + By People" },
@@ -30,7 +30,7 @@ for (const { path, heading, status = 200 } of pages) {
   });
 }
 
-test("an unknown article is a 404 page with a way back", async ({ page }) => {
+test("an unknown article is a 404 page with a way back", DESKTOP, async ({ page }) => {
   const response = await page.goto("/blog/no-such-article");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
