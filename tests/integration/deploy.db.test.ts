@@ -41,11 +41,11 @@ import { TEST_ADMIN } from "../support/server";
  * restart, a process killed with SIGKILL, and the database restarted.
  *
  * Skipped only when nginx is not installed (.ci/run installs Debian's).
- * DEPLOY_LOAD_SECONDS sets each load phase (default 12; `npm run deploy:drill`
+ * DEPLOY_LOAD_SECONDS sets each load phase (default 6; `npm run deploy:drill`
  * runs 30 and prints the figures docs/performance.md quotes).
  */
 const nginxBinary = findNginx();
-const LOAD_MS = Number(process.env.DEPLOY_LOAD_SECONDS ?? 12) * 1000;
+const LOAD_MS = Number(process.env.DEPLOY_LOAD_SECONDS ?? 6) * 1000;
 const CONNECTIONS = 20;
 /**
  * How long after a restarted process answers /healthz nginx surely sends it
