@@ -398,8 +398,10 @@ describe("canonical cache keys on the built server", () => {
     ];
     const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
     const withQuery = (path: string, query: string) => `${path}${path.includes("?") ? "&" : "?"}${query}`;
-    for (let i = 0; i < 1500; i++) junk.push(withQuery(pick(hot), `${id()}=${id()}`));
-    for (let i = 0; i < 1000; i++) junk.push(`/${id()}${i % 2 ? `/${id()}` : ""}${i % 5 === 0 ? ".php" : ""}`);
+    // Not one junk URL may be stored (asserted below), so a thousand show it
+    // as well as more would: each is a render the cache must refuse to keep.
+    for (let i = 0; i < 500; i++) junk.push(withQuery(pick(hot), `${id()}=${id()}`));
+    for (let i = 0; i < 300; i++) junk.push(`/${id()}${i % 2 ? `/${id()}` : ""}${i % 5 === 0 ? ".php" : ""}`);
     const spellings = [
       (path: string) => `${path}/`,
       (path: string) => path.replace(/[a-z]/, (letter) => letter.toUpperCase()),
@@ -407,9 +409,9 @@ describe("canonical cache keys on the built server", () => {
       (path: string) => `/${path}`,
       (path: string) => `/${id()}/..${path}`,
     ];
-    for (let i = 0; i < 500; i++) junk.push(withQuery(pick(spellings)(pick(canonical)), id()));
+    for (let i = 0; i < 200; i++) junk.push(withQuery(pick(spellings)(pick(canonical)), id()));
     expect(new Set(junk).size).toBe(junk.length);
-    expect(junk.filter((url) => cacheKeyOf(url) === undefined).length).toBeGreaterThan(500);
+    expect(junk.filter((url) => cacheKeyOf(url) === undefined).length).toBeGreaterThan(150);
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const statuses = new Map<number, number>();
