@@ -12,6 +12,14 @@ function recorder() {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The "delayed" lines of the test's 200 ms blocking sleep. On a busy machine
+ * the kernel also leaves the process unscheduled past the 50 ms budget at
+ * other moments, and each such tick is rightly one more "delayed" line.
+ */
+const heldWithoutCpu = (lines: ReturnType<typeof recorder>["lines"]) =>
+  lines.filter((line) => line.message === "event loop delayed" && (line.fields as { lateMs: number }).lateMs >= 190);
+
 describe("watchEventLoop", () => {
   it("warns when work holds the loop past the budget", async () => {
     const { lines, log } = recorder();
@@ -48,7 +56,7 @@ describe("watchEventLoop", () => {
     await pause(30);
     stop();
     expect(lines.filter((line) => line.level === "warn")).toEqual([]);
-    expect(lines.filter((line) => line.message === "event loop delayed")).toHaveLength(1);
+    expect(heldWithoutCpu(lines)).toHaveLength(1);
   });
 
   it("counts the loop's own thread only: a worker thread busy meanwhile does not make a late tick blocked", async () => {
@@ -63,7 +71,7 @@ describe("watchEventLoop", () => {
     stop();
     await once(worker, "exit");
     expect(lines.filter((line) => line.level === "warn")).toEqual([]);
-    expect(lines.filter((line) => line.message === "event loop delayed")).toHaveLength(1);
+    expect(heldWithoutCpu(lines)).toHaveLength(1);
   });
 });
 
