@@ -15,7 +15,7 @@ import { hostOf, printable } from "../platform/request-text.server";
  * MAX_PENDING paths (past it, new paths wait for the next batch, dropped and
  * counted as such), written every few seconds in one batch of upserts, and
  * the table keeps at most MAX_ROWS paths, the least hit (then the oldest)
- * removed first. A path is kept without its query (which may carry a
+ * removed first (within a write, before its trim, up to MAX_PENDING more). A path is kept without its query (which may carry a
  * token), with each segment that holds a token (a share link's, an
  * invitation's, or anything long and random-looking) replaced by `[token]`,
  * and cut to MAX_PATH characters. Crawler probes of
