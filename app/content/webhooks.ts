@@ -1,5 +1,6 @@
 import { countOf } from "~/lib/admin-lists";
-import type { DeliveryStatus, WebhookEvent } from "~/lib/webhooks";
+import type { EventName } from "~/lib/events";
+import type { DeliveryStatus } from "~/lib/webhooks";
 
 /**
  * The texts of the Webhooks screen (issue 43, ADR 068). The screen takes
@@ -19,7 +20,7 @@ export const webhooksText = {
     "booking.created": "A booking is made",
     "booking.cancelled": "A booking is cancelled",
     "subscriber.confirmed": "A subscriber confirms their address",
-  } satisfies Record<WebhookEvent, string>,
+  } satisfies Record<EventName, string>,
   noEvents: "Choose at least one event.",
   passwordLabel: "Your password",
   add: "Add webhook",

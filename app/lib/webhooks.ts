@@ -2,16 +2,7 @@
  * Webhooks' names and bounds (ADR 068), shared by the server, which checks
  * them, and the Webhooks screen, which offers them.
  */
-
-/** The events a webhook can be sent; the jobs domain emits them (issue 43). */
-export const WEBHOOK_EVENTS = [
-  "post.published",
-  "contact.received",
-  "booking.created",
-  "booking.cancelled",
-  "subscriber.confirmed",
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import type { EventName } from "./events";
 
 /** The event of "Send test": sent to one webhook, whatever events it takes. */
 export const TEST_EVENT = "webhook.test";
@@ -26,14 +17,11 @@ export const WEBHOOK_LIMITS = {
   webhooks: 20,
 } as const;
 
-export const isWebhookEvent = (value: string): value is WebhookEvent =>
-  (WEBHOOK_EVENTS as readonly string[]).includes(value);
-
 /** A webhook as the API and the screen show it: never its secret. */
 export interface WebhookItem {
   id: string;
   url: string;
-  events: WebhookEvent[];
+  events: EventName[];
   createdAt: string;
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from "~/lib/webhooks";
+import { EVENT_NAMES } from "~/lib/events";
+import { WEBHOOK_LIMITS } from "~/lib/webhooks";
 import { recordAudit } from "~/server/audit/index.server";
 import { checkOwnPassword, PASSWORD_REQUIRED, signedInAdmin } from "~/server/identity/index.server";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
@@ -12,10 +13,10 @@ import type { Route } from "./+types/admin.webhooks";
 /** A webhook's body: every length bounded before any check looks at it. */
 const body = z.object({
   url: z.string().max(WEBHOOK_LIMITS.url * 2),
-  events: z.array(z.string().max(40)).max(WEBHOOK_EVENTS.length * 2),
+  events: z.array(z.string().max(40)).max(EVENT_NAMES.length * 2),
 });
 const password = z.object({ password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
-const BODY_MESSAGE = `Send a JSON body with url, events (of ${WEBHOOK_EVENTS.join(", ")}) and your current password as password`;
+const BODY_MESSAGE = `Send a JSON body with url, events (of ${EVENT_NAMES.join(", ")}) and your current password as password`;
 
 /** GET /api/admin/webhooks: oldest first, paged like the other admin lists; never a secret (ADR 068). */
 export async function loader({ request, context }: Route.LoaderArgs) {

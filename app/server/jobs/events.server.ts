@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type EventName } from "~/lib/events";
 import { getLogger } from "../platform/logger.server";
 import { enqueue, type Executor } from "./queue.server";
 import { defineJob, type JobContext } from "./registry.server";
@@ -11,15 +12,6 @@ import { defineJob, type JobContext } from "./registry.server";
  * with onEvent (the webhooks domain, later others); a run can repeat after a
  * crash, so each subscriber is idempotent, keyed by the event's id.
  */
-
-export const EVENT_NAMES = [
-  "post.published",
-  "contact.received",
-  "booking.created",
-  "booking.cancelled",
-  "subscriber.confirmed",
-] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
 
 export interface SiteEvent {
   id: string;

@@ -2,14 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { anotherConnection, freshDatabase, type FreshDatabase } from "../../../tests/support/database";
+import { EVENT_NAMES, type EventName } from "~/lib/events";
 import type { Connection, Db } from "../db/db.server";
 import {
   defineJob,
   defineSchedule,
   emit,
   enqueue,
-  EVENT_NAMES,
-  type EventName,
   FAILED_JOBS_KEPT,
   type JobContext,
   type JobKind,

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { Selectable } from "kysely";
 import { TEST_EVENT, type DeliveryItem, type DeliveryStatus } from "~/lib/webhooks";
 import type { Db } from "../db/db.server";
+import type { Database } from "../db/schema.server";
 import { outboundFetch, OutboundError, type OutboundOptions } from "../outbound/index.server";
 import type { PageQuery } from "../platform/paging.server";
 import { openWebhookSecret, signatureOf } from "./secret.server";
@@ -238,16 +240,9 @@ const DELIVERY_COLUMNS = [
   "last_attempt_at",
 ] as const;
 
-const itemOf = (row: {
-  id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-  last_attempt_at: string | null;
-}): DeliveryItem => ({
+type DeliveryRow = Pick<Selectable<Database["webhook_deliveries"]>, (typeof DELIVERY_COLUMNS)[number]>;
+
+const itemOf = (row: DeliveryRow): DeliveryItem => ({
   id: row.id,
   event: row.event,
   status: row.status as DeliveryStatus,

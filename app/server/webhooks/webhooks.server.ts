@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { isWebhookEvent, WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEvent, type WebhookItem } from "~/lib/webhooks";
+import { EVENT_NAMES, isEventName, type EventName } from "~/lib/events";
+import { WEBHOOK_LIMITS, type WebhookItem } from "~/lib/webhooks";
 import type { Db } from "../db/db.server";
 import { checkOutboundUrl, type OutboundOptions } from "../outbound/index.server";
 import type { PageQuery } from "../platform/paging.server";
@@ -32,12 +33,10 @@ interface WebhookRow {
 }
 
 /** The stored event names, known ones only (a newer version's names are dropped, not shown). */
-export function eventsOf(stored: string): WebhookEvent[] {
+export function eventsOf(stored: string): EventName[] {
   try {
     const parsed: unknown = JSON.parse(stored);
-    return Array.isArray(parsed)
-      ? parsed.filter((e): e is WebhookEvent => typeof e === "string" && isWebhookEvent(e))
-      : [];
+    return Array.isArray(parsed) ? parsed.filter((e): e is EventName => typeof e === "string" && isEventName(e)) : [];
   } catch {
     return [];
   }
@@ -59,9 +58,9 @@ export async function createWebhook(
   const url = input.url.trim();
   const check = await checkOutboundUrl(url, outbound);
   if (!check.ok) throw new WebhookError(400, check.reason);
-  const events = WEBHOOK_EVENTS.filter((event) => input.events.includes(event));
+  const events = EVENT_NAMES.filter((event) => input.events.includes(event));
   if (events.length === 0 || events.length !== new Set(input.events).size) {
-    throw new WebhookError(400, `Choose one or more events of ${WEBHOOK_EVENTS.join(", ")}`);
+    throw new WebhookError(400, `Choose one or more events of ${EVENT_NAMES.join(", ")}`);
   }
   const key = siteKey();
   if (!key) throw new WebhookError(409, NO_KEY_MESSAGE);

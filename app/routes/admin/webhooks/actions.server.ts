@@ -1,7 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { webhooksText as text } from "~/content/webhooks";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
-import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from "~/lib/webhooks";
+import { EVENT_NAMES } from "~/lib/events";
+import { WEBHOOK_LIMITS } from "~/lib/webhooks";
 import { recordAudit } from "~/server/audit/index.server";
 import { checkOwnPassword, PASSWORD_MISSING, signedInAdmin } from "~/server/identity/index.server";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
@@ -43,7 +44,7 @@ export async function webhooksAction(
       const url = String(form.get("url") ?? "").slice(0, WEBHOOK_LIMITS.url + 1);
       const events = form
         .getAll("events")
-        .slice(0, WEBHOOK_EVENTS.length)
+        .slice(0, EVENT_NAMES.length)
         .map((event) => String(event).slice(0, 40));
       const typed = { intent, ok: false as const, url, events };
       if (events.length === 0) return { answer: { ...typed, error: text.noEvents }, status: 400 };

@@ -3,7 +3,8 @@ import { useEffect, useRef } from "react";
 import { Form } from "react-router";
 import { CurrentPasswordField } from "~/components/admin/current-password-field";
 import { webhooksText as text } from "~/content/webhooks";
-import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from "~/lib/webhooks";
+import { EVENT_NAMES } from "~/lib/events";
+import { WEBHOOK_LIMITS } from "~/lib/webhooks";
 import type { WebhooksAnswer } from "./actions.server";
 
 /** The add form (URL, events, the password again: ADR 046) and the new webhook's secret, shown once. */
@@ -61,7 +62,7 @@ export function AddWebhook({ answer, busy }: { answer: WebhooksAnswer | undefine
         <fieldset>
           <legend className="text-sm font-semibold text-neutral-800">{text.eventsLegend}</legend>
           <div className="mt-1 flex flex-col gap-1">
-            {WEBHOOK_EVENTS.map((event) => (
+            {EVENT_NAMES.map((event) => (
               <label key={event} className="flex min-h-10 items-start gap-2 py-1">
                 <input
                   type="checkbox"
