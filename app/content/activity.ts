@@ -4,7 +4,7 @@ import { countOf } from "~/lib/admin-lists";
 export const activityText = {
   title: "Activity",
   intro:
-    "Work the site does on its own time: notice e-mails, events, scheduled posts, pruning. Each is retried a few times when it fails; what still failed is listed here with its error. Retry it once the cause is fixed (a mail server back, an address set in Settings).",
+    "Work the site does on its own time: notice e-mails, replies, events, scheduled posts, pruning. Each is retried a few times when it fails; what still failed is listed here with its error. Retry it once the cause is fixed (a mail server back, an address set in Settings).",
   loading: "Loading failed work...",
   none: "Nothing has failed.",
   count: (total: number, page: number, pages: number) =>
@@ -24,6 +24,8 @@ export const activityText = {
 /** What each kind of job does, in the owner's words; an unknown kind shows its name. */
 const JOB_KIND_LABELS: Record<string, string> = {
   "contact.notice": "Notice e-mail of a message",
+  "contact.reply": "Reply to a message",
+  "contact.acknowledgement": "Acknowledgement e-mail to a sender",
   "event.dispatch": "Event delivery",
   "post.publish-due": "Scheduled post's publication",
   "audit.prune": "Pruning the audit log",

@@ -25,7 +25,13 @@ export const ADMIN_NAVIGATION: AdminSectionGroup[] = [
       { to: "/admin/images", label: "Images" },
     ],
   },
-  { label: "Clients", sections: [{ to: "/admin/messages", label: "Messages" }] },
+  {
+    label: "Clients",
+    sections: [
+      { to: "/admin/messages", label: "Messages" },
+      { to: "/admin/saved-replies", label: "Saved replies" },
+    ],
+  },
   {
     label: "Insights",
     sections: [

@@ -46,6 +46,12 @@ export const analyticsText = {
   contactPagesCaption: "Contact messages by page they were sent from",
   contactSourcesCaption: "Contact messages by the source of the sender's visit",
   nothing: "Nothing counted in this period.",
+  leadsCaption: "Leads by source",
+  leadsHint:
+    "Contact messages received in this period, spam aside, by the source of the sender's visit and where each stands now (its status in Messages). Most won first.",
+  leadsTotal: "Total",
+  noLeads: "No contact messages were received in this period.",
+  unknownSource: "(not recorded)",
   other: "(other)",
   otherHint: "Past 200 different entries a day, the least counted are added up as (other).",
   exportCsv: "Export CSV",

@@ -1,3 +1,5 @@
+import type { LeadFilter, LeadSort } from "./leads";
+
 /**
  * The admin's paged lists (docs/product/contract.md#paged-lists: GET /api/admin/posts and
  * /api/admin/messages, and the /admin and /admin/messages screens that show
@@ -21,20 +23,31 @@ export const MAX_TITLE_FILTER = 200;
 /** The longest inbox search (`q`, name or e-mail contains), in UTF-16 code units. */
 export const MAX_MESSAGE_SEARCH = 200;
 
-/** The inbox's read-state filter (`status`); "all" is the default and is left out of addresses. */
-export const MESSAGE_STATUSES = ["all", "unread", "read"] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** The inbox's read-state filter (`read`); "all" is the default and is left out of addresses. */
+export const READ_FILTERS = ["all", "unread", "read"] as const;
+export type ReadFilter = (typeof READ_FILTERS)[number];
+
+/** An inbox view (ADRs 035, 070): lead status, read state, order, search and page. */
+export interface InboxView {
+  page?: number;
+  q?: string;
+  status?: LeadFilter;
+  read?: ReadFilter;
+  sort?: LeadSort;
+}
 
 /** Where the inbox's "Export CSV" points (a plain Express route, server/app.ts); its query is the inbox's filter. */
 export const MESSAGES_CSV_PATH = "/api/admin/messages.csv";
 
 /** The address of an inbox view; defaults are left out, so each view has one spelling. ADR 035. */
 export function messagesHref(
-  { page = 1, q = "", status = "all" }: { page?: number; q?: string; status?: MessageStatus } = {},
+  { page = 1, q = "", status = "all", read = "all", sort = "newest" }: InboxView = {},
   path = "/admin/messages",
 ): string {
   const params = new URLSearchParams();
   if (status !== "all") params.set("status", status);
+  if (read !== "all") params.set("read", read);
+  if (sort !== "newest") params.set("sort", sort);
   if (q) params.set("q", q);
   if (page > 1) params.set("page", String(page));
   const search = params.toString();

@@ -36,6 +36,10 @@ export const AUDIT_ACTIONS = [
   "webhook-added",
   "webhook-deleted",
   "job-retried",
+  "lead-updated",
+  "reply-sent",
+  "saved-reply-changed",
+  "acknowledgement-changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -71,6 +75,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook-added": "Webhook added",
   "webhook-deleted": "Webhook deleted",
   "job-retried": "Failed job retried",
+  "lead-updated": "Lead updated",
+  "reply-sent": "Reply written",
+  "saved-reply-changed": "Saved reply changed",
+  "acknowledgement-changed": "Acknowledgement changed",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

@@ -86,7 +86,7 @@ test(
     await expect(page.getByText(`3 messages match “${tag.toUpperCase()}”.`)).toBeVisible();
 
     await page.getByRole("combobox", { name: "Show" }).selectOption("unread");
-    await expect(page).toHaveURL(/status=unread/);
+    await expect(page).toHaveURL(/read=unread/);
     await expect(list).toHaveCount(2);
     await expect(page.getByRole("article", { name: `Ada ${tag}` })).toHaveCount(0);
     await expect(search).toHaveValue(tag.toUpperCase());
@@ -188,7 +188,7 @@ test(
     const text = bytes.subarray(3).toString("utf8");
     const lines = text.split("\r\n");
     expect(lines[0]).toBe(
-      "Received (UTC),Name,Email,Phone,Preferred Contact Method,Service Interest,Message,Read,Read at (UTC)",
+      "Received (UTC),Name,Email,Phone,Preferred Contact Method,Service Interest,Message,Read,Read at (UTC),Status,Follow-up,Note,Source page,Source,Campaign",
     );
     // Two messages, the second's message quoted over two lines, and the end of the last record.
     expect(lines).toHaveLength(4);
@@ -209,7 +209,7 @@ test("the admin navigation says how many messages are unread, on every screen, a
   const tag = tagFor(testInfo, "count");
   await sendMessage(request, testInfo, { name: `Fay ${tag}`, email: `fay@${tag}.example` });
   const unread = async () =>
-    Number((await page.request.get("/api/admin/messages?status=unread&limit=1")).headers()["x-total-count"]);
+    Number((await page.request.get("/api/admin/messages?read=unread&limit=1")).headers()["x-total-count"]);
   const nav = page.getByRole("navigation", { name: "Admin" });
 
   let count = await unread();

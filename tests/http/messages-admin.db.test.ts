@@ -6,7 +6,10 @@ import { ApiClient, startServer, type TestServer } from "../support/server";
  * state (`status`) and by name or e-mail (`q`), still paged as docs/product/contract.md#paged-lists
  * says; DELETE /api/admin/messages?email= forgets a sender; GET
  * /api/admin/messages.csv exports what a filter matches; and the
- * /admin/messages screen and the admin navigation's unread count.
+ * /admin/messages screen and the admin navigation's unread count. And the
+ * lead desk's numbers (issue 44, ADR 070): the export's lead columns, and
+ * the analytics' leads per source and status, over the API and on the
+ * Analytics screen.
  */
 
 let server: TestServer;
@@ -72,15 +75,15 @@ describe("GET /api/admin/messages: filters", () => {
     const second = await inbox("?limit=3&offset=3");
     expect(second.total).toBe(8);
     expect(second.items.map((item) => item.id)).toEqual(all.items.slice(3, 6).map((item) => item.id));
-    expect(await inbox("?status=all")).toEqual(all);
+    expect(await inbox("?read=all")).toEqual(all);
   });
 
   it("filters by read state, X-Total-Count counting the matches", async () => {
-    const read = await inbox("?status=read");
+    const read = await inbox("?read=read");
     expect(read.total).toBe(2);
     expect(read.items.map((item) => item.name).sort()).toEqual(["100% Sure", "Ann_Lee"]);
     expect(read.items.every((item) => item.read)).toBe(true);
-    const unread = await inbox("?status=unread&limit=2");
+    const unread = await inbox("?read=unread&limit=2");
     expect(unread.total).toBe(6);
     expect(unread.items).toHaveLength(2);
     expect(unread.items.every((item) => !item.read)).toBe(true);
@@ -107,16 +110,16 @@ describe("GET /api/admin/messages: filters", () => {
   });
 
   it("combines the search with the read state and paging", async () => {
-    const page = await inbox("?q=ann&status=unread&limit=1&offset=1");
+    const page = await inbox("?q=ann&read=unread&limit=1&offset=1");
     expect(page.total).toBe(2);
     expect(page.items).toHaveLength(1);
-    expect(await names("?q=ann&status=read")).toEqual(["Ann_Lee"]);
+    expect(await names("?q=ann&read=read")).toEqual(["Ann_Lee"]);
   });
 
   it.each([
-    ["status=archived", "status must be one of all, unread, read"],
-    ["status=", "status must be one of all, unread, read"],
-    ["status=READ", "status must be one of all, unread, read"],
+    ["read=archived", "read must be one of all, unread, read"],
+    ["read=", "read must be one of all, unread, read"],
+    ["read=READ", "read must be one of all, unread, read"],
     [`q=${"x".repeat(201)}`, "q is too long (200 characters at most)"],
     [`q=${"%00".repeat(300)}`, "q is too long (200 characters at most)"],
     [`q=${"a".repeat(10_000)}`, "q is too long (200 characters at most)"],
@@ -133,7 +136,7 @@ describe("GET /api/admin/messages: filters", () => {
   });
 
   it("answers 401 without a session, whatever the values", async () => {
-    expect((await new ApiClient(server.url).get("/api/admin/messages?status=read")).status).toBe(401);
+    expect((await new ApiClient(server.url).get("/api/admin/messages?read=read")).status).toBe(401);
     expect((await new ApiClient(server.url).get("/api/admin/messages?q=%00")).status).toBe(401);
   });
 });
@@ -186,6 +189,12 @@ const HEADER = [
   "Message",
   "Read",
   "Read at (UTC)",
+  "Status",
+  "Follow-up",
+  "Note",
+  "Source page",
+  "Source",
+  "Campaign",
 ];
 
 describe("GET /api/admin/messages.csv", () => {
@@ -216,11 +225,39 @@ describe("GET /api/admin/messages.csv", () => {
     const read = byEmail.get("sure@example.org")!;
     expect(read[7]).toBe("yes");
     expect(read[8]).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(byEmail.get("percent@example.org")!.slice(7)).toEqual(["no", ""]);
+    expect(byEmail.get("percent@example.org")!.slice(7, 9)).toEqual(["no", ""]);
+  });
+
+  it("has each message's status, follow-up day, note and where it came from", async () => {
+    const [target] = (await inbox("?q=zoe%40example.org")).items;
+    const changed = await admin.request("PATCH", `/api/admin/messages/${target!.id}`, {
+      status: "qualified",
+      followUpAt: "2026-12-01",
+      note: "=Call back on Monday",
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const { rows } = await exportCsv();
+    const byEmail = new Map(rows.slice(1).map((row) => [row[2], row]));
+    // Sent without a page shown before or a Referer: direct, no page, no campaign; the note is neutralised too.
+    expect(byEmail.get("zoe@example.org")!.slice(9)).toEqual([
+      "Qualified",
+      "2026-12-01",
+      "'=Call back on Monday",
+      "",
+      "direct",
+      "",
+    ]);
+    expect(byEmail.get("percent@example.org")!.slice(9)).toEqual(["New", "", "", "", "direct", ""]);
+    const reset = await admin.request("PATCH", `/api/admin/messages/${target!.id}`, {
+      status: "new",
+      followUpAt: null,
+      note: null,
+    });
+    expect(reset.status, reset.text).toBe(200);
   });
 
   it("exports what the filter matches, the same as the list", async () => {
-    const { rows } = await exportCsv("?q=ann&status=unread");
+    const { rows } = await exportCsv("?q=ann&read=unread");
     expect(
       rows
         .slice(1)
@@ -232,9 +269,9 @@ describe("GET /api/admin/messages.csv", () => {
   });
 
   it("answers 400 for a bad filter and 401 without a session, before any CSV", async () => {
-    const bad = await exportCsv("?status=old");
+    const bad = await exportCsv("?read=old");
     expect(bad.response.status).toBe(400);
-    expect(JSON.parse(bad.bytes.toString())).toEqual({ error: "status must be one of all, unread, read" });
+    expect(JSON.parse(bad.bytes.toString())).toEqual({ error: "read must be one of all, unread, read" });
     expect((await exportCsv(`?q=${"z".repeat(201)}`)).response.status).toBe(400);
     const anonymous = await exportCsv("", new ApiClient(server.url));
     expect(anonymous.response.status).toBe(401);
@@ -294,23 +331,26 @@ describe("DELETE /api/admin/messages?email=: forget a sender", () => {
 
 describe("the /admin/messages screen", () => {
   it("filters from the address, shows the count and what matched, and keeps the search on other pages", async () => {
-    const page = await admin.get("/admin/messages?status=unread&q=example.org");
+    const page = await admin.get("/admin/messages?read=unread&q=example.org");
     expect(page.status).toBe(200);
     expect(page.text).toContain("4 unread messages match “example.org”.");
     expect(page.text).toContain("Zoë Ünal");
     expect(page.text).not.toContain("100% Sure");
     expect(page.text).toContain(`value="example.org"`);
-    expect(page.text).toContain(`href="/api/admin/messages.csv?status=unread&amp;q=example.org"`);
+    expect(page.text).toContain(`href="/api/admin/messages.csv?read=unread&amp;q=example.org"`);
     const none = await admin.get("/admin/messages?q=nothing%20like%20it");
     expect(none.text).toContain("No messages match.");
-    const past = await admin.get("/admin/messages?status=read&q=sure&page=4");
+    const past = await admin.get("/admin/messages?read=read&q=sure&page=4");
     expect(past.status).toBe(302);
-    expect(past.headers.get("location")).toBe("/admin/messages?status=read&q=sure");
+    expect(past.headers.get("location")).toBe("/admin/messages?read=read&q=sure");
   });
 
-  it.each(["status=new", "q=%00", `q=${"q".repeat(201)}`, "page=0"])("answers 400 for %s", async (query) => {
-    expect((await admin.get(`/admin/messages?${query}`)).status).toBe(400);
-  });
+  it.each(["status=open", "read=new", "q=%00", `q=${"q".repeat(201)}`, "page=0"])(
+    "answers 400 for %s",
+    async (query) => {
+      expect((await admin.get(`/admin/messages?${query}`)).status).toBe(400);
+    },
+  );
 
   it("says how many messages each sender has, and the form deletes them all", async () => {
     await send("Repeat One", "repeat@example.com");
@@ -328,14 +368,96 @@ describe("the /admin/messages screen", () => {
   });
 
   it("shows the unread count in the admin navigation on every admin screen, as words a screen reader reads", async () => {
-    const unread = (await inbox("?status=unread")).total;
+    const unread = (await inbox("?read=unread")).total;
     expect(unread).toBeGreaterThan(0);
     for (const path of ["/admin", "/admin/messages", "/admin/settings"]) {
       const page = await admin.get(path);
       expect(page.text, path).toContain(`aria-label="Messages, ${unread} unread"`);
     }
-    const [first] = (await inbox("?status=unread&limit=1")).items;
+    const [first] = (await inbox("?read=unread&limit=1")).items;
     expect((await admin.request("PATCH", `/api/admin/messages/${first!.id}`, { read: true })).status).toBe(200);
     expect((await admin.get("/admin/settings")).text).toContain(`aria-label="Messages, ${unread - 1} unread"`);
+  });
+});
+
+describe("GET /api/admin/analytics: leads by source and status (ADR 070)", () => {
+  const CHROME =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+  const today = () => new Date().toISOString().slice(0, 10);
+  type Leads = Array<
+    { source: string; total: number } & Record<"new" | "contacted" | "qualified" | "won" | "lost", number>
+  >;
+  const leads = async (range = `from=${today()}&to=${today()}`) => {
+    const answer = await admin.get(`/api/admin/analytics?${range}`);
+    expect(answer.status, answer.text).toBe(200);
+    return answer.json as { leads: Leads; totals: unknown; days: unknown; referrers: unknown };
+  };
+  /** A message sent as a browser would, from its own address, after the pages it `viewed` (with their Referer). */
+  async function sendAs(address: string, name: string, viewed: Array<{ path: string; referer: string }> = []) {
+    const visitor = { "X-Forwarded-For": address, "User-Agent": CHROME };
+    for (const page of viewed) {
+      const view = await new ApiClient(server.url).get(page.path, {
+        ...visitor,
+        Accept: "text/html,application/xhtml+xml",
+        "Sec-Fetch-Dest": "document",
+        Referer: page.referer,
+      });
+      expect(view.status).toBe(200);
+    }
+    const answer = await new ApiClient(server.url).post(
+      "/api/contact",
+      { name, email: `${name.toLowerCase()}@example.com`, preferredContact: "email", service: "media", message: "Hi." },
+      visitor,
+    );
+    expect(answer.status, answer.text).toBe(201);
+    const [message] = (await inbox(`?q=${name.toLowerCase()}%40example.com&limit=1`)).items;
+    return message!.id;
+  }
+  const setStatus = async (id: string, status: string) => {
+    const answer = await admin.request("PATCH", `/api/admin/messages/${id}`, { status });
+    expect(answer.status, answer.text).toBe(200);
+  };
+
+  it("counts the range's messages per source by status, spam aside, most won first; the keys before stay", async () => {
+    const before = await leads();
+    expect(Object.keys(before)).toEqual(expect.arrayContaining(["totals", "days", "pages", "referrers", "leads"]));
+    const direct = before.leads.find((row) => row.source === "direct")!;
+    // Every message so far was sent by a client that showed no page: "direct", each still new.
+    expect(before.leads).toEqual([{ ...direct, source: "direct" }]);
+    expect(direct.new).toBe(direct.total);
+
+    const won = await sendAs("2001:db8:44::1", "Winner", [
+      { path: "/", referer: "https://news.example.org/item?id=7" },
+    ]);
+    const qualified = await sendAs("2001:db8:44::2", "Maybe", [
+      { path: "/about", referer: "https://news.example.org/" },
+    ]);
+    const contacted = await sendAs("2001:db8:44::3", "Called");
+    const spam = await sendAs("2001:db8:44::4", "Spammer");
+    const lost = await sendAs("2001:db8:44::5", "Gone");
+    await setStatus(won, "won");
+    await setStatus(qualified, "qualified");
+    await setStatus(contacted, "contacted");
+    await setStatus(spam, "spam");
+    await setStatus(lost, "lost");
+
+    const after = await leads();
+    expect(after.leads).toEqual([
+      { source: "news.example.org", total: 2, new: 0, contacted: 0, qualified: 1, won: 1, lost: 0 },
+      { ...direct, total: direct.total + 2, contacted: 1, lost: 1 },
+    ]);
+    // Another range holds none of them.
+    expect((await leads("from=2024-01-01&to=2024-01-31")).leads).toEqual([]);
+  });
+
+  it("shows them on the Analytics screen as a table, or says there were none", async () => {
+    const page = await admin.get("/admin/analytics?days=7");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(">Leads by source</caption>");
+    for (const column of ["Source", "New", "Contacted", "Qualified", "Won", "Lost", "Total"])
+      expect(page.text).toMatch(new RegExp(`<th scope="col" class="[^"]*">${column}</th>`));
+    expect(page.text).toContain(">news.example.org</th>");
+    const past = await admin.get("/admin/analytics?from=2024-01-01&to=2024-01-31");
+    expect(past.text).toContain("No contact messages were received in this period.");
   });
 });

@@ -76,11 +76,13 @@ describe("POST /api/contact", () => {
     expect((await sender.send("{not json")).status).toBe(400);
   });
 
-  it("drops a message whose honeypot is filled, answering 201 all the same", async () => {
+  it("keeps a message whose honeypot is filled apart, as spam, answering 201 all the same", async () => {
     const answer = await visitor().send({ ...message, name: "Honeypot bot", website: "http://spam.example" });
     expect(answer.status).toBe(201);
     const list = (await admin.get("/api/admin/messages")).json as Array<{ name: string }>;
     expect(list.map((m) => m.name)).not.toContain("Honeypot bot");
+    const spam = (await admin.get("/api/admin/messages?status=spam")).json as Array<{ name: string; status: string }>;
+    expect(spam.find((m) => m.name === "Honeypot bot")).toMatchObject({ status: "spam" });
   });
 
   it("refuses a form sent faster than a person can type it", async () => {

@@ -184,6 +184,31 @@ beforeAll(async () => {
       ? { kind: "postgres", url: server.databaseUrl }
       : { kind: "sqlite", file: server.databaseUrl },
   );
+  // The message as a lead (ADR 070): its status, note and follow-up day, a reply (as its job leaves it once sent:
+  // sending needs a mail server) and a saved reply travel.
+  const [message] = (await admin.get("/api/admin/messages")).json as Array<{ id: string }>;
+  const lead = await admin.request("PATCH", `/api/admin/messages/${message!.id}`, {
+    status: "won",
+    note: "Signed for the systems audit",
+    followUpAt: "2026-12-01",
+  });
+  expect(lead.status, lead.text).toBe(200);
+  await source.db
+    .insertInto("message_replies")
+    .values({
+      id: crypto.randomUUID(),
+      message_id: message!.id,
+      body: "Thank you, Grace: we will call on Monday.",
+      status: "sent",
+      attempts: 1,
+      last_error: null,
+      idempotency_key: "backup-test",
+      created_at: new Date().toISOString(),
+      sent_at: new Date().toISOString(),
+    })
+    .execute();
+  const saved = await admin.post("/api/admin/saved-replies", { name: "Pricing", body: "Our rates are on the site." });
+  expect(saved.status, saved.text).toBe(201);
   // A view from a newsletter (ADR 056): the day's numbers travel, written within a few seconds.
   const viewed = await fetch(`${server.url}/about?utm_source=newsletter`, {
     headers: { accept: "text/html", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" },
@@ -327,7 +352,13 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
       expect(imageDigests(final)).toEqual(imageDigests(original));
       expect(original.images).toHaveLength(2);
       expect(original.posts!.length).toBeGreaterThan(3);
-      expect(original.contact_messages).toHaveLength(1);
+      expect(original.contact_messages).toEqual([
+        expect.objectContaining({ status: "won", note: "Signed for the systems audit", follow_up_at: "2026-12-01" }),
+      ]);
+      expect(original.message_replies).toEqual([
+        expect.objectContaining({ body: "Thank you, Grace: we will call on Monday.", status: "sent" }),
+      ]);
+      expect(original.saved_replies).toEqual([expect.objectContaining({ name: "Pricing" })]);
       expect(original.redirects).toEqual([expect.objectContaining({ from_path: "/old-address", status: 301 })]);
       // ADR 038: the audit log (the sign-in and the post saves above) and the administrators' new columns.
       expect((original.audit_log as Array<{ action: string }>).map((entry) => entry.action)).toEqual(
@@ -630,6 +661,22 @@ describe("a crafted backup is refused or neutralised (ADR 047)", () => {
       expect(await snapshot(target.connection)).toEqual(before);
     });
 
+    it.each([
+      ["contact_messages", { status: "hot" }, /a message the site would never keep/],
+      ["contact_messages", { follow_up_at: "next week" }, /a message the site would never keep/],
+      ["contact_messages", { source_page: "javascript:alert(1)" }, /a message the site would never keep/],
+      ["message_replies", { status: "delivered" }, /a reply the site would never keep/],
+    ])("a row of %s the site would never write: %j", async (table, change, message) => {
+      const crafted = path.join(dir, `crafted-${table}-${Object.keys(change)[0]}.tar`);
+      await rewriteBackup(backupFile, crafted, (name, bytes) => [
+        [name, name.includes(`/data/${table}-`) ? editRows(bytes, (row) => ({ ...row, ...change })) : bytes],
+      ]);
+      const result = cli(target.url, "restore", crafted);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(await snapshot(target.connection)).toEqual(before);
+    });
+
     it("a page's content the site would never save (a team photo that runs a script)", async () => {
       const crafted = path.join(dir, "crafted-content.tar");
       await rewriteBackup(backupFile, crafted, (name, bytes) => [
@@ -845,6 +892,69 @@ describe("a backup an older version wrote (ADR 064)", () => {
       await target.cleanup();
     }
   });
+});
+
+describe("a backup from before the lead desk (migration 030, ADR 070)", () => {
+  const LEAD_COLUMNS = [
+    "status",
+    "note",
+    "follow_up_at",
+    "source_page",
+    "source",
+    "campaign",
+    "spam_reason",
+    "mail_id",
+  ];
+  const SETTINGS_COLUMNS = ["acknowledge_messages", "acknowledgement_text"];
+  const NEW_TABLES = ["message_replies", "saved_replies"];
+  const without = (row: Record<string, unknown>, columns: string[]) =>
+    Object.fromEntries(Object.entries(row).filter(([column]) => !columns.includes(column)));
+
+  it("restores without replies, saved replies or a lead's columns: every message is new", async () => {
+    const old = path.join(dir, "before-030.tar");
+    await rewriteBackup(backupFile, old, (name, bytes) => {
+      if (NEW_TABLES.some((table) => name.includes(`/data/${table}-`))) return [];
+      if (name.endsWith("/manifest.json") || name.endsWith("/counts.json")) {
+        const json = JSON.parse(bytes.toString("utf8")) as {
+          tables?: Record<string, string[]>;
+          rows?: Record<string, number>;
+          entries?: number;
+        };
+        if (json.tables) {
+          for (const table of NEW_TABLES) delete json.tables[table];
+          json.tables.contact_messages = json.tables.contact_messages!.filter((c) => !LEAD_COLUMNS.includes(c));
+          json.tables.site_settings = json.tables.site_settings!.filter((c) => !SETTINGS_COLUMNS.includes(c));
+        }
+        if (json.rows) for (const table of NEW_TABLES) delete json.rows[table];
+        if (json.entries !== undefined) json.entries -= NEW_TABLES.length;
+        return [[name, Buffer.from(JSON.stringify(json))]];
+      }
+      if (name.includes("/data/contact_messages-"))
+        return [[name, editRows(bytes, (row) => without(row, LEAD_COLUMNS))]];
+      if (name.includes("/data/site_settings-"))
+        return [[name, editRows(bytes, (row) => without(row, SETTINGS_COLUMNS))]];
+      return [[name, bytes]];
+    });
+    const target = await fresh(TEST_BACKEND);
+    try {
+      const restored = cli(target.url, "restore", old);
+      expect(restored.stderr).toBe("");
+      expect(restored.status).toBe(0);
+      const rows = await snapshot(target.connection);
+      expect(rows.message_replies).toEqual([]);
+      expect(rows.saved_replies).toEqual([]);
+      const [message] = rows.contact_messages as Array<Record<string, unknown>>;
+      expect(message).toMatchObject({ status: "new", note: null, follow_up_at: null, source: null });
+      expect(without(message!, LEAD_COLUMNS)).toEqual(
+        without((original.contact_messages as Array<Record<string, unknown>>)[0]!, LEAD_COLUMNS),
+      );
+      expect(rows.site_settings).toEqual([
+        expect.objectContaining({ acknowledge_messages: 0, acknowledgement_text: null }),
+      ]);
+    } finally {
+      await target.cleanup();
+    }
+  }, 60_000);
 });
 
 describe("a file that is not a whole backup is refused, and the target is left as it was", () => {

@@ -97,7 +97,8 @@ function SectionLink({ section, badge }: { section: AdminSection; badge: Badge |
   return (
     <NavLink
       to={section.to}
-      end
+      // A screen's own pages (a message, a page's editor) keep its link current; Posts is /admin itself.
+      end={section.to === "/admin"}
       // One name for a screen reader, "Messages, 3 unread", whatever the badge's layout.
       aria-label={badge ? `${section.label}, ${badge.count} ${badge.says}` : undefined}
       className={({ isActive }) =>

@@ -177,6 +177,13 @@ export class AnalyticsCounter {
     pending.markCount++;
   }
 
+  /** The marks a visitor earned in this process since the last write, if any (a lead's source, visit.server.ts). */
+  pendingMarksOf(day: string, address: string, userAgent: string): VisitorMarks | undefined {
+    const pending = this.days.get(day);
+    const identity = pending?.identities.get(address)?.get(userAgent.slice(0, VIEW_LIMITS.userAgent));
+    return identity === undefined ? undefined : pending!.marks.get(identity);
+  }
+
   /** Counts one view of the page `url` (path and query as sent). */
   recordView(url: string, headers: IncomingHttpHeaders, address: string, siteHost: string | null, now?: Date): void {
     const view = describeView(url, headers, siteHost);
@@ -216,7 +223,11 @@ export class AnalyticsCounter {
 }
 
 /** The page a contact message was sent from: the path of its Referer when that is this site. */
-function conversionPageOf(referer: string | undefined, host: string | undefined, siteHost: string | null): string {
+export function conversionPageOf(
+  referer: string | undefined,
+  host: string | undefined,
+  siteHost: string | null,
+): string {
   const refererHost = hostOfUrl(referer);
   if (!referer || !refererHost) return UNKNOWN;
   if (refererHost !== siteHost && refererHost !== requestHostOf(host)) return UNKNOWN;

@@ -23,6 +23,9 @@ export const COPIED_TABLES = [
   "posts",
   "image_references",
   "contact_messages",
+  // The owner's replies (after their messages) and saved replies (ADR 070).
+  "message_replies",
+  "saved_replies",
   "site_settings",
   "audit_log",
   "redirects",

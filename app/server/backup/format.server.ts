@@ -32,7 +32,11 @@ export const ROW_TABLES = [
   "admin_users",
   "site_settings",
   "posts",
+  // Messages with their lead's status, note and follow-up day (ADR 070), each checked on restore; then the
+  // owner's replies to them, and the replies the owner keeps to reuse. A backup from before them has none.
   "contact_messages",
+  "message_replies",
+  "saved_replies",
   "audit_log",
   // Old addresses and where they lead (ADR 054), checked row by row on restore.
   "redirects",

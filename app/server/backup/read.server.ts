@@ -3,6 +3,7 @@ import fs from "node:fs";
 import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
+import { isLeadStatus, parseFollowUp } from "~/lib/leads";
 import { checkFromPath, checkTarget, localPathOf } from "~/lib/redirects";
 import { isContentName, parseContent } from "~/lib/site-content";
 import { httpsUrl } from "~/lib/site-settings";
@@ -343,7 +344,45 @@ function checkRows(table: string, rows: Row[], name: string): void {
     if (table === "analytics_days" || table === "analytics_counts") checkAnalyticsRow(table, row, name);
     if (table === "site_content" || table === "site_content_revisions") checkContentRow(row, name);
     if (table === "document_revisions") checkRevisionRow(row, name);
+    if (table === "contact_messages") checkMessageRow(row, name);
+    if (table === "message_replies") checkReplyRow(row, name);
   }
+}
+
+/**
+ * A message's lead as the site keeps it (ADR 070): one of the statuses, a
+ * follow-up that is a real day, a source page that is a path (never a
+ * `javascript:` address, should a screen link to it). A backup from before
+ * them has none of these columns: the target's defaults (`new`, null) apply.
+ */
+function checkMessageRow(row: Row, name: string): void {
+  const { status, follow_up_at: followUp, source_page: page } = row;
+  const statusOk = status === undefined || isLeadStatus(status);
+  const followUpOk = followUp === undefined || followUp === null || parseFollowUp(followUp) === followUp;
+  const pageOk = page === undefined || page === null || isPagePath(page);
+  if (!statusOk || !followUpOk || !pageOk) {
+    throw new BackupError(
+      `The backup's ${shown(name)} has a message the site would never keep (its status, follow-up day or page): this backup was altered and is refused`,
+    );
+  }
+}
+
+/** A reply as the site keeps it (ADR 070): pending, sent or failed. */
+function checkReplyRow(row: Row, name: string): void {
+  if (!REPLY_STATUSES.has(String(row.status))) {
+    throw new BackupError(
+      `The backup's ${shown(name)} has a reply the site would never keep (its status): this backup was altered and is refused`,
+    );
+  }
+}
+
+const REPLY_STATUSES = new Set(["pending", "sent", "failed"]);
+
+/** A path as the analytics write a page (a Referer's, on this site): "/" first, at most 300 characters, printable. */
+function isPagePath(value: unknown): boolean {
+  if (typeof value !== "string" || !value.startsWith("/") || value.length > 300) return false;
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) < 0x20 || value.charCodeAt(i) === 0x7f) return false;
+  return true;
 }
 
 /** The footer's links: https addresses only, as the settings screen saves them (a `javascript:` link would run). */
@@ -490,6 +529,8 @@ const REPLACED_TABLES = [
   "image_references",
   "audit_log",
   "admin_invites",
+  "message_replies",
+  "saved_replies",
   "contact_messages",
   "posts",
   "image_variants",
@@ -594,6 +635,7 @@ export async function restoreBackup(
           }
           if (table === "admin_users") loaded = rows.map((row) => withTwoFactorChecked(row, totpKey, notices));
           if (table === "webhooks") loaded = usableWebhooks(rows, totpKey, notices);
+          if (table === "message_replies") loaded = repliesAsRestored(rows, notices);
           if (table === "audit_log") {
             // A backup from before migration 025 holds full addresses and strangers' e-mails: not brought back.
             const admins = await trx.selectFrom("admin_users").select("email").execute();
@@ -630,6 +672,24 @@ export async function restoreBackup(
     const message = error instanceof Error ? error.message : String(error);
     throw new BackupError(`The restore failed and changed nothing: ${message}`);
   }
+}
+
+/**
+ * A reply still waiting when the backup was made has no job here (jobs are
+ * not backed up): it comes back failed, saying so, and the owner sends it
+ * again (ADR 070).
+ */
+function repliesAsRestored(rows: Row[], notices: string[]): Row[] {
+  const waiting = rows.filter((row) => row.status === "pending").length;
+  if (waiting === 0) return rows;
+  notices.push(
+    `${waiting} ${waiting === 1 ? "reply was" : "replies were"} still waiting to be sent when the backup was made; restored as failed: write them again on their messages.`,
+  );
+  return rows.map((row) =>
+    row.status === "pending"
+      ? { ...row, status: "failed", last_error: "Not sent before the backup this site was restored from was made." }
+      : row,
+  );
 }
 
 /** A post's revision whose post the backup does not hold: the file was altered (ADR 047, 064). */

@@ -27,6 +27,7 @@ import * as m026AnalyticsGuards from "./migrations/026_analytics_guards.server";
 import * as m027Versioning from "./migrations/027_versioning.server";
 import * as m028Jobs from "./migrations/028_jobs.server";
 import * as m029Webhooks from "./migrations/029_webhooks.server";
+import * as m030Leads from "./migrations/030_leads.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   "027_versioning": m027Versioning,
   "028_jobs": m028Jobs,
   "029_webhooks": m029Webhooks,
+  "030_leads": m030Leads,
 };

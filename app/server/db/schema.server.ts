@@ -119,6 +119,43 @@ export interface ContactMessagesTable {
   notice_attempts: Generated<number>;
   notice_next_at: string | null;
   notice_error: string | null;
+  /** The lead's place in the pipeline (migration 030, ADR 070): new, contacted, qualified, won, lost or spam. */
+  status: Generated<"new" | "contacted" | "qualified" | "won" | "lost" | "spam">;
+  /** The owner's private note. */
+  note: string | null;
+  /** The day to follow up, YYYY-MM-DD. */
+  follow_up_at: string | null;
+  /** The page of this site the form was sent from, and the visit's source and campaign (the analytics' rule). */
+  source_page: string | null;
+  source: string | null;
+  campaign: string | null;
+  /** Why the site judged it spam: honeypot, links-only. */
+  spam_reason: string | null;
+  /** The Message-ID of its notice (`<...>`): replies and the acknowledgement thread under it. */
+  mail_id: string | null;
+}
+
+/** A reply the owner wrote to a message, sent by a `contact.reply` job (ADR 070). */
+export interface MessageRepliesTable {
+  id: string;
+  message_id: string;
+  body: string;
+  status: "pending" | "sent" | "failed";
+  attempts: Generated<number>;
+  last_error: string | null;
+  /** The client's Idempotency-Key: one reply per message and key. */
+  idempotency_key: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** An answer the owner reuses in replies (ADR 070). */
+interface SavedRepliesTable {
+  id: string;
+  name: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /**
@@ -146,6 +183,10 @@ export interface SiteSettingsTable {
   linkedin_url: string | null;
   meta_description: string | null;
   notify_email: string | null;
+  /** 1: each new message that is not spam gets an acknowledgement e-mail (migration 030). */
+  acknowledge_messages: Generated<number>;
+  /** The acknowledgement's text; null: the default (app/content/leads.ts). */
+  acknowledgement_text: string | null;
   updated_at: string;
 }
 
@@ -426,6 +467,8 @@ export interface Database {
   image_variants: ImageVariantsTable;
   content_version: ContentVersionTable;
   contact_messages: ContactMessagesTable;
+  message_replies: MessageRepliesTable;
+  saved_replies: SavedRepliesTable;
   posts_title_search_keys: PostsTitleSearchKeysTable;
   site_settings: SiteSettingsTable;
   image_references: ImageReferencesTable;

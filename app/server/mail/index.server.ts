@@ -1,2 +1,2 @@
 /** Outgoing e-mail: the one SMTP transport, built at start (README.md). */
-export { init, getMailer, noticeAddresses } from "./mail.server";
+export { init, getMailer, mailId, noticeAddresses } from "./mail.server";

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { SiteSettings } from "~/lib/site-settings";
+import { getConfig } from "../platform/config.server";
 
 /**
  * Outgoing e-mail through SMTP_URL (docs/product/contract.md#contact-messages). Nothing else in the app
@@ -11,6 +12,9 @@ interface OutgoingMail {
   subject: string;
   text: string;
   replyTo?: string;
+  /** Threading (ADR 070): this mail's Message-ID, and the one it answers (In-Reply-To and References). */
+  messageId?: string;
+  inReplyTo?: string;
 }
 
 export interface Mailer {
@@ -44,6 +48,9 @@ export function init(smtp: { url: string } | undefined): void {
         replyTo: mail.replyTo,
         subject: mail.subject,
         text: mail.text,
+        messageId: mail.messageId,
+        inReplyTo: mail.inReplyTo,
+        references: mail.inReplyTo,
       });
     },
   };
@@ -66,4 +73,13 @@ export function noticeAddresses(
   const to = settings.notifyEmail ?? settings.contactEmail;
   if (!to) return undefined;
   return { to, from: { name: settings.companyName, address: settings.contactEmail ?? to } };
+}
+
+/**
+ * A Message-ID for one of the site's mails, `<{local}@{the site's host}>`:
+ * stable for a given `local`, so a retried mail keeps its id and a mail
+ * client that got it twice shows it once (ADR 070).
+ */
+export function mailId(local: string): string {
+  return `<${local}@${new URL(getConfig().siteUrl).hostname || "localhost"}>`;
 }

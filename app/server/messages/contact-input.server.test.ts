@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseContactInput } from "./contact-input.server";
+import { isLinksOnly, parseContactInput } from "./contact-input.server";
 
 const valid = { name: "Ada", email: "ada@example.com", preferredContact: "email", service: "systems", message: "Hi" };
 
@@ -44,5 +44,19 @@ describe("contact input", () => {
     expect(parseContactInput({ ...valid, website: "" })).toMatchObject({ ok: true, honeypot: false });
     expect(parseContactInput({ ...valid, elapsedMs: 800 })).toMatchObject({ ok: true, tooFast: true });
     expect(parseContactInput({ ...valid, elapsedMs: 5000 })).toMatchObject({ ok: true, tooFast: false });
+  });
+});
+
+describe("isLinksOnly", () => {
+  it.each([
+    ["https://cheap.example/pills", true],
+    ["buy now www.cheap.example http://x.example", true],
+    ["see https://x.example now", true],
+    ["Our site https://shop.example is slow", false],
+    ["Our current site is https://shop.example and it is slow.", false],
+    ["No link here at all", false],
+    ["", false],
+  ])("%j → %s", (message, expected) => {
+    expect(isLinksOnly(message)).toBe(expected);
   });
 });

@@ -66,3 +66,28 @@ export function parseContactInput(body: unknown): ContactParse {
     },
   };
 }
+
+/** Characters of a message looked at for links: the whole of any message the form takes. */
+const LINK_SCAN_LIMIT = 5_000;
+/** Letters, besides its links, that a message needs not to be links-only. */
+const MIN_LETTERS_BESIDE_LINKS = 12;
+
+/**
+ * Whether a message is links and little else (ADR 070): it holds a link
+ * (a word starting http://, https:// or www.) and, without its links, fewer
+ * than MIN_LETTERS_BESIDE_LINKS letters. Words are split on white space;
+ * no pattern runs over the whole text.
+ */
+export function isLinksOnly(message: string): boolean {
+  let links = 0;
+  let letters = 0;
+  for (const word of message.slice(0, LINK_SCAN_LIMIT).split(/\s+/)) {
+    const lower = word.toLowerCase();
+    if (lower.startsWith("http://") || lower.startsWith("https://") || lower.startsWith("www.")) {
+      links++;
+      continue;
+    }
+    for (const char of word) if (char.toLowerCase() !== char.toUpperCase()) letters++;
+  }
+  return links > 0 && letters < MIN_LETTERS_BESIDE_LINKS;
+}

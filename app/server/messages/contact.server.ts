@@ -1,53 +1,58 @@
 import { randomUUID } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
-import { sql, type ExpressionBuilder, type Selectable, type SqlBool, type Expression } from "kysely";
-import { preferredContactOptions, serviceOptions } from "~/content/contact";
+import { sql, type ExpressionBuilder, type SqlBool, type Expression } from "kysely";
 import type { ContactInput } from "~/lib/contact-rules";
+import { SPAM_KEPT } from "~/lib/leads";
+import type { LeadOrigin } from "../analytics/index.server";
 import type { Connection, Db } from "../db/db.server";
 import { isRecordId } from "../db/ids.server";
-import type { ContactMessagesTable, Database } from "../db/schema.server";
+import type { Database } from "../db/schema.server";
 import type { MessageFilter, MessageListQuery } from "./list-query.server";
-import { getLogger } from "../platform/logger.server";
-import { getMailer, noticeAddresses } from "../mail/index.server";
-import { defineJob, emit, enqueue } from "../jobs/index.server";
-import { readSiteSettings } from "../settings/index.server";
+import { mailId } from "../mail/index.server";
+import { emit, enqueue } from "../jobs/index.server";
 import { createThrottle, type Throttle } from "../platform/throttle.server";
 import { throttleKeyMaterial } from "../identity/index.server";
+import { contactNotice } from "./notice.server";
+import { toMessage, type ContactMessage, type ReplyRow, type Row } from "./message-row.server";
+import { acknowledgement } from "./acknowledgement.server";
 
 /** Per client address: this many accepted messages per hour (docs/product/contract.md#contact-messages). */
 const CONTACT_THROTTLE = { points: 5, durationSeconds: 60 * 60 };
 export const CONTACT_THROTTLED_MESSAGE = "Error: Too many messages from your address. Please try again later.";
 
-export interface ContactMessage {
-  id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  preferredContact: string;
-  service: string;
-  message: string;
-  createdAt: string;
-  read: boolean;
-  readAt: string | null;
-  notice: { status: ContactMessagesTable["notice_status"]; attempts: number; error: string | null };
+/** The replies of `ids`' messages, oldest first, by message. */
+async function repliesOf(db: Db, ids: string[]): Promise<Map<string, ReplyRow[]>> {
+  const byMessage = new Map<string, ReplyRow[]>();
+  if (ids.length === 0) return byMessage;
+  const rows = await db
+    .selectFrom("message_replies")
+    .selectAll()
+    .where("message_id", "in", ids)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  for (const row of rows) {
+    const list = byMessage.get(row.message_id);
+    if (list) list.push(row);
+    else byMessage.set(row.message_id, [row]);
+  }
+  return byMessage;
 }
 
-type Row = Selectable<ContactMessagesTable>;
+/** Rows as messages with their replies (one query for every row's replies). */
+async function withReplies(db: Db, rows: Row[]): Promise<ContactMessage[]> {
+  const replies = await repliesOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toMessage(row, replies.get(row.id)));
+}
 
-function toMessage(row: Row): ContactMessage {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    preferredContact: row.preferred_contact,
-    service: row.service,
-    message: row.message,
-    createdAt: row.created_at,
-    read: row.read_at !== null,
-    readAt: row.read_at,
-    notice: { status: row.notice_status, attempts: Number(row.notice_attempts), error: row.notice_error },
-  };
+/** One message with its replies, or undefined. */
+export async function findMessage(db: Db, id: string): Promise<ContactMessage | undefined> {
+  if (!isRecordId(id)) return undefined;
+  const row = await db.selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? (await withReplies(db, [row]))[0] : undefined;
 }
 
 let throttle: Throttle | undefined;
@@ -60,19 +65,33 @@ export function contactThrottle(): Throttle {
   return throttle;
 }
 
+interface StoreOptions {
+  /** Whether SMTP is configured: a notice job is queued for a message that is not spam. */
+  notify: boolean;
+  /** Whether the sender is sent an acknowledgement (the setting is on and its throttle let it through). */
+  acknowledge: boolean;
+  origin: LeadOrigin;
+  /** Why the site judged it spam, if it did: kept apart, no notice, no event (ADR 070). */
+  spamReason: string | null;
+}
+
 /**
  * Stores the message and, in the same transaction, its e-mail notice's job
- * (when SMTP is configured) and the `contact.received` event (ADR 067): both
- * exist exactly when the message does.
+ * (when SMTP is configured), its acknowledgement's job (when asked) and the
+ * `contact.received` event (ADR 067): each exists exactly when the message
+ * does. A message judged spam gets none of them, and past SPAM_KEPT spam
+ * messages the oldest go.
  */
 export async function storeContactMessage(
   db: Db,
   input: ContactInput,
-  { notify }: { notify: boolean },
+  { notify, acknowledge, origin, spamReason }: StoreOptions,
 ): Promise<ContactMessage> {
   const now = new Date().toISOString();
+  const spam = spamReason !== null;
+  const id = randomUUID();
   const row: Row = {
-    id: randomUUID(),
+    id,
     name: input.name,
     email: input.email,
     phone: input.phone,
@@ -81,18 +100,53 @@ export async function storeContactMessage(
     message: input.message,
     created_at: now,
     read_at: null,
-    notice_status: notify ? "pending" : "off",
+    notice_status: notify && !spam ? "pending" : "off",
     notice_attempts: 0,
-    notice_next_at: notify ? now : null,
+    notice_next_at: notify && !spam ? now : null,
     notice_error: null,
+    status: spam ? "spam" : "new",
+    note: null,
+    follow_up_at: null,
+    source_page: origin.sourcePage,
+    source: origin.source,
+    campaign: origin.campaign,
+    spam_reason: spamReason,
+    mail_id: mailId(`contact.${id}`),
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("contact_messages").values(row).execute();
-    if (notify)
-      await enqueue(trx, contactNotice, { messageId: row.id }, { idempotencyKey: `contact.notice:${row.id}` });
-    await emit(trx, "contact.received", { id: row.id, name: row.name, email: row.email });
+    if (spam) return;
+    if (notify) await enqueue(trx, contactNotice, { messageId: id }, { idempotencyKey: `contact.notice:${id}` });
+    if (acknowledge)
+      await enqueue(trx, acknowledgement, { messageId: id }, { idempotencyKey: `contact.acknowledgement:${id}` });
+    await emit(trx, "contact.received", { id, name: row.name, email: row.email });
   });
+  if (spam) await pruneSpam(db);
   return toMessage(row);
+}
+
+/** Keeps the newest SPAM_KEPT spam messages (ADR 070): a flood of spam cannot grow the table. */
+async function pruneSpam(db: Db): Promise<void> {
+  const oldestKept = await db
+    .selectFrom("contact_messages")
+    .select(["created_at", "id"])
+    .where("status", "=", "spam")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .offset(SPAM_KEPT - 1)
+    .limit(1)
+    .executeTakeFirst();
+  if (!oldestKept) return;
+  await db
+    .deleteFrom("contact_messages")
+    .where("status", "=", "spam")
+    .where((eb) =>
+      eb.or([
+        eb("created_at", "<", oldestKept.created_at),
+        eb.and([eb("created_at", "=", oldestKept.created_at), eb("id", "<", oldestKept.id)]),
+      ]),
+    )
+    .execute();
 }
 
 interface MessageListPage {
@@ -107,16 +161,18 @@ type MessagesExpression = ExpressionBuilder<Database, "contact_messages">;
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
 /**
- * The inbox's filter as one condition (ADR 035): read state, and name or
+ * The inbox's filter as one condition (ADRs 035, 070): lead status, read state, and name or
  * e-mail contains `q` ignoring case, spelled the same on both backends
  * (`lower()` on both sides, an explicit escape character), as the posts'
  * title filter (ADR 026).
  */
-function matching({ status, q }: MessageFilter) {
+function matching({ status, read, q }: Omit<MessageFilter, "sort">) {
   return (eb: MessagesExpression): Expression<SqlBool> => {
     const conditions: Array<Expression<SqlBool>> = [];
-    if (status === "unread") conditions.push(eb("read_at", "is", null));
-    if (status === "read") conditions.push(eb("read_at", "is not", null));
+    // Spam is kept apart: "all" is every other status.
+    conditions.push(status === "all" ? eb("status", "!=", "spam") : eb("status", "=", status));
+    if (read === "unread") conditions.push(eb("read_at", "is", null));
+    if (read === "read") conditions.push(eb("read_at", "is not", null));
     if (q) {
       const pattern = containsPattern(q);
       conditions.push(
@@ -130,17 +186,31 @@ function matching({ status, q }: MessageFilter) {
   };
 }
 
-/** One page of the inbox, newest first, and the number of messages matching its filter. ADRs 026, 035. */
+/**
+ * One page of the inbox, newest first or by follow-up day (messages without
+ * one last, then newest first), and the number of messages matching its
+ * filter. ADRs 026, 035, 070.
+ */
 export async function listContactMessages(
   db: Db,
-  { limit, offset, status = "all", q }: Partial<MessageFilter> & Pick<MessageListQuery, "limit" | "offset">,
+  {
+    limit,
+    offset,
+    status = "all",
+    read = "all",
+    sort = "newest",
+    q,
+  }: Partial<MessageFilter> & Pick<MessageListQuery, "limit" | "offset">,
 ): Promise<MessageListPage> {
-  const filter = matching({ status, q });
+  const filter = matching({ status, read, q });
   const [rows, counted] = await Promise.all([
     db
       .selectFrom("contact_messages")
       .selectAll()
       .where(filter)
+      .$if(sort === "follow-up", (query) =>
+        query.orderBy(sql`case when follow_up_at is null then 1 else 0 end`).orderBy("follow_up_at"),
+      )
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .limit(limit)
@@ -152,7 +222,7 @@ export async function listContactMessages(
       .where(filter)
       .executeTakeFirstOrThrow(),
   ]);
-  return { messages: rows.map(toMessage), total: Number(counted.count) };
+  return { messages: await withReplies(db, rows), total: Number(counted.count) };
 }
 
 /** Rows per query of the CSV export: a page's rows are all it holds at a time. */
@@ -228,12 +298,13 @@ export async function deleteMessagesFrom(db: Db, email: string): Promise<number>
   return Number(result.numDeletedRows);
 }
 
-/** Messages not yet marked read, on every page (a partial index keeps this cheap: migration 007). */
+/** Messages not yet marked read, spam aside, on every page (a partial index keeps this cheap: migration 007). */
 export async function countUnreadMessages(db: Db): Promise<number> {
   const row = await db
     .selectFrom("contact_messages")
     .select((eb) => eb.fn.countAll<string | number>().as("count"))
     .where("read_at", "is", null)
+    .where("status", "!=", "spam")
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -246,8 +317,7 @@ export async function setMessageRead(db: Db, id: string, read: boolean): Promise
     .set({ read_at: read ? new Date().toISOString() : null })
     .where("id", "=", id)
     .execute();
-  const row = await db.selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirst();
-  return row ? toMessage(row) : undefined;
+  return findMessage(db, id);
 }
 
 export async function deleteMessage(db: Db, id: string): Promise<boolean> {
@@ -255,76 +325,3 @@ export async function deleteMessage(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom("contact_messages").where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
-
-// ------------------------------------------------------------ e-mail notices
-
-const optionLabel = (options: ReadonlyArray<{ value: string; label: string }>, value: string) =>
-  options.find((o) => o.value === value)?.label ?? value;
-
-function noticeText(
-  message: Pick<ContactMessage, "name" | "email" | "phone" | "preferredContact" | "service" | "message" | "createdAt">,
-) {
-  return [
-    `New message from the website contact form (${message.createdAt}).`,
-    "",
-    `Name: ${message.name}`,
-    `Email: ${message.email}`,
-    `Phone: ${message.phone ?? "-"}`,
-    `Preferred Contact Method: ${optionLabel(preferredContactOptions, message.preferredContact)}`,
-    `Service Interest: ${optionLabel(serviceOptions, message.service)}`,
-    "",
-    message.message,
-  ].join("\n");
-}
-
-/**
- * The e-mail notice as a job (ADR 067): the queue retries it after 5 s, 30 s,
- * 2 min, 10 min and 1 h, then gives up. The message's notice columns say how
- * it went, as before the queue: pending (with the attempts so far and the
- * last error), sent, or failed after the last attempt.
- */
-const contactNotice = defineJob<{ messageId: string }>(
-  "contact.notice",
-  async ({ messageId }, { db, attempt, maxAttempts }) => {
-    const row = await db.selectFrom("contact_messages").selectAll().where("id", "=", messageId).executeTakeFirst();
-    // Deleted meanwhile, or already sent by an earlier run that ended before the queue heard.
-    // A failed one runs again when the owner retries it (Admin > Activity).
-    if (!row || row.notice_status === "sent" || row.notice_status === "off") return;
-    const mailer = getMailer();
-    const log = getLogger();
-    try {
-      if (!mailer) throw new Error("SMTP_URL is not set");
-      const addresses = noticeAddresses(await readSiteSettings(db));
-      if (!addresses) throw new Error("No address for contact notices: set one in Admin > Settings");
-      await mailer.send({
-        ...addresses,
-        replyTo: row.email,
-        subject: `New contact message from ${row.name}`,
-        text: noticeText(toMessage(row)),
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const last = attempt >= maxAttempts;
-      await db
-        .updateTable("contact_messages")
-        .set({
-          notice_status: last ? "failed" : "pending",
-          notice_attempts: attempt,
-          notice_next_at: null,
-          notice_error: reason.slice(0, 500),
-        })
-        .where("id", "=", row.id)
-        .execute();
-      if (last) log.error({ messageId: row.id, attempts: attempt, err: reason }, "contact notice failed; giving up");
-      else log.warn({ messageId: row.id, attempts: attempt, err: reason }, "contact notice failed; will retry");
-      throw error;
-    }
-    await db
-      .updateTable("contact_messages")
-      .set({ notice_status: "sent", notice_attempts: attempt, notice_next_at: null, notice_error: null })
-      .where("id", "=", row.id)
-      .execute();
-    log.info({ messageId: row.id, attempts: attempt }, "contact notice sent");
-  },
-  { maxAttempts: 6, retryDelaysMs: [5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000], timeoutMs: 60_000 },
-);

@@ -7,9 +7,29 @@ export {
   countUnreadMessages,
   deleteMessage,
   deleteMessagesFrom,
+  findMessage,
   listContactMessages,
   setMessageRead,
 } from "./contact.server";
+export {
+  type AcknowledgementSetting,
+  acknowledgementText,
+  parseAcknowledgement,
+  readAcknowledgement,
+  saveAcknowledgement,
+} from "./acknowledgement.server";
+export { changeLead, countLeadsByStatus, describeLeadChange, leadsBySource, parseLeadChange } from "./leads.server";
 export { parseMessageListQuery, parseMessageScreenQuery, parseSender, parseSenderQuery } from "./list-query.server";
 export { MESSAGES_CSV_PATH, sendMessagesCsv } from "./messages-export.server";
+export type { ContactMessage, Reply } from "./message-row.server";
 export { receiveMessage } from "./receive.server";
+export { addReply, parseReplyBody, replyBlocker, ReplyError } from "./replies.server";
+export {
+  createSavedReply,
+  deleteSavedReply,
+  listSavedReplies,
+  parseSavedReply,
+  type SavedReply,
+  SavedReplyError,
+  updateSavedReply,
+} from "./saved-replies.server";

@@ -1,46 +1,50 @@
 import { z } from "zod";
-import { MAX_MESSAGE_SEARCH, MESSAGE_STATUSES, type MessageStatus } from "~/lib/admin-lists";
+import { MAX_MESSAGE_SEARCH, READ_FILTERS, type ReadFilter } from "~/lib/admin-lists";
+import { LEAD_FILTERS, LEAD_SORTS, type LeadFilter, type LeadSort } from "~/lib/leads";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
 import { isStorableText } from "../platform/http.server";
 import { parseQuery, searchText, type PageQuery, type QueryResult, pagedList } from "../platform/paging.server";
 
 /**
- * The inbox's query strings (docs/product/contract.md#paged-lists, ADR 035): the
- * platform's paging plus a read state `status` and a name or e-mail search `q`;
+ * The inbox's query strings (docs/product/contract.md#paged-lists, ADRs 035, 070): the
+ * platform's paging plus a lead `status`, a read state `read`, an order `sort`
+ * and a name or e-mail search `q`;
  * the CSV export takes the filter without paging, "delete all from a sender" an e-mail.
  */
 
 /** Name or e-mail contains this, ignoring case (the inbox's search); bounded like the posts' title filter. */
 const messageSearch = searchText(MAX_MESSAGE_SEARCH).transform((value) => value.trim() || undefined);
 
-const messageStatus = z
-  .enum(MESSAGE_STATUSES, { error: `status must be one of ${MESSAGE_STATUSES.join(", ")}` })
-  .default("all");
+const leadFilter = z.enum(LEAD_FILTERS, { error: `status must be one of ${LEAD_FILTERS.join(", ")}` }).default("all");
+const readFilter = z.enum(READ_FILTERS, { error: `read must be one of ${READ_FILTERS.join(", ")}` }).default("all");
+const leadSort = z.enum(LEAD_SORTS, { error: `sort must be one of ${LEAD_SORTS.join(", ")}` }).default("newest");
 
-const messageFilter = { status: messageStatus, q: messageSearch.optional() };
+const messageFilter = { status: leadFilter, read: readFilter, sort: leadSort, q: messageSearch.optional() };
 const messageLists = pagedList(messageFilter);
 const messageExportQuery = z.object(messageFilter);
 
-/** The inbox's filter (ADR 035): read state and a name or e-mail search. */
+/** The inbox's filter (ADRs 035, 070): lead status ("all": every one but spam), read state, order, and a name or e-mail search. */
 export interface MessageFilter {
-  status: MessageStatus;
+  status: LeadFilter;
+  read: ReadFilter;
+  sort: LeadSort;
   /** Name or e-mail contains this, ignoring case; `%` and `_` are plain characters. */
   q?: string;
 }
 
 export type MessageListQuery = PageQuery & MessageFilter;
 
-/** GET /api/admin/messages: `limit` (1-100, default 50), `offset`, `status`, `q`. */
+/** GET /api/admin/messages: `limit` (1-100, default 50), `offset`, `status`, `read`, `sort`, `q`. */
 export function parseMessageListQuery(url: URL): QueryResult<MessageListQuery> {
   return messageLists.list(url);
 }
 
-/** /admin/messages: `page` (1-based, ADMIN_PAGE_SIZE messages each), `status`, `q`. */
+/** /admin/messages: `page` (1-based, ADMIN_PAGE_SIZE messages each), `status`, `read`, `sort`, `q`. */
 export function parseMessageScreenQuery(url: URL): QueryResult<MessageListQuery & { page: number }> {
   return messageLists.screen(url);
 }
 
-/** GET /api/admin/messages.csv: `status`, `q` (every matching message, no paging). */
+/** GET /api/admin/messages.csv: `status`, `read`, `q` (every matching message, no paging). */
 export function parseMessageExportQuery(url: URL): QueryResult<MessageFilter> {
   return parseQuery(messageExportQuery, url);
 }

@@ -11,14 +11,33 @@ describe("messagesCsvStringifier", () => {
 
   it("starts with a UTF-8 byte-order mark and the header row, records separated by CRLF", async () => {
     const csv = await encode([
-      ["2026-11-24T10:00:00.000Z", "Zoë", "zoe@example.com", "", "Email", "For Media", "Hi", "no", ""],
+      [
+        "2026-11-24T10:00:00.000Z",
+        "Zoë",
+        "zoe@example.com",
+        "",
+        "Email",
+        "For Media",
+        "Hi",
+        "no",
+        "",
+        "Won",
+        "2026-12-01",
+        "Call back",
+        "/about",
+        "news.example.org",
+        "",
+      ],
     ]);
     expect(Buffer.from(csv, "utf8").subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const [header, row, end] = csv.slice(1).split("\r\n");
     expect(header).toBe(
-      "Received (UTC),Name,Email,Phone,Preferred Contact Method,Service Interest,Message,Read,Read at (UTC)",
+      "Received (UTC),Name,Email,Phone,Preferred Contact Method,Service Interest,Message,Read,Read at (UTC)," +
+        "Status,Follow-up,Note,Source page,Source,Campaign",
     );
-    expect(row).toBe("2026-11-24T10:00:00.000Z,Zoë,zoe@example.com,,Email,For Media,Hi,no,");
+    expect(row).toBe(
+      "2026-11-24T10:00:00.000Z,Zoë,zoe@example.com,,Email,For Media,Hi,no,,Won,2026-12-01,Call back,/about,news.example.org,",
+    );
     expect(end).toBe("");
   });
 
@@ -32,12 +51,12 @@ describe("messagesCsvStringifier", () => {
     ["a=1", "a=1"],
     ["plain", "plain"],
   ])("neutralises a formula: %j is written %j", async (cell, written) => {
-    const csv = await encode([["", cell, "", "", "", "", "", "", ""]]);
-    expect(csv.slice(1).split("\r\n")[1]).toBe(`,${written},,,,,,,`);
+    const csv = await encode([["", cell, ...Array<string>(13).fill("")]]);
+    expect(csv.slice(1).split("\r\n")[1]).toBe(`,${written}${",".repeat(13)}`);
   });
 
   it("quotes commas, quotes and line breaks", async () => {
-    const csv = await encode([["", 'Say "hi", then\nleave', "", "", "", "", "", "", ""]]);
+    const csv = await encode([["", 'Say "hi", then\nleave', ...Array<string>(13).fill("")]]);
     expect(csv).toContain(`,"Say ""hi"", then\nleave",`);
   });
 

@@ -3,9 +3,11 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
+import { LEAD_STATUS_LABELS } from "~/content/leads";
 import { MESSAGES_CSV_PATH } from "~/lib/admin-lists";
 import { getAdmin } from "../identity/index.server";
-import { messagesForExport, type ContactMessage } from "./contact.server";
+import { messagesForExport } from "./contact.server";
+import type { ContactMessage } from "./message-row.server";
 import { getDb } from "../db/index.server";
 import { parseMessageExportQuery } from "./list-query.server";
 import { getLogger } from "../platform/logger.server";
@@ -31,6 +33,13 @@ const COLUMNS: Array<{ header: string; value: (message: ContactMessage) => strin
   { header: "Message", value: (m) => m.message },
   { header: "Read", value: (m) => (m.read ? "yes" : "no") },
   { header: "Read at (UTC)", value: (m) => m.readAt ?? "" },
+  // The lead (ADR 070), after the columns older files had, so a sheet built on them still lines up.
+  { header: "Status", value: (m) => LEAD_STATUS_LABELS[m.status] },
+  { header: "Follow-up", value: (m) => m.followUpAt ?? "" },
+  { header: "Note", value: (m) => m.note ?? "" },
+  { header: "Source page", value: (m) => m.sourcePage ?? "" },
+  { header: "Source", value: (m) => m.source ?? "" },
+  { header: "Campaign", value: (m) => m.campaign ?? "" },
 ];
 
 /**

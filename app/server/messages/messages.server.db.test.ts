@@ -49,7 +49,10 @@ const newestFirst = () =>
     .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1))
     .map((row) => row.id);
 
-async function exported(pageSize: number, filter: Parameters<typeof messagesForExport>[1] = { status: "all" }) {
+async function exported(
+  pageSize: number,
+  filter: Parameters<typeof messagesForExport>[1] = { status: "all", read: "all", sort: "newest" },
+) {
   const out: string[] = [];
   for await (const message of messagesForExport(db, filter, pageSize)) out.push(message.id);
   return out;
@@ -64,9 +67,9 @@ describe("messagesForExport", () => {
   );
 
   it("keeps to the filter across pages", async () => {
-    const unread = await exported(2, { status: "unread" });
+    const unread = await exported(2, { status: "all", read: "unread", sort: "newest" });
     expect(unread).toHaveLength(23 - 8);
-    const same = await exported(2, { status: "all", q: "SAME.sender" });
+    const same = await exported(2, { status: "all", read: "all", sort: "newest", q: "SAME.sender" });
     expect(same).toHaveLength(6);
   });
 });

@@ -33,7 +33,8 @@ function defaultSiteSettings(config: Config = getConfig()): SiteSettings {
   };
 }
 
-type Row = Selectable<SiteSettingsTable>;
+/** The columns Settings owns: the acknowledgement's (migration 030) belong to the inbox (ADR 070). */
+type Row = Omit<Selectable<SiteSettingsTable>, "acknowledge_messages" | "acknowledgement_text">;
 
 function fromRow(row: Row): SiteSettings {
   return {

@@ -13,24 +13,31 @@ export function NumbersTable({
   columns,
   rows,
   collapsed = false,
+  empty = text.nothing,
+  dense = false,
 }: {
   caption: string;
   hint?: string;
+  /** What an empty table says. */
+  empty?: string;
   columns: string[];
   rows: Array<Array<string | number>>;
   collapsed?: boolean;
+  /** Many columns: smaller type and gaps on a phone, so the table still fits its width. */
+  dense?: boolean;
 }) {
   const captionId = useId();
+  const cell = dense ? "pr-1.5 sm:pr-3" : "pr-3";
   const table = (
     <div className="mt-2">
-      <table className="w-full border-collapse text-sm">
+      <table className={`w-full border-collapse ${dense ? "text-xs sm:text-sm" : "text-sm"}`}>
         <caption id={captionId} className={collapsed ? "sr-only" : "text-left text-lg font-semibold"}>
           {caption}
         </caption>
         <thead>
           <tr className="border-b border-neutral-300">
             {columns.map((column, i) => (
-              <th key={column} scope="col" className={`py-2 pr-3 ${i === 0 ? "text-left" : "text-right"}`}>
+              <th key={column} scope="col" className={`py-2 ${cell} ${i === 0 ? "text-left" : "text-right"}`}>
                 {column}
               </th>
             ))}
@@ -40,17 +47,17 @@ export function NumbersTable({
           {rows.length === 0 ? (
             <tr>
               <td colSpan={columns.length} className="py-2 text-neutral-700">
-                {text.nothing}
+                {empty}
               </td>
             </tr>
           ) : (
             rows.map(([name, ...numbers], i) => (
               <tr key={`${String(name)}-${i}`} className="border-b border-neutral-100">
-                <th scope="row" className="max-w-[20rem] py-1.5 pr-3 text-left font-normal break-all">
+                <th scope="row" className={`max-w-[20rem] py-1.5 ${cell} text-left font-normal break-all`}>
                   {name}
                 </th>
                 {numbers.map((value, j) => (
-                  <td key={j} className="py-1.5 pr-3 text-right tabular-nums">
+                  <td key={j} className={`py-1.5 ${cell} text-right tabular-nums`}>
                     {typeof value === "number" ? value.toLocaleString("en-US") : value}
                   </td>
                 ))}

@@ -1,8 +1,10 @@
 import { Form, Link, useNavigation } from "react-router";
 import { AdminScreen } from "~/components/admin/admin-screen";
 import { analyticsText as text } from "~/content/analytics";
+import { LEAD_STATUS_LABELS } from "~/content/leads";
 import { pageMeta } from "~/lib/seo";
 import { analyticsReport, chartOf, parseScreenRange } from "~/server/analytics/index.server";
+import { leadsBySource } from "~/server/messages/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import type { Route } from "./+types/route";
 import { AnalyticsChart } from "./chart";
@@ -13,12 +15,14 @@ import { NumbersTable } from "./numbers-table";
  * /admin/analytics?days=7|30|90 or ?from=&to=: the owner's dashboard (ADR
  * 056): totals, the chart (its geometry computed here, on the server), the
  * numbers per day as a table, the top pages, sources, campaigns, devices and
- * the contact messages with the page and source that led to them.
+ * the contact messages with the page and source that led to them, and the
+ * leads per source and status (ADR 070, the inbox's numbers, read here).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { range, preset, error } = parseScreenRange(new URL(request.url).searchParams);
-  const report = await analyticsReport(context.get(dbContext), range);
-  return { report, chart: chartOf(report.days), preset, error };
+  const db = context.get(dbContext);
+  const [report, leads] = await Promise.all([analyticsReport(db, range), leadsBySource(db, range.from, range.to)]);
+  return { report, leads, chart: chartOf(report.days), preset, error };
 }
 
 export const meta = () => pageMeta({ title: "Analytics | Blog Admin", noindex: true });
@@ -83,11 +87,12 @@ function Totals({ views, visitors, messages }: { views: number; visitors: number
 }
 
 export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
-  const { report, chart, preset, error } = loaderData;
+  const { report, leads, chart, preset, error } = loaderData;
   const { from, to } = report.range;
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/analytics";
   const label = (key: string) => (key === "(other)" ? text.other : key);
+  const leadSourceLabel = (key: string) => (key === "(unknown)" ? text.unknownSource : label(key));
   return (
     <AdminScreen width="5xl" title={text.title} intro={text.intro}>
       <RangePicker preset={preset} from={from} to={to} />
@@ -160,6 +165,30 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
             rows={report.conversions.sources.map((source) => [label(source.source), source.messages])}
           />
         </div>
+        <NumbersTable
+          caption={text.leadsCaption}
+          hint={text.leadsHint}
+          empty={text.noLeads}
+          dense
+          columns={[
+            text.source,
+            LEAD_STATUS_LABELS.new,
+            LEAD_STATUS_LABELS.contacted,
+            LEAD_STATUS_LABELS.qualified,
+            LEAD_STATUS_LABELS.won,
+            LEAD_STATUS_LABELS.lost,
+            text.leadsTotal,
+          ]}
+          rows={leads.map((lead) => [
+            leadSourceLabel(lead.source),
+            lead.new,
+            lead.contacted,
+            lead.qualified,
+            lead.won,
+            lead.lost,
+            lead.total,
+          ])}
+        />
         <p className="mt-6 text-sm text-neutral-700">{text.otherHint}</p>
       </div>
     </AdminScreen>

@@ -1,13 +1,16 @@
 /**
- * One message of the inbox (ADR 035): who sent it, how to reach them, the
- * message and its e-mail notice, with marking it read or unread, deleting it
- * and deleting everything from its sender.
+ * One message of the inbox (ADRs 035, 070): who sent it, how to reach them,
+ * its lead status, follow-up and origin, the message and its e-mail notice,
+ * with opening its lead, marking it read or unread, deleting it and deleting
+ * everything from its sender.
  */
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { preferredContactOptions, serviceOptions } from "~/content/contact";
+import { leadsText } from "~/content/leads";
 import { countOf } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import type { Route } from "./+types/route";
+import { LeadFacts } from "./lead-facts";
 
 type Message = Route.ComponentProps["loaderData"]["messages"][number];
 
@@ -29,10 +32,13 @@ function forgetQuestion(email: string, count: number) {
 
 export function MessageCard({
   message,
+  today,
   busyId,
   busySender,
 }: {
   message: Message;
+  /** The server's UTC day, YYYY-MM-DD: whether a follow-up is due. */
+  today: string;
   /** The message a submitted form is changing, if any. */
   busyId: FormDataEntryValue | null | undefined;
   /** The sender whose messages are being deleted, if any. */
@@ -49,12 +55,18 @@ export function MessageCard({
           {!message.read && (
             <span className="mr-2 rounded bg-brand-700 px-2 py-0.5 text-xs font-bold uppercase text-white">Unread</span>
           )}
-          {message.name}
+          <Link
+            to={`/admin/messages/${message.id}`}
+            className="text-neutral-900 underline decoration-neutral-400 underline-offset-4 hover:decoration-brand-700"
+          >
+            {message.name}
+          </Link>
         </h2>
         <time dateTime={message.createdAt} className="text-sm text-neutral-700">
           {formatDate(message.createdAt)} {new Date(message.createdAt).toISOString().slice(11, 16)} UTC
         </time>
       </header>
+      <LeadFacts message={message} today={today} className="mt-2" />
       {/* A phone stacks each label over its value: beside "Preferred Contact Method" an address broke every few letters. */}
       <dl className="mt-3 grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-y-1">
         <dt className="font-medium">Email</dt>
@@ -79,6 +91,13 @@ export function MessageCard({
         {message.notice.error && message.notice.status !== "sent" && `: ${message.notice.error}`}
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
+        <Link
+          to={`/admin/messages/${message.id}`}
+          aria-label={leadsText.openLabel(message.name)}
+          className="rounded-md bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800"
+        >
+          {leadsText.open}
+        </Link>
         <Form method="post">
           <input type="hidden" name="id" value={message.id} />
           <button

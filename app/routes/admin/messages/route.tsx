@@ -8,11 +8,14 @@ import {
   messagesHref,
   MAX_MESSAGE_SEARCH,
   MESSAGES_CSV_PATH,
-  type MessageStatus,
+  type ReadFilter,
   pageCount,
 } from "~/lib/admin-lists";
 import { pageMeta } from "~/lib/seo";
+import { leadsText } from "~/content/leads";
+import type { LeadFilter, LeadSort } from "~/lib/leads";
 import {
+  countLeadsByStatus,
   countMessagesBySender,
   countUnreadMessages,
   deleteMessage,
@@ -26,20 +29,26 @@ import { dbContext } from "~/server/platform/context.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
 import { MessageCard } from "./message-card";
+import { StatusLinks } from "./status-links";
 
-/** /admin/messages?status=&q=&page=: one page of the inbox, newest first, filtered (ADRs 026, 035). */
+/**
+ * /admin/messages?status=&read=&sort=&q=&page=: one page of the inbox,
+ * filtered by lead status and read state, newest or follow-up first (ADRs 026, 035, 070).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseMessageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const db = context.get(dbContext);
-  const [{ messages, total }, unread] = await Promise.all([
+  const [{ messages, total }, unread, counts] = await Promise.all([
     listContactMessages(db, query.value),
     countUnreadMessages(db),
+    countLeadsByStatus(db),
   ]);
-  const { page, q = "", status } = query.value;
+  const { page, q = "", read, status = "all", sort = "newest" } = query.value;
+  const view = { q, read, status, sort };
   // Past the end (the last messages were deleted, an old link): the last page.
   const pages = pageCount(total);
-  if (page > pages) throw redirect(messagesHref({ page: pages, q, status }));
+  if (page > pages) throw redirect(messagesHref({ ...view, page: pages }));
   // "Delete all from this sender" says how many will go: one grouped count for the page's senders.
   const bySender = await countMessagesBySender(
     db,
@@ -52,10 +61,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     })),
     total,
     unread,
+    counts,
     page,
     pages,
-    q,
-    status,
+    view,
+    // The server's UTC day, so a follow-up reads the same before and after hydration.
+    today: new Date().toISOString().slice(0, 10),
   };
 }
 
@@ -77,28 +88,27 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta = () => pageMeta({ title: "Messages | Blog Admin", noindex: true });
 
-const STATUS_LABELS: Record<MessageStatus, string> = { all: "All messages", unread: "Unread", read: "Read" };
+const READ_LABELS: Record<ReadFilter, string> = { all: "All messages", unread: "Unread", read: "Read" };
 
-/** "3 unread messages match “ann”", "62 messages in all, 61 unread". */
-function describeView({
-  total,
-  unread,
-  q,
-  status,
-}: {
-  total: number;
-  unread: number;
+interface View {
   q: string;
-  status: MessageStatus;
-}) {
-  if (!q && status === "all") return `${countOf(total, "message")} in all, ${unread.toLocaleString("en-US")} unread`;
-  const kind = status === "all" ? "message" : `${status} message`;
+  read: ReadFilter;
+  status: LeadFilter;
+  sort: LeadSort;
+}
+
+/** "3 unread messages match “ann”", "62 messages in all, 61 unread", "2 won messages". */
+function describeView(total: number, unread: number, { q, read, status }: View) {
+  if (!q && read === "all" && status === "all")
+    return `${countOf(total, "message")} in all, ${unread.toLocaleString("en-US")} unread`;
+  const kind = [read === "all" ? "" : read, status === "all" ? "" : status, "message"].filter(Boolean).join(" ");
   if (!q) return `${countOf(total, kind)}`;
   return `${countOf(total, kind)} ${total === 1 ? "matches" : "match"} “${q}”`;
 }
 
 export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
-  const { messages, total, unread, page, pages, q, status } = loaderData;
+  const { messages, total, unread, counts, page, pages, view, today } = loaderData;
+  const { q, read } = view;
   const navigation = useNavigation();
   const busyId = navigation.formData?.get("id");
   const busySender = navigation.formData?.get("intent") === "forget" ? navigation.formData.get("email") : undefined;
@@ -106,15 +116,22 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
   const forgottenRef = useRef<HTMLParagraphElement>(null);
   const forgotten = actionData?.forgotten;
 
-  const filter = useListFilter(q, status, (view) => messagesHref({ q: view.q, status: view.choice }));
+  // What the next view changes besides the search and the read filter (the order, Show all's reset).
+  const also = useRef<Partial<View>>({});
+  const filter = useListFilter(q, read, (next) => {
+    const href = messagesHref({ ...view, ...also.current, q: next.q, read: next.choice });
+    also.current = {};
+    return href;
+  });
 
   // The sender's messages are gone, and with them the button that had focus: the outcome takes it.
   useEffect(() => {
     if (forgotten) forgottenRef.current?.focus();
   }, [forgotten]);
 
-  const filtered = Boolean(q) || status !== "all";
-  const exportHref = messagesHref({ q, status }, MESSAGES_CSV_PATH);
+  const filtered = Boolean(q) || read !== "all" || view.status !== "all";
+  // The export carries the view's filters (its order is the export's own).
+  const exportHref = messagesHref({ ...view, sort: "newest" }, MESSAGES_CSV_PATH);
 
   return (
     <div className="mx-auto max-w-4xl">
@@ -137,10 +154,32 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
         action="/admin/messages"
         searchLabel="Search by name or e-mail"
         maxLength={MAX_MESSAGE_SEARCH}
-        choiceName="status"
+        choiceName="read"
         choiceLabel="Show"
-        choices={STATUS_LABELS}
+        choices={READ_LABELS}
       >
+        {view.status !== "all" && <input type="hidden" name="status" value={view.status} />}
+        <div className="flex flex-col gap-1">
+          <label htmlFor="inbox-sort" className="text-sm font-semibold text-neutral-800">
+            {leadsText.sortLabel}
+          </label>
+          <select
+            id="inbox-sort"
+            name="sort"
+            value={view.sort}
+            onChange={(event) => {
+              also.current = { sort: event.target.value as LeadSort };
+              filter.show({ q: filter.text.trim(), choice: read });
+            }}
+            className="h-11 rounded-md border border-neutral-400 bg-white px-3 text-base text-neutral-900 focus:border-brand-600"
+          >
+            {(Object.entries(leadsText.sorts) as [LeadSort, string][]).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
         <button
           type="submit"
           className="h-11 rounded-md border border-neutral-400 bg-white px-4 text-sm font-medium hover:bg-neutral-100"
@@ -157,6 +196,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
           </a>
         )}
       </ListFilterForm>
+      <StatusLinks view={view} counts={counts} />
       {/* Not a status role: the sender-deletion outcome above is the page's one status. */}
       <p aria-live="polite" aria-atomic="true" className="mt-4 min-h-6 text-neutral-700">
         {loading
@@ -165,7 +205,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
             ? filtered
               ? "No messages match."
               : "No messages yet."
-            : `${describeView({ total, unread, q, status })}${
+            : `${describeView(total, unread, view)}${
                 pages > 1 ? `; page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""
               }.`}
       </p>
@@ -178,6 +218,7 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
               // search's pause, the emptied box would ask again with the old status.
               event.preventDefault();
               filter.setText("");
+              also.current = { status: "all", sort: "newest" };
               filter.show({ q: "", choice: "all" });
             }}
             className="font-medium text-brand-800 underline underline-offset-2"
@@ -189,16 +230,11 @@ export default function AdminMessages({ loaderData, actionData }: Route.Componen
       <ul aria-busy={loading} className={`mt-6 flex flex-col gap-4 ${loading ? "opacity-60" : ""}`}>
         {messages.map((message) => (
           <li key={message.id}>
-            <MessageCard message={message} busyId={busyId} busySender={busySender} />
+            <MessageCard message={message} today={today} busyId={busyId} busySender={busySender} />
           </li>
         ))}
       </ul>
-      <Pager
-        page={page}
-        pages={pages}
-        hrefFor={(n) => messagesHref({ page: n, q, status })}
-        label="Pages of messages"
-      />
+      <Pager page={page} pages={pages} hrefFor={(n) => messagesHref({ ...view, page: n })} label="Pages of messages" />
     </div>
   );
 }
