@@ -114,12 +114,21 @@ export class AnalyticsCounter {
     return this.salts.get(day);
   }
 
-  /** Takes what was counted; counting starts anew. */
+  /** What the write took and has not yet committed: a lead's source is still looked up in it. */
+  private writing: Map<string, PendingDay> | undefined;
+
+  /** Takes what was counted, for the write; counting starts anew. The write calls `written` once done. */
   take(): Map<string, PendingDay> {
     const days = this.days;
     this.days = new Map();
     this.dropped = 0;
+    this.writing = days;
     return days;
+  }
+
+  /** The write that took the counts committed them (or gave them up): they are in the database, or gone. */
+  written(): void {
+    this.writing = undefined;
   }
 
   private dayOf(day: string): PendingDay {
@@ -177,11 +186,20 @@ export class AnalyticsCounter {
     pending.markCount++;
   }
 
-  /** The marks a visitor earned in this process since the last write, if any (a lead's source, visit.server.ts). */
+  /**
+   * The marks a visitor earned in this process and not yet committed to the
+   * database, if any (a lead's source, visit.server.ts): counted since the
+   * last write, or taken by the write in progress.
+   */
   pendingMarksOf(day: string, address: string, userAgent: string): VisitorMarks | undefined {
-    const pending = this.days.get(day);
-    const identity = pending?.identities.get(address)?.get(userAgent.slice(0, VIEW_LIMITS.userAgent));
-    return identity === undefined ? undefined : pending!.marks.get(identity);
+    const agent = userAgent.slice(0, VIEW_LIMITS.userAgent);
+    for (const days of [this.days, this.writing]) {
+      const pending = days?.get(day);
+      const identity = pending?.identities.get(address)?.get(agent);
+      const marks = identity === undefined ? undefined : pending!.marks.get(identity);
+      if (marks) return marks;
+    }
+    return undefined;
   }
 
   /** Counts one view of the page `url` (path and query as sent). */

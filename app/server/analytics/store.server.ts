@@ -566,14 +566,18 @@ export async function writeCounts(db: Db, counter: AnalyticsCounter = analyticsC
   const today = utcDay(now);
   if (counter.saltOf(today) === undefined) counter.setSalt(today, await todaysSalt(db, today));
   const days = counter.take();
-  for (const [day, pending] of days) {
-    if (pending.views === 0 && pending.conversions.length === 0) continue;
-    await db.transaction().execute(async (trx) => {
-      if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(trx);
-      // A day already over whose salt is gone: its last views get a salt of their own, never stored.
-      const salt = counter.saltOf(day) ?? (await earlierSalt(trx, day)) ?? randomBytes(32).toString("base64url");
-      await writeDay(trx, day, pending, salt);
-    });
+  try {
+    for (const [day, pending] of days) {
+      if (pending.views === 0 && pending.conversions.length === 0) continue;
+      await db.transaction().execute(async (trx) => {
+        if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(trx);
+        // A day already over whose salt is gone: its last views get a salt of their own, never stored.
+        const salt = counter.saltOf(day) ?? (await earlierSalt(trx, day)) ?? randomBytes(32).toString("base64url");
+        await writeDay(trx, day, pending, salt);
+      });
+    }
+  } finally {
+    counter.written();
   }
 }
 

@@ -21,7 +21,7 @@ interface Visit {
 
 const SOURCE_ROWS = 20;
 
-async function visitOf(
+export async function visitOf(
   db: Db,
   client: { address: string; userAgent: string },
   counter: AnalyticsCounter = analyticsCounter,
