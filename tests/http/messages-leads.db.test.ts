@@ -231,7 +231,7 @@ describe("saved replies", () => {
 });
 
 describe("the acknowledgement", () => {
-  it("is off by default; on, each address gets at most one an hour, threaded under the notice", async () => {
+  it("is off by default; on, each mailbox gets at most one an hour, threaded under the notice", async () => {
     await send("Ack Off");
     expect((await admin.get("/api/admin/acknowledgement")).json).toEqual({ enabled: false, text: null });
 
@@ -242,6 +242,7 @@ describe("the acknowledgement", () => {
     expect(saved.json).toEqual({ enabled: true, text: "Thanks {name}, from {company}." });
     const first = await send("Ack On", { email: "ack.on@example.com" });
     await send("Ack On Again", { email: "ACK.ON@example.com" });
+    await send("Ack On Tagged", { email: "ack.on+leads@example.com" });
     await send("Ack Other", { email: "ack.other@example.com" });
     const acks = () => mailsTo("ack.other@example.com").length + mailsTo("ack.on@example.com").length;
     await expect.poll(acks).toBe(2);
@@ -250,10 +251,16 @@ describe("the acknowledgement", () => {
     expect(mailsTo("ack.on@example.com").length + mailsTo("ACK.ON@example.com").length).toBe(1);
     const text = mailText(mailsTo("ack.on@example.com")[0]!.raw);
     expect(text).toContain("Thanks Ack On, from");
+    expect(text).toMatch(/^Auto-Submitted: auto-replied/im);
+    expect(mailsTo("ack.on+leads@example.com")).toHaveLength(0);
     expect(text).toMatch(new RegExp(`^In-Reply-To: <contact.${first!.id}@localhost>`, "im"));
     expect(mailsTo("ack.off@example.com")).toHaveLength(0);
     expect((await admin.put("/api/admin/acknowledgement", { enabled: "yes" })).status).toBe(400);
-    await admin.put("/api/admin/acknowledgement", { enabled: false });
+    // Turned off without a text: the owner's text stays for next time.
+    expect((await admin.put("/api/admin/acknowledgement", { enabled: false })).json).toEqual({
+      enabled: false,
+      text: "Thanks {name}, from {company}.",
+    });
   });
 });
 

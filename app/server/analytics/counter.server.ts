@@ -193,13 +193,18 @@ export class AnalyticsCounter {
    */
   pendingMarksOf(day: string, address: string, userAgent: string): VisitorMarks | undefined {
     const agent = userAgent.slice(0, VIEW_LIMITS.userAgent);
-    for (const days of [this.days, this.writing]) {
+    let merged: VisitorMarks | undefined;
+    // Both: a view taken by the write and a later one counted since have their own marks.
+    for (const days of [this.writing, this.days]) {
       const pending = days?.get(day);
       const identity = pending?.identities.get(address)?.get(agent);
       const marks = identity === undefined ? undefined : pending!.marks.get(identity);
-      if (marks) return marks;
+      if (!marks) continue;
+      merged ??= new Map();
+      for (const [dimension, keys] of marks)
+        merged.set(dimension, new Set([...(merged.get(dimension) ?? []), ...keys]));
     }
-    return undefined;
+    return merged;
   }
 
   /** Counts one view of the page `url` (path and query as sent). */

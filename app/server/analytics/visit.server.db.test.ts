@@ -38,6 +38,9 @@ describe("visitOf", () => {
     // A write has taken the counts and not committed them yet.
     counter.take();
     expect(await visitOf(db, client, counter, NOW)).toEqual({ source: "newsletter", campaign: "winter" });
+    // A view counted since, with no source of its own, does not hide the one being written.
+    view(counter, "/blog", `https://${SITE}/about`);
+    expect(await visitOf(db, client, counter, NOW)).toEqual({ source: "newsletter", campaign: "winter" });
     counter.written();
     expect(await visitOf(db, client, counter, NOW)).toEqual({ source: "direct", campaign: null });
   });

@@ -15,6 +15,8 @@ interface OutgoingMail {
   /** Threading (ADR 070): this mail's Message-ID, and the one it answers (In-Reply-To and References). */
   messageId?: string;
   inReplyTo?: string;
+  /** An automatic answer (RFC 3834's Auto-Submitted: auto-replied): mail systems send no auto-reply back. */
+  autoReply?: boolean;
 }
 
 export interface Mailer {
@@ -51,6 +53,7 @@ export function init(smtp: { url: string } | undefined): void {
         messageId: mail.messageId,
         inReplyTo: mail.inReplyTo,
         references: mail.inReplyTo,
+        headers: mail.autoReply ? { "Auto-Submitted": "auto-replied" } : undefined,
       });
     },
   };

@@ -5,7 +5,7 @@ import { throttleKeyMaterial } from "../identity/index.server";
 import { defineJob } from "../jobs/index.server";
 import { getMailer, mailId } from "../mail/index.server";
 import { getLogger } from "../platform/logger.server";
-import { createThrottle, type Throttle } from "../platform/throttle.server";
+import { createThrottle, reserveAll, type Throttle } from "../platform/throttle.server";
 import { readSiteSettings } from "../settings/index.server";
 
 /**
@@ -23,17 +23,42 @@ export interface AcknowledgementSetting {
   text: string | null;
 }
 
-/** Per recipient address, ignoring case: this many acknowledgements per hour. */
+/** Per recipient mailbox (see mailboxKey): this many acknowledgements per hour. */
 const ACKNOWLEDGEMENT_THROTTLE = { points: 1, durationSeconds: 60 * 60 };
+/** The whole site: at most this many acknowledgements an hour, whatever addresses are given. */
+const SITE_ACKNOWLEDGEMENTS = { points: 100, durationSeconds: 60 * 60 };
+/** Characters of the sender's name an acknowledgement repeats. */
+const NAME_IN_ACKNOWLEDGEMENT = 60;
 
-let throttle: Throttle | undefined;
+let throttles: { mailbox: Throttle; site: Throttle } | undefined;
 /** Built once at start (the inbox's init). */
 export function initAcknowledgementThrottle(connection: Connection): void {
-  throttle = createThrottle(connection, {
-    name: "acknowledgement",
-    ...ACKNOWLEDGEMENT_THROTTLE,
-    keyMaterial: throttleKeyMaterial,
-  });
+  throttles = {
+    mailbox: createThrottle(connection, {
+      name: "acknowledgement",
+      ...ACKNOWLEDGEMENT_THROTTLE,
+      keyMaterial: throttleKeyMaterial,
+    }),
+    site: createThrottle(connection, {
+      name: "acknowledgement-site",
+      ...SITE_ACKNOWLEDGEMENTS,
+      keyMaterial: throttleKeyMaterial,
+    }),
+  };
+}
+
+/**
+ * The mailbox an address reaches, as far as we can tell: lower case, and
+ * without a `+tag` (name+1@ and name+2@ reach one person), so one mailbox
+ * cannot be sent one acknowledgement per spelling.
+ */
+function mailboxKey(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  const local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
 }
 
 export async function readAcknowledgement(db: Db): Promise<AcknowledgementSetting> {
@@ -45,9 +70,10 @@ export async function readAcknowledgement(db: Db): Promise<AcknowledgementSettin
   return { enabled: Number(row?.acknowledge_messages ?? 0) === 1, text: row?.acknowledgement_text ?? null };
 }
 
-export type AcknowledgementParse = { ok: true; value: AcknowledgementSetting } | { ok: false; message: string };
+export type AcknowledgementParse =
+  { ok: true; value: { enabled: boolean; text?: string | null } } | { ok: false; message: string };
 
-/** `{enabled, text}` as the API and the Replies screen send it; an empty text is the default. */
+/** `{enabled, text?}` as the API and the Saved replies screen send it; an empty text is the default, an omitted one is kept. */
 export function parseAcknowledgement(body: unknown): AcknowledgementParse {
   if (typeof body !== "object" || body === null) return { ok: false, message: "Send a JSON object: {enabled, text}" };
   const { enabled, text } = body as Record<string, unknown>;
@@ -57,14 +83,21 @@ export function parseAcknowledgement(body: unknown): AcknowledgementParse {
   if (typeof text === "string" && text.length > LEAD_LIMITS.acknowledgement)
     return { ok: false, message: `text is too long (${LEAD_LIMITS.acknowledgement} characters at most)` };
   if (typeof text === "string" && text.includes("\0")) return { ok: false, message: "text contains a NUL character" };
+  if (text === undefined) return { ok: true, value: { enabled } };
   const trimmed = typeof text === "string" ? text.trim() : "";
   return { ok: true, value: { enabled, text: trimmed === "" ? null : trimmed } };
 }
 
-export async function saveAcknowledgement(db: Db, setting: AcknowledgementSetting): Promise<AcknowledgementSetting> {
+export async function saveAcknowledgement(
+  db: Db,
+  setting: { enabled: boolean; text?: string | null },
+): Promise<AcknowledgementSetting> {
   await db
     .updateTable("site_settings")
-    .set({ acknowledge_messages: setting.enabled ? 1 : 0, acknowledgement_text: setting.text })
+    .set({
+      acknowledge_messages: setting.enabled ? 1 : 0,
+      ...(setting.text !== undefined && { acknowledgement_text: setting.text }),
+    })
     .where("id", "=", 1)
     .execute();
   return readAcknowledgement(db);
@@ -72,18 +105,25 @@ export async function saveAcknowledgement(db: Db, setting: AcknowledgementSettin
 
 /**
  * Whether this message's sender is sent an acknowledgement: the setting is
- * on, there is a mail server, and the address has not had one this hour
- * (which this call counts).
+ * on, there is a mail server and a contact e-mail to send from, the mailbox
+ * has not had one this hour and the site not 100 (which this call counts).
  */
 export async function reserveAcknowledgement(db: Db, email: string): Promise<boolean> {
-  if (!throttle) throw new Error("the inbox's init() was not called at start (server/startup.ts)");
+  if (!throttles) throw new Error("the inbox's init() was not called at start (server/startup.ts)");
   if (getMailer() === null || !(await readAcknowledgement(db)).enabled) return false;
-  return (await throttle.reserve(email.trim().toLowerCase())).ok;
+  if (!(await readSiteSettings(db)).contactEmail) return false;
+  const reserved = await reserveAll([
+    [throttles.mailbox, mailboxKey(email)],
+    [throttles.site, "all"],
+  ]);
+  return reserved.ok;
 }
 
 /** The acknowledgement's text for one sender. */
 export function acknowledgementText(template: string | null, name: string, company: string): string {
-  return (template ?? DEFAULT_ACKNOWLEDGEMENT).replaceAll("{name}", name).replaceAll("{company}", company);
+  return (template ?? DEFAULT_ACKNOWLEDGEMENT)
+    .replaceAll("{name}", name.slice(0, NAME_IN_ACKNOWLEDGEMENT))
+    .replaceAll("{company}", company);
 }
 
 export const acknowledgement = defineJob<{ messageId: string }>(
@@ -97,10 +137,12 @@ export const acknowledgement = defineJob<{ messageId: string }>(
     if (!row || row.status === "spam") return;
     const mailer = getMailer();
     if (!mailer) throw new Error("SMTP_URL is not set");
+    const { enabled, text } = await readAcknowledgement(db);
+    // Turned off since this one was queued: not sent.
+    if (!enabled) return;
     const settings = await readSiteSettings(db);
-    const from = settings.contactEmail ?? settings.notifyEmail;
+    const from = settings.contactEmail;
     if (!from) throw new Error("No contact e-mail to send from: set one in Admin > Settings");
-    const { text } = await readAcknowledgement(db);
     await mailer.send({
       from: { name: settings.companyName, address: from },
       to: row.email,
@@ -108,6 +150,7 @@ export const acknowledgement = defineJob<{ messageId: string }>(
       text: acknowledgementText(text, row.name, settings.companyName),
       messageId: mailId(`acknowledgement.${row.id}`),
       inReplyTo: row.mail_id ?? undefined,
+      autoReply: true,
     });
     getLogger().info({ messageId: row.id }, "acknowledgement sent");
   },

@@ -66,12 +66,13 @@ export async function addReply(
     (idempotencyKey.length === 0 || idempotencyKey.length > LEAD_LIMITS.idempotencyKey)
   )
     throw new ReplyError(400, `Idempotency-Key must be 1 to ${LEAD_LIMITS.idempotencyKey} characters`);
+  if (idempotencyKey?.includes("\0")) throw new ReplyError(400, "Idempotency-Key contains a NUL character");
   const blocker = await replyBlocker(db);
   if (blocker) throw new ReplyError(409, blocker);
   return db.transaction().execute(async (trx) => {
     const message = await trx
       .selectFrom("contact_messages")
-      .select(["id", "status"])
+      .select("id")
       .where("id", "=", messageId)
       .executeTakeFirst();
     if (!message) throw new ReplyError(404, "Message not found");
@@ -109,12 +110,16 @@ export async function addReply(
     if (Number(count.count) > LEAD_LIMITS.repliesPerMessage)
       throw new ReplyError(409, `A message takes at most ${LEAD_LIMITS.repliesPerMessage} replies`);
     await enqueue(trx, contactReply, { replyId: id }, { idempotencyKey: `contact.reply:${id}` });
+    // Decided on the row as it is now: a status another request changed meanwhile stays.
     await trx
       .updateTable("contact_messages")
-      .set((eb) => ({
-        status: message.status === "new" ? "contacted" : message.status,
-        read_at: eb.fn.coalesce("read_at", eb.val(now)),
-      }))
+      .set({ status: "contacted" })
+      .where("id", "=", messageId)
+      .where("status", "=", "new")
+      .execute();
+    await trx
+      .updateTable("contact_messages")
+      .set((eb) => ({ read_at: eb.fn.coalesce("read_at", eb.val(now)) }))
       .where("id", "=", messageId)
       .execute();
     const row = await trx.selectFrom("message_replies").selectAll().where("id", "=", id).executeTakeFirstOrThrow();

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useAnswerCount } from "~/components/admin/use-answer-count";
 import { data, useNavigation } from "react-router";
 import { AdminScreen } from "~/components/admin/admin-screen";
 import { ACKNOWLEDGEMENT_PREVIEW_NAME, leadsText as text } from "~/content/leads";
@@ -42,7 +43,7 @@ export default function AdminSavedReplies({ loaderData, actionData }: Route.Comp
   useEffect(() => {
     if (actionData) notice.current?.focus();
   }, [actionData]);
-  const added = actionData?.ok && actionData.intent === "create";
+  const adds = useAnswerCount(actionData, ["create"]);
   return (
     <AdminScreen width="3xl" title={text.savedTitle} intro={text.savedIntro}>
       <div ref={notice} tabIndex={-1} className="mt-4 outline-none">
@@ -61,14 +62,8 @@ export default function AdminSavedReplies({ loaderData, actionData }: Route.Comp
         <h2 id="add-saved" className="text-xl font-semibold">
           {text.addHeading}
         </h2>
-        {/* A new key after an add empties the fields. */}
-        <SavedReplyFields
-          key={added ? actionData.done : "new"}
-          idPrefix="new"
-          intent="create"
-          submit={text.add}
-          busy={busyIntent === "create"}
-        />
+        {/* A new key after each add empties the fields; nothing else does (a refused add keeps them). */}
+        <SavedReplyFields key={adds} idPrefix="new" intent="create" submit={text.add} busy={busyIntent === "create"} />
       </section>
       <section aria-labelledby="saved-list" className="mt-8">
         <h2 id="saved-list" className="text-xl font-semibold">

@@ -11,6 +11,14 @@ import type { ContactMessage } from "~/server/messages/index.server";
 
 export function LeadForm({ message, busy }: { message: ContactMessage; busy: boolean }) {
   const [followUp, setFollowUp] = useState(message.followUpAt ?? "");
+  // The stored status can change under the form (a reply moves new to contacted): the select follows
+  // it, and what the owner typed in the other fields stays.
+  const [status, setStatus] = useState(message.status);
+  const [stored, setStored] = useState(message.status);
+  if (stored !== message.status) {
+    setStored(message.status);
+    setStatus(message.status);
+  }
   const dateField = useRef<HTMLInputElement>(null);
   return (
     <section aria-labelledby="lead-heading" className="mt-6 rounded-lg border border-neutral-200 bg-white p-5">
@@ -23,7 +31,13 @@ export function LeadForm({ message, busy }: { message: ContactMessage; busy: boo
             <label htmlFor="lead-status" className={labelClass}>
               {text.statusLabel}
             </label>
-            <select id="lead-status" name="status" defaultValue={message.status} className={`h-11 ${inputClass}`}>
+            <select
+              id="lead-status"
+              name="status"
+              value={status}
+              onChange={(event) => setStatus(event.target.value as typeof status)}
+              className={`h-11 ${inputClass}`}
+            >
               {LEAD_STATUSES.map((status) => (
                 <option key={status} value={status}>
                   {LEAD_STATUS_LABELS[status]}

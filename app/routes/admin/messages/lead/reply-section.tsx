@@ -59,10 +59,13 @@ function ReplyForm({
 }) {
   const [chosen, setChosen] = useState(startFrom?.id ?? "");
   const [body, setBody] = useState(startFrom?.body ?? "");
-  const use = (id: string) => {
+  // Choosing fills an empty reply (or one that is still another saved reply's text); over
+  // what the owner typed, only "Use this reply" replaces it.
+  const use = (id: string, replace: boolean) => {
     setChosen(id);
     const saved = savedReplies.find((candidate) => candidate.id === id);
-    if (saved) setBody(saved.body);
+    const untouched = body.trim() === "" || savedReplies.some((candidate) => candidate.body === body);
+    if (saved && (replace || untouched)) setBody(saved.body);
   };
   return (
     <>
@@ -72,7 +75,7 @@ function ReplyForm({
           className="mt-3 flex flex-wrap items-end gap-2"
           onSubmit={(event) => {
             event.preventDefault();
-            use(chosen);
+            use(chosen, true);
           }}
         >
           <div className="flex min-w-0 flex-col gap-1">
@@ -83,7 +86,7 @@ function ReplyForm({
               id="reply-saved"
               name="savedReply"
               value={chosen}
-              onChange={(event) => use(event.target.value)}
+              onChange={(event) => use(event.target.value, false)}
               className={`h-11 ${inputClass}`}
             >
               <option value="">{text.noSavedReply}</option>

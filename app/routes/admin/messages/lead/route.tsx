@@ -73,12 +73,9 @@ export default function AdminLead({ loaderData, actionData }: Route.ComponentPro
         </div>
       </div>
       <MessageDetails message={message} today={today} busy={busy === "not-spam"} />
-      {/* A new key after each save: the fields show what was stored. */}
-      <LeadForm
-        key={`${message.id}-${message.status}-${message.followUpAt}-${message.note}`}
-        message={message}
-        busy={busy === "save"}
-      />
+      {/* A new key when what is stored changes: the fields show it. The status is not in the key: a reply that
+          moves it (new to contacted) keeps what the owner typed in the other fields, and the select follows it. */}
+      <LeadForm key={`${message.id}-${message.followUpAt}-${message.note}`} message={message} busy={busy === "save"} />
       <ReplySection
         replies={message.replies}
         savedReplies={savedReplies}
