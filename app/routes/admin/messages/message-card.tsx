@@ -5,17 +5,14 @@
  * everything from its sender.
  */
 import { Form, Link } from "react-router";
-import { preferredContactOptions, serviceOptions } from "~/content/contact";
 import { leadsText } from "~/content/leads";
 import { countOf } from "~/lib/admin-lists";
 import { formatDate } from "~/lib/dates";
 import type { Route } from "./+types/route";
+import { ContactFacts } from "./contact-facts";
 import { LeadFacts } from "./lead-facts";
 
 type Message = Route.ComponentProps["loaderData"]["messages"][number];
-
-const label = (options: ReadonlyArray<{ value: string; label: string }>, value: string) =>
-  options.find((o) => o.value === value)?.label ?? value;
 
 const noticeLabel = {
   off: "E-mail notice: not configured",
@@ -69,18 +66,7 @@ export function MessageCard({
       <LeadFacts message={message} today={today} className="mt-2" />
       {/* A phone stacks each label over its value: beside "Preferred Contact Method" an address broke every few letters. */}
       <dl className="mt-3 grid grid-cols-1 gap-x-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-y-1">
-        <dt className="font-medium">Email</dt>
-        <dd className="mb-2 min-w-0 break-words sm:mb-0">
-          <a className="text-brand-700 underline" href={`mailto:${message.email}`}>
-            {message.email}
-          </a>
-        </dd>
-        <dt className="font-medium">Phone</dt>
-        <dd className="mb-2 sm:mb-0">{message.phone ?? "-"}</dd>
-        <dt className="font-medium">Preferred Contact Method</dt>
-        <dd className="mb-2 sm:mb-0">{label(preferredContactOptions, message.preferredContact)}</dd>
-        <dt className="font-medium">Service Interest</dt>
-        <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
+        <ContactFacts message={message} />
       </dl>
       <p className="mt-3 whitespace-pre-wrap break-words">{message.message}</p>
       <p className="mt-3 text-xs text-neutral-700">

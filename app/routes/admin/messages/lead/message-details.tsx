@@ -4,14 +4,11 @@
  * the site kept as spam, why, with "Not spam" to move it back to New.
  */
 import { Form } from "react-router";
-import { preferredContactOptions, serviceOptions } from "~/content/contact";
 import { leadsText as text } from "~/content/leads";
 import { formatDate } from "~/lib/dates";
 import type { ContactMessage } from "~/server/messages/index.server";
+import { ContactFacts } from "../contact-facts";
 import { LeadFacts } from "../lead-facts";
-
-const label = (options: ReadonlyArray<{ value: string; label: string }>, value: string) =>
-  options.find((o) => o.value === value)?.label ?? value;
 
 export function MessageDetails({ message, today, busy }: { message: ContactMessage; today: string; busy: boolean }) {
   return (
@@ -27,18 +24,7 @@ export function MessageDetails({ message, today, busy }: { message: ContactMessa
             {formatDate(message.createdAt)} {new Date(message.createdAt).toISOString().slice(11, 16)} UTC
           </time>
         </dd>
-        <dt className="font-medium">Email</dt>
-        <dd className="mb-2 min-w-0 break-words sm:mb-0">
-          <a className="text-brand-700 underline" href={`mailto:${message.email}`}>
-            {message.email}
-          </a>
-        </dd>
-        <dt className="font-medium">Phone</dt>
-        <dd className="mb-2 sm:mb-0">{message.phone ?? "-"}</dd>
-        <dt className="font-medium">Preferred Contact Method</dt>
-        <dd className="mb-2 sm:mb-0">{label(preferredContactOptions, message.preferredContact)}</dd>
-        <dt className="font-medium">Service Interest</dt>
-        <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
+        <ContactFacts message={message} />
       </dl>
       <p className="mt-4 whitespace-pre-wrap break-words">{message.message}</p>
       {message.status === "spam" && (
