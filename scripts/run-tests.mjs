@@ -101,6 +101,15 @@ for (const [signal, code] of [
   });
 }
 
+/** The first three lines of an error, without colour codes, on one indented block. */
+const firstLines = (text) =>
+  String(text ?? "(no message)")
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .slice(0, 3)
+    .join("\n      ");
+
 let passed = 0;
 let failed = 0;
 const summary = [];
@@ -141,6 +150,8 @@ const lint = phase("Lint", async () => {
 
 const env = { TEST_BACKENDS: backends.join(",") };
 const slowest = [];
+/** Each failed test with the start of its error: printed last, where a CI log's tail shows it. */
+const failures = [];
 await phase("Vitest", async () => {
   const file = path.join(out, "vitest-summary.json");
   fs.rmSync(file, { force: true });
@@ -159,6 +170,9 @@ await phase("Vitest", async () => {
       count("vitest exit status", 0, 1);
     }
     slowest.push(...result.tests.map((t) => ({ ms: t.ms, name: `[vitest ${t.project}] ${t.file} > ${t.name}` })));
+    for (const t of result.tests.filter((t) => t.state === "failed")) {
+      failures.push(`[vitest ${t.project}] ${t.file} > ${t.name}\n      ${firstLines(t.error)}`);
+    }
   } catch {
     count("vitest", 0, 1);
     console.error("Vitest produced no results.");
@@ -183,6 +197,12 @@ await phase("Playwright", async () => {
           if (test.status === "unexpected" || test.status === "flaky") counts.failed += 1;
           const ms = test.results.reduce((sum, r) => sum + r.duration, 0);
           slowest.push({ ms, name: `[${test.projectName}] ${spec.file}:${spec.line} > ${spec.title}` });
+          if (test.status === "unexpected" || test.status === "flaky") {
+            const error = test.results.find((r) => r.error)?.error?.message;
+            failures.push(
+              `[${test.projectName}] ${spec.file}:${spec.line} > ${spec.title}\n      ${firstLines(error)}`,
+            );
+          }
         }
       }
       for (const child of suite.suites ?? []) visit(child);
@@ -206,6 +226,10 @@ if (stopping) await new Promise(() => {});
 console.log("\nThe ten slowest tests:");
 for (const test of slowest.sort((a, b) => b.ms - a.ms).slice(0, 10)) {
   console.log(`  ${(test.ms / 1000).toFixed(1).padStart(6)} s  ${test.name}`);
+}
+if (failures.length > 0) {
+  console.log(`\nFailed (${failures.length}):`);
+  for (const failure of failures.slice(0, 20)) console.log(`  ${failure}`);
 }
 console.log(`\nTime: ${timings.join(", ")}; ${((Date.now() - started) / 60_000).toFixed(1)} min in all`);
 console.log(`\n${summary.join("\n")}`);

@@ -9,7 +9,7 @@ import type { Reporter, TestModule } from "vitest/node";
 
 export interface VitestSummary {
   projects: Record<string, { passed: number; failed: number }>;
-  tests: Array<{ project: string; name: string; file: string; ms: number; state: string }>;
+  tests: Array<{ project: string; name: string; file: string; ms: number; state: string; error?: string }>;
   /** Per file and project: importing it, its setup files, its tests and hooks. */
   files: Array<{ project: string; file: string; ms: number }>;
   unhandledErrors: number;
@@ -28,7 +28,8 @@ export default class SummaryReporter implements Reporter {
       summary.files.push({ project, file, ms: took.collectDuration + took.setupDuration + took.duration });
       let failedHere = 0;
       for (const test of module.children.allTests()) {
-        const state = test.result().state;
+        const result = test.result();
+        const state = result.state;
         if (state === "passed") counts.passed += 1;
         if (state === "failed") failedHere += 1;
         summary.tests.push({
@@ -37,11 +38,17 @@ export default class SummaryReporter implements Reporter {
           file,
           ms: test.diagnostic()?.duration ?? 0,
           state,
+          // The first lines of why, for the run's last lines (CI shows only its tail).
+          error: result.errors?.[0]?.message?.slice(0, 500),
         });
       }
       // A file that failed outside its tests (it did not load, or a hook
       // failed) counts once, even when its tests were only skipped.
-      if (failedHere === 0 && (module.state() === "failed" || module.errors().length > 0)) failedHere = 1;
+      if (failedHere === 0 && (module.state() === "failed" || module.errors().length > 0)) {
+        failedHere = 1;
+        const error = module.errors()[0]?.message?.slice(0, 500);
+        summary.tests.push({ project, name: "(the file itself)", file, ms: 0, state: "failed", error });
+      }
       counts.failed += failedHere;
     }
     fs.mkdirSync(path.dirname(out), { recursive: true });
