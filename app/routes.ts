@@ -10,6 +10,9 @@ export default [
   route("blog/category/:slug", "routes/blog.category.$slug.tsx"),
   route("blog/category/:slug/rss.xml", "routes/blog.category.$slug.rss.xml.ts"),
   route("about", "routes/about.tsx"),
+  // Booking a call, and a booking's own page behind the secret link of its e-mails (ADR 071).
+  route("book", "routes/book/route.tsx"),
+  route("book/manage/:token", "routes/book/manage/route.tsx"),
   // A page with its draft: the editor's Preview (signed in) or a share link (ADR 053).
   route("pages/preview/landing/:token?", "routes/pages.preview.landing.tsx"),
   route("pages/preview/about/:token?", "routes/pages.preview.about.tsx"),
@@ -19,6 +22,7 @@ export default [
     route("admin/messages", "routes/admin/messages/route.tsx"),
     route("admin/messages/:id", "routes/admin/messages/lead/route.tsx"),
     route("admin/saved-replies", "routes/admin/saved-replies/route.tsx"),
+    route("admin/booking", "routes/admin/booking/route.tsx"),
     route("admin/settings", "routes/admin/settings/route.tsx"),
     route("admin/images", "routes/admin/images/route.tsx"),
     route("admin/administrators", "routes/admin/administrators/route.tsx"),
@@ -57,6 +61,8 @@ export default [
   route("api/auth/sessions", "routes/api/auth.sessions.ts"),
   route("api/auth/sessions/:id", "routes/api/auth.sessions.$id.ts"),
   route("api/contact", "routes/api/contact.ts"),
+  route("api/booking", "routes/api/booking.ts"),
+  route("api/booking/slots", "routes/api/booking.slots.ts"),
   // The admin's JSON API: one layout's middleware refuses a stranger (401) before any of them runs.
   layout("routes/api/admin.layout.ts", [
     ...prefix("api/admin", [
@@ -76,6 +82,9 @@ export default [
       route("saved-replies", "routes/api/admin.saved-replies.ts"),
       route("saved-replies/:id", "routes/api/admin.saved-replies.$id.ts"),
       route("acknowledgement", "routes/api/admin.acknowledgement.ts"),
+      route("booking", "routes/api/admin.booking.ts"),
+      route("bookings", "routes/api/admin.bookings.ts"),
+      route("bookings/:id/cancel", "routes/api/admin.bookings.$id.cancel.ts"),
       route("settings", "routes/api/admin.settings.ts"),
       route("images", "routes/api/admin.images.ts"),
       route("images/:id", "routes/api/admin.images.$id.ts"),

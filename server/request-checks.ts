@@ -21,15 +21,22 @@ export function refuseUnknownMethods(req: Request, res: Response, next: NextFunc
  * CSRF defence (docs/product/contract.md#cross-origin-writes): a state-changing request from another origin
  * is refused. Browsers send Origin on cross-origin writes, and Sec-Fetch-Site
  * where Origin is missing; tools such as curl send neither and are allowed.
+ * A form posted from a page whose Referrer-Policy is no-referrer (a booking's
+ * link, ADR 071) carries `Origin: null` even to its own site (the Fetch
+ * standard's rule for navigations); the browser's Sec-Fetch-Site, which no
+ * page can set, then says whether it came from this site.
  */
 export function refuseCrossOriginWrites(siteOrigin: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const origin = req.get("origin");
     const ownOrigin = `${req.protocol}://${req.get("host")}`;
-    const crossOrigin = origin
-      ? origin !== siteOrigin && origin !== ownOrigin
-      : req.get("sec-fetch-site") === "cross-site";
+    const crossOrigin =
+      origin === "null"
+        ? req.get("sec-fetch-site") !== "same-origin"
+        : origin
+          ? origin !== siteOrigin && origin !== ownOrigin
+          : req.get("sec-fetch-site") === "cross-site";
     if (crossOrigin) {
       res.status(403).json({ error: "Cross-origin request refused" });
       return;

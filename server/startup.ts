@@ -19,6 +19,7 @@ import { init as initAudit } from "~/server/audit/index.server";
 import { init as initAnalytics } from "~/server/analytics/index.server";
 import { init as initRedirects } from "~/server/redirects/index.server";
 import { init as initWebhooks } from "~/server/webhooks/index.server";
+import { init as initBooking } from "~/server/booking/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -47,6 +48,7 @@ export function initDomains(connection: Connection = getConnection()): void {
   initAnalytics(config);
   initRedirects();
   initWebhooks();
+  initBooking(connection);
 }
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */

@@ -26,6 +26,8 @@ const JOB_KIND_LABELS: Record<string, string> = {
   "contact.notice": "Notice e-mail of a message",
   "contact.reply": "Reply to a message",
   "contact.acknowledgement": "Acknowledgement e-mail to a sender",
+  "booking.mail": "E-mail about a booked call",
+  "booking.prune": "Pruning cancelled bookings",
   "event.dispatch": "Event delivery",
   "post.publish-due": "Scheduled post's publication",
   "audit.prune": "Pruning the audit log",

@@ -30,6 +30,7 @@ export const ADMIN_NAVIGATION: AdminSectionGroup[] = [
     sections: [
       { to: "/admin/messages", label: "Messages" },
       { to: "/admin/saved-replies", label: "Saved replies" },
+      { to: "/admin/booking", label: "Booking" },
     ],
   },
   {

@@ -4,7 +4,7 @@ import { SITE_LAYER_ID } from "~/components/site/contact-store";
 import { loadContactModal } from "~/components/site/contact-trigger";
 import { HOVER_MEDIA, Tooltips, type TooltipImplementation } from "~/components/ui/tip";
 import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from "./island";
-import { islands, type IslandName } from "./registry";
+import { islands, pageIslands, type IslandName, type PageIslandName } from "./registry";
 
 /**
  * The only script a public page loads at first (ADR 018): it hydrates the
@@ -39,17 +39,29 @@ async function tooltipsForThisScreen(): Promise<TooltipImplementation | null> {
   }
 }
 
+/** A page's own island (registry.ts `pageIslands`): its code, loaded now; null when the name is unknown or it fails to load. */
+async function loadPageIsland(name: string): Promise<React.ComponentType<object> | null> {
+  const load = pageIslands[name as PageIslandName] as (() => Promise<React.ComponentType<object>>) | undefined;
+  if (!load) {
+    console.warn(`Unknown island "${name}"`);
+    return null;
+  }
+  try {
+    return await load();
+  } catch (error) {
+    console.warn(`The island "${name}" could not be loaded`, error);
+    return null;
+  }
+}
+
 async function hydrateIslands() {
   const tooltips = await tooltipsForThisScreen();
   const containers = [...document.querySelectorAll<HTMLElement>(`[${ISLAND_ATTRIBUTE}]`)];
   pending = containers.length;
-  for (const container of containers) {
-    const name = container.getAttribute(ISLAND_ATTRIBUTE) as IslandName;
-    const Component = islands[name] as React.ComponentType<object> | undefined;
+  const hydrate = (container: HTMLElement, Component: React.ComponentType<object> | null) => {
     if (!Component) {
-      console.warn(`Unknown island "${name}"`);
       pending -= 1;
-      continue;
+      return;
     }
     const props = JSON.parse(container.getAttribute(ISLAND_PROPS_ATTRIBUTE) ?? "{}") as object;
     hydrateRoot(
@@ -61,7 +73,16 @@ async function hydrateIslands() {
         <Hydrated />
       </>,
     );
+  };
+  const later: Array<Promise<void>> = [];
+  for (const container of containers) {
+    const name = container.getAttribute(ISLAND_ATTRIBUTE) ?? "";
+    const Component = islands[name as IslandName] as React.ComponentType<object> | undefined;
+    // The site's islands hydrate at once; a page's own wait for their code, loaded side by side.
+    if (Component) hydrate(container, Component);
+    else later.push(loadPageIsland(name).then((loaded) => hydrate(container, loaded)));
   }
+  await Promise.all(later);
   // No island (or none known) to wait for.
   if (pending === 0) document.documentElement.dataset.hydrated = "true";
 }

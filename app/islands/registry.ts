@@ -25,3 +25,19 @@ export const islands = {
 };
 
 export type IslandName = keyof typeof islands;
+
+const bookingIslands = () => import("~/components/site/booking/islands");
+
+/**
+ * Islands that only one or two pages show (the booking pages), rendered
+ * through <PageIsland>: the browser loads their code when a page has one,
+ * so it stays out of the first load of every other public page, whose
+ * budget has little room left (ADR 018).
+ */
+export const pageIslands = {
+  "booking-slots": () => bookingIslands().then((module) => module.SlotPicker),
+  "submit-button": () => bookingIslands().then((module) => module.SubmitButton),
+  "call-time": () => bookingIslands().then((module) => module.CallTime),
+};
+
+export type PageIslandName = keyof typeof pageIslands;

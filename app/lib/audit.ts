@@ -40,6 +40,8 @@ export const AUDIT_ACTIONS = [
   "reply-sent",
   "saved-reply-changed",
   "acknowledgement-changed",
+  "booking-changed",
+  "booking-cancelled",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -79,6 +81,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "reply-sent": "Reply written",
   "saved-reply-changed": "Saved reply changed",
   "acknowledgement-changed": "Acknowledgement changed",
+  "booking-changed": "Booking hours changed",
+  "booking-cancelled": "Call cancelled",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

@@ -12,3 +12,18 @@ const EMAIL = /^[^\s@]+@[^\s@][^\s.@]*\.[^\s@]+$/;
 export function isValidEmail(email: string): boolean {
   return email.length <= EMAIL_MAX_LENGTH && EMAIL.test(email);
 }
+
+/**
+ * The mailbox an address reaches, as far as we can tell: lower case, and
+ * without a `+tag` (name+1@ and name+2@ reach one person), so one mailbox is
+ * counted once however it is spelled (the acknowledgement's throttle, the
+ * limit on calls booked per address).
+ */
+export function mailboxOf(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at < 0) return address;
+  const local = address.slice(0, at);
+  const plus = local.indexOf("+");
+  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
+}

@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { hasSecretAddress, isPreviewPath, looksLikeToken, redactSecretPath, redactTokenSegments } from "./secret-paths";
+import {
+  hasSecretAddress,
+  isBookingLinkPath,
+  isPreviewPath,
+  looksLikeToken,
+  redactSecretPath,
+  redactTokenSegments,
+} from "./secret-paths";
 
 const TOKEN = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde";
 
@@ -12,6 +19,8 @@ describe("secret paths (ADRs 038, 044)", () => {
     [`/admin/invite/${TOKEN}`, "/admin/invite/[token]"],
     [`/%61dmin/invite/${TOKEN}/more`, "/admin/invite/[token]"],
     [`//blog/preview/${TOKEN}`, "//blog/preview/[token]"],
+    [`/book/manage/${TOKEN}`, "/book/manage/[token]"],
+    [`/Book/Manage/${TOKEN}?from=2026-12-01`, "/book/manage/[token]"],
     [`/admin/setup?token=${TOKEN}`, "/admin/setup?[redacted]"],
     [`/admin/setup?x=1&TOKEN=${TOKEN}`, "/admin/setup?[redacted]"],
     [`/admin/setup?%74oken=${TOKEN}`, "/admin/setup?[redacted]"],
@@ -40,6 +49,14 @@ describe("secret paths (ADRs 038, 044)", () => {
     for (const url of ["/admin", "/admin/invite", "/admin/setups", "/blog/some-post", "/blog/search?q=token"]) {
       expect(hasSecretAddress(url), url).toBe(false);
     }
+  });
+
+  it("knows a booking's link however the router would accept it (ADR 071)", () => {
+    expect(isBookingLinkPath(`/book/manage/${TOKEN}`)).toBe(true);
+    expect(isBookingLinkPath(`/BOOK/m%61nage/${TOKEN}`)).toBe(true);
+    expect(hasSecretAddress(`/book/manage/${TOKEN}`)).toBe(true);
+    expect(isBookingLinkPath("/book")).toBe(false);
+    expect(isBookingLinkPath("/book?from=2026-12-01")).toBe(false);
   });
 
   it("knows a share link however the router would accept it", () => {

@@ -1,13 +1,16 @@
 /**
  * Paths whose last segment is a secret: an invitation's token is a password
- * until it is used (ADR 038), a share link's opens a draft (ADR 044). Neither
- * may reach a log. React Router matches paths decoded and without regard to
- * case, so these are checked the same way: `/blog/pr%65view/{token}` opens
- * the share link too. The first administrator's setup link carries its token
- * in the query (`/admin/setup?token=`): a query naming a token is not logged
- * either (ADR 048).
+ * until it is used (ADR 038), a share link's opens a draft (ADR 044), a
+ * booking's link (`/book/manage/{token}`) cancels or moves the call
+ * (ADR 071). None may reach a log. React Router matches paths decoded and
+ * without regard to case, so these are checked the same way:
+ * `/blog/pr%65view/{token}` opens the share link too. The first
+ * administrator's setup link carries its token in the query
+ * (`/admin/setup?token=`): a query naming a token is not logged either
+ * (ADR 048).
  */
-const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/", "/pages/preview/"] as const;
+const BOOKING_LINK_PREFIX = "/book/manage/";
+const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/", "/pages/preview/", BOOKING_LINK_PREFIX] as const;
 
 /** A request URL's path, percent-decoded where it decodes, lower case: as React Router matches it. */
 export function decodedPath(url: string): string {
@@ -26,10 +29,15 @@ export function isPreviewPath(url: string): boolean {
   return path.startsWith("/blog/preview/") || path.startsWith("/pages/preview/");
 }
 
+/** Whether a request URL opens a booking's own page (any spelling the router accepts; ADR 071). */
+export function isBookingLinkPath(url: string): boolean {
+  return decodedPath(url).startsWith(BOOKING_LINK_PREFIX);
+}
+
 /**
  * Whether a request URL is a page whose own address holds a secret: a share
- * link, an invitation, or the setup page (its token in the query). Such a
- * page must not send its address on as a referrer (ADR 048).
+ * link, an invitation, a booking's link, or the setup page (its token in the
+ * query). Such a page must not send its address on as a referrer (ADR 048).
  */
 export function hasSecretAddress(url: string): boolean {
   const path = decodedPath(url);

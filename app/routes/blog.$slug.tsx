@@ -1,5 +1,6 @@
 import { ArticleView } from "~/components/site/article-view";
 import { JsonLd } from "~/components/site/json-ld";
+import { bookingPage } from "~/content/booking";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
@@ -48,7 +49,23 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
       <Island name="site-header" props={{ companyName: company.name }} />
       <main id="main" className="mx-auto max-w-3xl px-4 py-12">
         <Island name="page-status" props={{}} />
-        <ArticleView article={article} previous={previous} next={next} backTo={blogPageHref(page)} mode="page" />
+        <ArticleView
+          article={article}
+          previous={previous}
+          next={next}
+          backTo={blogPageHref(page)}
+          mode="page"
+          after={
+            <p className="mt-12 rounded-lg bg-brand-50 p-5 text-lg">
+              <a
+                href="/book"
+                className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900"
+              >
+                {bookingPage.articleLink}
+              </a>
+            </p>
+          }
+        />
         <JsonLd data={blogPostingJsonLd(article, { siteUrl, companyName: company.name })} />
       </main>
       <Island name="site-footer" props={{ companyName: company.name, socialUrls: company.socialUrls }} />

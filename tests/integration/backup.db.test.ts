@@ -209,6 +209,25 @@ beforeAll(async () => {
     .execute();
   const saved = await admin.post("/api/admin/saved-replies", { name: "Pricing", body: "Our rates are on the site." });
   expect(saved.status, saved.text).toBe(201);
+  // The hours for calls and a call booked (ADR 071): both travel; the call is also a lead.
+  const hours = await admin.put("/api/admin/booking", {
+    enabled: true,
+    timeZone: "Europe/Berlin",
+    slotMinutes: 45,
+    minNoticeHours: 0,
+    horizonDays: 14,
+    weekly: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, start: "00:00", end: "23:45" })),
+    daysOff: ["2030-12-25"],
+  });
+  expect(hours.status, hours.text).toBe(200);
+  const { slots } = (await admin.get(`/api/booking/slots`)).json as { slots: Array<{ start: string }> };
+  const booked = await new ApiClient(server.url).post("/api/booking", {
+    start: slots.at(-1)!.start,
+    name: "Grace Hopper",
+    email: "grace@example.com",
+    message: "A call about the audit",
+  });
+  expect(booked.status, booked.text).toBe(201);
   // A view from a newsletter (ADR 056): the day's numbers travel, written within a few seconds.
   const viewed = await fetch(`${server.url}/about?utm_source=newsletter`, {
     headers: { accept: "text/html", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" },
@@ -352,8 +371,15 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
       expect(imageDigests(final)).toEqual(imageDigests(original));
       expect(original.images).toHaveLength(2);
       expect(original.posts!.length).toBeGreaterThan(3);
-      expect(original.contact_messages).toEqual([
-        expect.objectContaining({ status: "won", note: "Signed for the systems audit", follow_up_at: "2026-12-01" }),
+      expect(original.contact_messages).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ status: "won", note: "Signed for the systems audit", follow_up_at: "2026-12-01" }),
+          expect.objectContaining({ status: "new", call_status: "booked", message: "A call about the audit" }),
+        ]),
+      );
+      expect(original.bookings).toEqual([expect.objectContaining({ status: "confirmed", name: "Grace Hopper" })]);
+      expect(original.booking_settings).toEqual([
+        expect.objectContaining({ time_zone: "Europe/Berlin", slot_minutes: 45, days_off: '["2030-12-25"]' }),
       ]);
       expect(original.message_replies).toEqual([
         expect.objectContaining({ body: "Thank you, Grace: we will call on Monday.", status: "sent" }),
@@ -666,6 +692,10 @@ describe("a crafted backup is refused or neutralised (ADR 047)", () => {
       ["contact_messages", { follow_up_at: "next week" }, /a message the site would never keep/],
       ["contact_messages", { source_page: "javascript:alert(1)" }, /a message the site would never keep/],
       ["message_replies", { status: "delivered" }, /a reply the site would never keep/],
+      ["bookings", { status: "maybe" }, /a booking the site would never keep/],
+      ["bookings", { slot: null }, /a booking the site would never keep/],
+      ["booking_settings", { time_zone: "Mars/Olympus_Mons" }, /booking hours the site would never keep/],
+      ["booking_settings", { weekly: '[{"day":1,"start":"10:00","end":"09:00"}]' }, /booking hours/],
     ])("a row of %s the site would never write: %j", async (table, change, message) => {
       const crafted = path.join(dir, `crafted-${table}-${Object.keys(change)[0]}.tar`);
       await rewriteBackup(backupFile, crafted, (name, bytes) => [

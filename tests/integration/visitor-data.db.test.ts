@@ -9,7 +9,7 @@ import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/
  * The rule of docs/security.md ("What the site keeps about a visitor"): no
  * client address is stored in the clear, anywhere. One visitor on IPv4 and
  * one on IPv6 view pages (with a campaign and a referrer), search, hit a
- * 404, send a contact message, fail to sign in with an unknown e-mail and
+ * 404, send a contact message, book a call, fail to sign in with an unknown e-mail and
  * with a wrong password, and finally sign in as the administrator; then no
  * byte of the SQLite file (and its WAL) and no row of any PostgreSQL table
  * holds either address as text, nor the unknown e-mail a stranger typed.
@@ -31,6 +31,18 @@ const BROWSER = {
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
+  // Calls every day at every hour, bookable at once, whatever day the test runs.
+  const admin = new ApiClient(server.url);
+  await admin.signIn(TEST_ADMIN);
+  const hours = await admin.put("/api/admin/booking", {
+    enabled: true,
+    timeZone: "UTC",
+    slotMinutes: 30,
+    minNoticeHours: 0,
+    horizonDays: 7,
+    weekly: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, start: "00:00", end: "23:30" })),
+  });
+  expect(hours.status, hours.text).toBe(200);
 });
 afterAll(() => server?.stop());
 
@@ -49,6 +61,11 @@ async function actAs(address: string) {
     message: "Please call me about a project.",
   };
   expect((await visitor.post("/api/contact", message, from)).status).toBe(201);
+  // A call booked (ADR 071): a lead and a booking, neither with the address.
+  const { slots } = (await visitor.get("/api/booking/slots", from)).json as { slots: Array<{ start: string }> };
+  const booking = { start: slots[address === IPV4 ? 0 : 1]!.start, name: "Visitor 4d2", email: message.email };
+  const booked = await visitor.post("/api/booking", booking, from);
+  expect(booked.status, booked.text).toBe(201);
   const unknown = await visitor.post("/api/auth/login", { email: STRANGER_EMAIL, password: "wrong-password" }, from);
   expect(unknown.status).toBe(401);
   const wrong = await visitor.post("/api/auth/login", { email: TEST_ADMIN.email, password: "wrong-password" }, from);

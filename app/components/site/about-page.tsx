@@ -1,4 +1,5 @@
 import { about } from "~/content/about";
+import { bookingPage } from "~/content/booking";
 import { PreviewBanner } from "~/components/site/preview-banner";
 import { Island } from "~/islands/island";
 import type { AboutContent } from "~/lib/site-content";
@@ -113,6 +114,11 @@ export function AboutPage({
               className: "mt-6 rounded-md bg-white px-6 py-3 font-semibold text-brand-900 hover:bg-brand-50",
             }}
           />
+          <p className="mt-4">
+            <a href="/book" className="font-medium text-white underline underline-offset-2 hover:text-brand-50">
+              {bookingPage.link}
+            </a>
+          </p>
         </section>
 
         {/* The owner's contact details (Settings): a detail not set is left out, never a placeholder. */}

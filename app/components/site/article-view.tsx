@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { formatDate } from "~/lib/dates";
 import { ARTICLE_TITLE_ID, followLink } from "~/lib/page-transition";
 import type { Article, Neighbour } from "~/server/posts/index.server";
@@ -25,6 +26,7 @@ export function ArticleView({
   backTo,
   mode,
   withNav = true,
+  after,
 }: {
   article: Article;
   previous: Neighbour | null;
@@ -34,6 +36,8 @@ export function ArticleView({
   mode: ArticleNavMode;
   /** False on a share link's page (ADR 044): a draft has no place in the list yet. */
   withNav?: boolean;
+  /** What follows the article's body, before Previous/Next (its page's link to /book). */
+  after?: ReactNode;
 }) {
   return (
     <div>
@@ -73,6 +77,7 @@ export function ArticleView({
         <p className="mt-3 text-neutral-700">By {article.author}</p>
         <div className="prose-article mt-10" dangerouslySetInnerHTML={{ __html: article.contentHtml }} />
       </article>
+      {after}
       {withNav && <ArticleNav previous={previous} next={next} mode={mode} />}
     </div>
   );

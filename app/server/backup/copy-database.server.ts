@@ -26,6 +26,9 @@ export const COPIED_TABLES = [
   // The owner's replies (after their messages) and saved replies (ADR 070).
   "message_replies",
   "saved_replies",
+  // The hours for calls and the calls booked (ADR 071), after the messages their leads are.
+  "booking_settings",
+  "bookings",
   "site_settings",
   "audit_log",
   "redirects",
@@ -45,6 +48,9 @@ export const COPIED_TABLES = [
   "jobs",
   "job_schedules",
 ] as const;
+
+/** A table whose one row its migration makes (ADR 071): the source's replaces the target's default. */
+const MIGRATION_MADE_ROWS = "booking_settings";
 
 /**
  * The primary keys of more than one column (migrations 002, 012, 022, 023); every
@@ -136,6 +142,7 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
   }
 
   for (const table of COPIED_TABLES) {
+    if (table === MIGRATION_MADE_ROWS) continue;
     const row = await to.db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -151,6 +158,7 @@ export async function copyDatabase(from: Connection, to: Connection): Promise<Re
     for (const table of COPIED_TABLES) {
       const columns = (await from.db.introspection.getTables()).find((t) => t.name === table)!.columns;
       let copied = 0;
+      if (table === MIGRATION_MADE_ROWS) await trx.deleteFrom(table).execute();
       for (;;) {
         const rows = await keyOf(table, columns[0]!.name)
           .reduce((query, column) => query.orderBy(column as never), from.db.selectFrom(table).selectAll())

@@ -37,6 +37,10 @@ export const ROW_TABLES = [
   "contact_messages",
   "message_replies",
   "saved_replies",
+  // The owner's hours for calls and the calls booked (ADR 071), each checked on restore; a backup from
+  // before them has none, and the target keeps its own hours.
+  "booking_settings",
+  "bookings",
   "audit_log",
   // Old addresses and where they lead (ADR 054), checked row by row on restore.
   "redirects",

@@ -15,6 +15,7 @@ import { auditRowAsKept } from "../audit/index.server";
 import { MarkdownRenderError, renderPostBody, fillCategorySlugs, renameReservedSlugs } from "../posts/index.server";
 import { type TotpKey, isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
 import { webhookSecretOpens } from "../webhooks/index.server";
+import { isBookingRow, queueRestoredReminders } from "../booking/index.server";
 import { bumpContentVersion } from "../db/content-version.server";
 import {
   BACKED_UP_TABLES,
@@ -346,6 +347,11 @@ function checkRows(table: string, rows: Row[], name: string): void {
     if (table === "document_revisions") checkRevisionRow(row, name);
     if (table === "contact_messages") checkMessageRow(row, name);
     if (table === "message_replies") checkReplyRow(row, name);
+    if ((table === "booking_settings" || table === "bookings") && !isBookingRow(table, row)) {
+      throw new BackupError(
+        `The backup's ${shown(name)} has ${table === "bookings" ? "a booking" : "booking hours"} the site would never keep: this backup was altered and is refused`,
+      );
+    }
   }
 }
 
@@ -356,8 +362,10 @@ function checkRows(table: string, rows: Row[], name: string): void {
  * them has none of these columns: the target's defaults (`new`, null) apply.
  */
 function checkMessageRow(row: Row, name: string): void {
-  const { status, follow_up_at: followUp, source_page: page } = row;
-  const statusOk = status === undefined || isLeadStatus(status);
+  const { status, follow_up_at: followUp, source_page: page, call_status: call } = row;
+  const statusOk =
+    (status === undefined || isLeadStatus(status)) &&
+    (call === undefined || call === null || call === "booked" || call === "cancelled");
   const followUpOk = followUp === undefined || followUp === null || parseFollowUp(followUp) === followUp;
   const pageOk = page === undefined || page === null || isPagePath(page);
   if (!statusOk || !followUpOk || !pageOk) {
@@ -511,6 +519,7 @@ function checkSums(text: string, hashes: Map<string, string>): void {
 const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
+  "bookings",
   "webhook_deliveries",
   "webhooks",
   "analytics_days",
@@ -636,6 +645,8 @@ export async function restoreBackup(
           if (table === "admin_users") loaded = rows.map((row) => withTwoFactorChecked(row, totpKey, notices));
           if (table === "webhooks") loaded = usableWebhooks(rows, totpKey, notices);
           if (table === "message_replies") loaded = repliesAsRestored(rows, notices);
+          // One row, made by its migration: the backup's takes its place (an older backup leaves the target's).
+          if (table === "booking_settings") await trx.deleteFrom("booking_settings").execute();
           if (table === "audit_log") {
             // A backup from before migration 025 holds full addresses and strangers' e-mails: not brought back.
             const admins = await trx.selectFrom("admin_users").select("email").execute();
@@ -658,6 +669,8 @@ export async function restoreBackup(
       await fillCategorySlugs(trx);
       // A post called "search" from before migration 017 (ADR 042).
       await renameReservedSlugs(trx);
+      // Jobs are not in a backup: the calls still to come get their reminders queued again (ADR 071).
+      await queueRestoredReminders(trx);
       await bumpContentVersion(trx);
       return read;
     });

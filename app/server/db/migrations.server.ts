@@ -28,6 +28,7 @@ import * as m027Versioning from "./migrations/027_versioning.server";
 import * as m028Jobs from "./migrations/028_jobs.server";
 import * as m029Webhooks from "./migrations/029_webhooks.server";
 import * as m030Leads from "./migrations/030_leads.server";
+import * as m031Booking from "./migrations/031_booking.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   "028_jobs": m028Jobs,
   "029_webhooks": m029Webhooks,
   "030_leads": m030Leads,
+  "031_booking": m031Booking,
 };

@@ -133,6 +133,53 @@ export interface ContactMessagesTable {
   spam_reason: string | null;
   /** The Message-ID of its notice (`<...>`): replies and the acknowledgement thread under it. */
   mail_id: string | null;
+  /** A booking's lead (migration 031, ADR 071): the call's start and end (ISO, UTC), and booked or cancelled. */
+  call_start: string | null;
+  call_end: string | null;
+  call_status: "booked" | "cancelled" | null;
+}
+
+/** The owner's availability for calls (migration 031, ADR 071): one row, id 1. */
+interface BookingSettingsTable {
+  id: number;
+  enabled: number;
+  /** An IANA name: the weekly hours and the dates off are in it. */
+  time_zone: string;
+  slot_minutes: number;
+  buffer_minutes: number;
+  min_notice_hours: number;
+  horizon_days: number;
+  /** JSON: [{day (1 Monday to 7 Sunday), start, end ("HH:MM")}]. */
+  weekly: string;
+  /** JSON: ["YYYY-MM-DD"], days in time_zone with no calls. */
+  days_off: string;
+  updated_at: string;
+}
+
+/** A call a visitor booked (migration 031, ADR 071). */
+interface BookingsTable {
+  id: string;
+  /** ISO instants, UTC. */
+  start_at: string;
+  end_at: string;
+  /** start_at while the booking stands, NULL once cancelled: unique, so one booking per slot. */
+  slot: string | null;
+  status: "confirmed" | "cancelled";
+  name: string;
+  email: string;
+  /** The e-mail lower-cased without a +tag: open bookings per address are counted by it. */
+  mailbox: string;
+  phone: string | null;
+  message: string;
+  /** The visitor's time zone as their browser said, for their e-mails' times; null: the owner's. */
+  time_zone: string | null;
+  /** The invitation's iCalendar UID and SEQUENCE (raised by each change). */
+  uid: string;
+  sequence: number;
+  /** The lead in the inbox. */
+  message_id: string | null;
+  created_at: string;
+  cancelled_at: string | null;
 }
 
 /** A reply the owner wrote to a message, sent by a `contact.reply` job (ADR 070). */
@@ -469,6 +516,8 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   message_replies: MessageRepliesTable;
   saved_replies: SavedRepliesTable;
+  booking_settings: BookingSettingsTable;
+  bookings: BookingsTable;
   posts_title_search_keys: PostsTitleSearchKeysTable;
   site_settings: SiteSettingsTable;
   image_references: ImageReferencesTable;

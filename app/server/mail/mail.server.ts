@@ -17,6 +17,8 @@ interface OutgoingMail {
   inReplyTo?: string;
   /** An automatic answer (RFC 3834's Auto-Submitted: auto-replied): mail systems send no auto-reply back. */
   autoReply?: boolean;
+  /** A calendar invitation (ADR 071): a text/calendar part with this METHOD, which mail clients offer to add. */
+  calendar?: { method: "REQUEST" | "CANCEL"; content: string };
 }
 
 export interface Mailer {
@@ -54,6 +56,9 @@ export function init(smtp: { url: string } | undefined): void {
         inReplyTo: mail.inReplyTo,
         references: mail.inReplyTo,
         headers: mail.autoReply ? { "Auto-Submitted": "auto-replied" } : undefined,
+        icalEvent: mail.calendar
+          ? { method: mail.calendar.method, content: mail.calendar.content, filename: "invite.ics" }
+          : undefined,
       });
     },
   };

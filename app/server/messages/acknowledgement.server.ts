@@ -1,4 +1,5 @@
 import { DEFAULT_ACKNOWLEDGEMENT, leadMail } from "~/content/leads";
+import { mailboxOf } from "~/lib/email";
 import { LEAD_LIMITS } from "~/lib/leads";
 import type { Connection, Db } from "../db/db.server";
 import { throttleKeyMaterial } from "../identity/index.server";
@@ -23,7 +24,7 @@ export interface AcknowledgementSetting {
   text: string | null;
 }
 
-/** Per recipient mailbox (see mailboxKey): this many acknowledgements per hour. */
+/** Per recipient mailbox (mailboxOf in app/lib/email.ts): this many acknowledgements per hour. */
 const ACKNOWLEDGEMENT_THROTTLE = { points: 1, durationSeconds: 60 * 60 };
 /** The whole site: at most this many acknowledgements an hour, whatever addresses are given. */
 const SITE_ACKNOWLEDGEMENTS = { points: 100, durationSeconds: 60 * 60 };
@@ -45,20 +46,6 @@ export function initAcknowledgementThrottle(connection: Connection): void {
       keyMaterial: throttleKeyMaterial,
     }),
   };
-}
-
-/**
- * The mailbox an address reaches, as far as we can tell: lower case, and
- * without a `+tag` (name+1@ and name+2@ reach one person), so one mailbox
- * cannot be sent one acknowledgement per spelling.
- */
-function mailboxKey(email: string): string {
-  const address = email.trim().toLowerCase();
-  const at = address.lastIndexOf("@");
-  if (at < 0) return address;
-  const local = address.slice(0, at);
-  const plus = local.indexOf("+");
-  return `${plus > 0 ? local.slice(0, plus) : local}${address.slice(at)}`;
 }
 
 export async function readAcknowledgement(db: Db): Promise<AcknowledgementSetting> {
@@ -113,7 +100,7 @@ export async function reserveAcknowledgement(db: Db, email: string): Promise<boo
   if (getMailer() === null || !(await readAcknowledgement(db)).enabled) return false;
   if (!(await readSiteSettings(db)).contactEmail) return false;
   const reserved = await reserveAll([
-    [throttles.mailbox, mailboxKey(email)],
+    [throttles.mailbox, mailboxOf(email)],
     [throttles.site, "all"],
   ]);
   return reserved.ok;

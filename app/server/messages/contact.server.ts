@@ -112,6 +112,9 @@ export async function storeContactMessage(
     campaign: origin.campaign,
     spam_reason: spamReason,
     mail_id: mailId(`contact.${id}`),
+    call_start: null,
+    call_end: null,
+    call_status: null,
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("contact_messages").values(row).execute();
@@ -324,4 +327,67 @@ export async function deleteMessage(db: Db, id: string): Promise<boolean> {
   if (!isRecordId(id)) return false;
   const result = await db.deleteFrom("contact_messages").where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** A booked call's lead (ADR 071): who booked, their note, when the call is, and where their visit came from. */
+export interface BookingLead {
+  name: string;
+  email: string;
+  phone: string | null;
+  message: string;
+  call: { start: string; end: string };
+  origin: LeadOrigin;
+}
+
+/**
+ * Stores a booking's lead in the booking's transaction: a message with status
+ * `new` and the call's time, no notice of its own (the booking sends one) and
+ * no `contact.received` event (the booking emits `booking.created`).
+ * Answers its id.
+ */
+export async function storeBookingLead(trx: Db, lead: BookingLead): Promise<string> {
+  const id = randomUUID();
+  await trx
+    .insertInto("contact_messages")
+    .values({
+      id,
+      name: lead.name,
+      email: lead.email,
+      phone: lead.phone,
+      preferred_contact: lead.phone ? "phone" : "email",
+      service: "",
+      message: lead.message,
+      created_at: new Date().toISOString(),
+      read_at: null,
+      notice_status: "off",
+      notice_attempts: 0,
+      notice_next_at: null,
+      notice_error: null,
+      status: "new",
+      note: null,
+      follow_up_at: null,
+      source_page: lead.origin.sourcePage,
+      source: lead.origin.source,
+      campaign: lead.origin.campaign,
+      spam_reason: null,
+      mail_id: mailId(`contact.${id}`),
+      call_start: lead.call.start,
+      call_end: lead.call.end,
+      call_status: "booked",
+    })
+    .execute();
+  return id;
+}
+
+/** Moves or cancels a booking's lead's call, in the booking's transaction. */
+export async function setLeadCall(
+  trx: Db,
+  messageId: string,
+  call: { start: string; end: string; status: "booked" | "cancelled" },
+): Promise<void> {
+  await trx
+    .updateTable("contact_messages")
+    .set({ call_start: call.start, call_end: call.end, call_status: call.status })
+    .where("id", "=", messageId)
+    .execute();
 }

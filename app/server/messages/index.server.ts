@@ -9,7 +9,9 @@ export {
   deleteMessagesFrom,
   findMessage,
   listContactMessages,
+  setLeadCall,
   setMessageRead,
+  storeBookingLead,
 } from "./contact.server";
 export {
   type AcknowledgementSetting,

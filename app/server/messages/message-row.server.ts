@@ -26,6 +26,8 @@ export interface ContactMessage {
   spamReason: string | null;
   /** The owner's replies, oldest first. */
   replies: Reply[];
+  /** A booked call's lead (ADR 071): when the call is, and whether it still stands; null for a message. */
+  call: { start: string; end: string; status: "booked" | "cancelled" } | null;
 }
 
 export interface Reply {
@@ -72,5 +74,9 @@ export function toMessage(row: Row, replies: ReplyRow[] = []): ContactMessage {
     campaign: row.campaign,
     spamReason: row.spam_reason,
     replies: replies.map(toReply),
+    call:
+      row.call_start && row.call_end
+        ? { start: row.call_start, end: row.call_end, status: row.call_status ?? "booked" }
+        : null,
   };
 }

@@ -140,6 +140,12 @@ describe("cacheKeyOf", () => {
     }
   });
 
+  it("keys nothing under /book: the booking pages change with every booking (ADR 071)", () => {
+    for (const url of ["/book", "/book?from=2026-12-01", "/book/", "/Book", `/book/manage/${"ab".repeat(20)}`]) {
+      expect(cacheKeyOf(url), url).toBeUndefined();
+    }
+  });
+
   it("gives every plainly spelled path that only the catch-all route answers one landing-page entry", () => {
     for (const url of [
       "/no-such-page",

@@ -80,6 +80,8 @@ export const ROUTED_FIRST_SEGMENTS = new Set([
   "home",
   "blog",
   "about",
+  // /book and a booking's page change with every booking: never cached (ADR 071).
+  "book",
   "pages",
   "admin",
   "rss.xml",

@@ -24,8 +24,13 @@ export function ContactFacts({
       <dd className="mb-2 sm:mb-0">{message.phone ?? "-"}</dd>
       <dt className="font-medium">Preferred Contact Method</dt>
       <dd className="mb-2 sm:mb-0">{label(preferredContactOptions, message.preferredContact)}</dd>
-      <dt className="font-medium">Service Interest</dt>
-      <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
+      {/* A booked call's lead asked for no service (ADR 071): no empty entry. */}
+      {message.service && (
+        <>
+          <dt className="font-medium">Service Interest</dt>
+          <dd className="mb-2 sm:mb-0">{label(serviceOptions, message.service)}</dd>
+        </>
+      )}
     </>
   );
 }

@@ -1,8 +1,10 @@
 /**
  * What the inbox's card and the lead screen both say of a lead (ADR 070):
  * its status, its follow-up (in words when it is due, not by colour alone),
- * where it came from, and why the site kept it as spam.
+ * the call it booked (ADR 071), where it came from, and why the site kept it
+ * as spam.
  */
+import { bookingAdminText } from "~/content/booking-admin";
 import { LEAD_STATUS_LABELS, leadsText, SPAM_REASON_LABELS } from "~/content/leads";
 import { followUpState, type LeadStatus } from "~/lib/leads";
 
@@ -13,6 +15,9 @@ interface Lead {
   sourcePage: string | null;
   campaign: string | null;
   spamReason: string | null;
+  call: { status: "booked" | "cancelled" } | null;
+  /** The call's start in the owner's zone (call-time.ts). */
+  callTime: string | null;
 }
 
 const badgeClass: Record<LeadStatus, string> = {
@@ -59,6 +64,19 @@ export function LeadFacts({ message, today, className = "" }: { message: Lead; t
           </span>
         )}
       </p>
+      {message.call && message.callTime && (
+        <p
+          className={
+            message.call.status === "booked"
+              ? "self-start rounded border border-emerald-700 bg-emerald-50 px-2 py-0.5 font-semibold text-emerald-900"
+              : "text-neutral-700"
+          }
+        >
+          {message.call.status === "booked"
+            ? bookingAdminText.callBooked(message.callTime)
+            : bookingAdminText.callCancelled(message.callTime)}
+        </p>
+      )}
       <p className="break-words text-neutral-700">{origin}</p>
       {message.status === "spam" && (
         <p className="text-red-900">

@@ -25,9 +25,11 @@ import {
   parseMessageScreenQuery,
   parseSender,
 } from "~/server/messages/index.server";
+import { readAvailability } from "~/server/booking/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, readFormBody } from "~/server/platform/http.server";
 import type { Route } from "./+types/route";
+import { withCallTime } from "./call-time";
 import { MessageCard } from "./message-card";
 import { StatusLinks } from "./status-links";
 
@@ -39,10 +41,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseMessageScreenQuery(new URL(request.url));
   if (!query.ok) throw jsonError(400, query.message);
   const db = context.get(dbContext);
-  const [{ messages, total }, unread, counts] = await Promise.all([
+  const [{ messages, total }, unread, counts, availability] = await Promise.all([
     listContactMessages(db, query.value),
     countUnreadMessages(db),
     countLeadsByStatus(db),
+    // A booked call's time is shown in the owner's zone.
+    readAvailability(db),
   ]);
   const { page, q = "", read, status = "all", sort = "newest" } = query.value;
   const view = { q, read, status, sort };
@@ -56,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   return {
     messages: messages.map((message) => ({
-      ...message,
+      ...withCallTime(message, availability.timeZone),
       fromSender: bySender.get(message.email.toLowerCase()) ?? 1,
     })),
     total,

@@ -10,7 +10,15 @@ import type { ContactMessage } from "~/server/messages/index.server";
 import { ContactFacts } from "../contact-facts";
 import { LeadFacts } from "../lead-facts";
 
-export function MessageDetails({ message, today, busy }: { message: ContactMessage; today: string; busy: boolean }) {
+export function MessageDetails({
+  message,
+  today,
+  busy,
+}: {
+  message: ContactMessage & { callTime: string | null };
+  today: string;
+  busy: boolean;
+}) {
   return (
     <article aria-labelledby="message-heading" className="mt-4 rounded-lg border border-neutral-200 bg-white p-5">
       <h2 id="message-heading" className="sr-only">

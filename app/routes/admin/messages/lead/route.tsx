@@ -2,8 +2,10 @@ import { useEffect, useRef } from "react";
 import { data, Link, useNavigation } from "react-router";
 import { leadsText as text } from "~/content/leads";
 import { pageMeta } from "~/lib/seo";
+import { readAvailability } from "~/server/booking/index.server";
 import { findMessage, listSavedReplies, replyBlocker } from "~/server/messages/index.server";
 import { dbContext } from "~/server/platform/context.server";
+import { withCallTime } from "../call-time";
 import type { Route } from "./+types/route";
 import { leadAction } from "./actions.server";
 import { LeadForm } from "./lead-form";
@@ -20,11 +22,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const message = await findMessage(db, params.id);
   if (!message) throw new Response("Message not found", { status: 404 });
-  const [savedReplies, blocker] = await Promise.all([listSavedReplies(db), replyBlocker(db)]);
+  const [savedReplies, blocker, availability] = await Promise.all([
+    listSavedReplies(db),
+    replyBlocker(db),
+    readAvailability(db),
+  ]);
   const chosen = new URL(request.url).searchParams.get("savedReply");
   const start = savedReplies.find((saved) => saved.id === chosen);
   return {
-    message,
+    message: withCallTime(message, availability.timeZone),
     savedReplies: savedReplies.map(({ id, name, body }) => ({ id, name, body })),
     blocker,
     startFrom: start ? { id: start.id, body: start.body } : null,

@@ -1,0 +1,17 @@
+/** Booking's interface: what routes, server/ and other domains may use (README.md here). */
+export { readAvailability, saveAvailability } from "./availability.server";
+export { bookCall } from "./book.server";
+export {
+  BookingError,
+  cancelBooking,
+  findBooking,
+  findBookingByToken,
+  freeSlots,
+  listUpcomingBookings,
+  queueRestoredReminders,
+  rescheduleBooking,
+} from "./bookings.server";
+export { isBookingRow } from "./restore.server";
+export { init } from "./init.server";
+export { parseSlotsQuery, startOfDay, addDays, todayIn } from "./slots.server";
+export { parseBookingListQuery, parseBookingScreenQuery } from "./list-query.server";
