@@ -56,4 +56,5 @@ export const bookingAdminText = {
   // The inbox's card and the lead screen, for a lead that booked a call.
   callBooked: (when: string) => `Call booked for ${when}`,
   callCancelled: (when: string) => `Call cancelled (was ${when})`,
+  manageCall: "Cancel it on the Booking screen",
 };

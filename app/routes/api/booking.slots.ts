@@ -1,4 +1,4 @@
-import { freeSlots, parseSlotsQuery, readAvailability, startOfDay, addDays } from "~/server/booking/index.server";
+import { freeSlots, parseSlotsQuery, readAvailability } from "~/server/booking/index.server";
 import { dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/booking.slots";
@@ -15,17 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const query = parseSlotsQuery(new URL(request.url).searchParams, availability.timeZone, now);
   if (!query.ok) return jsonError(400, query.message);
-  const slots = await freeSlots(
-    db,
-    availability,
-    {
-      from: query.from,
-      to: query.to,
-      fromMs: startOfDay(query.from, availability.timeZone),
-      toMs: startOfDay(addDays(query.to, 1), availability.timeZone),
-    },
-    now,
-  );
+  const slots = await freeSlots(db, availability, { from: query.from, to: query.to }, now);
   return Response.json(
     { timeZone: availability.timeZone, enabled: availability.enabled, slots },
     { headers: { "Cache-Control": "no-store" } },

@@ -1,5 +1,5 @@
 import { type Availability, isDate } from "~/lib/booking";
-import { addDays, freeSlots, startOfDay, todayIn } from "~/server/booking/index.server";
+import { addDays, freeSlots, todayIn } from "~/server/booking/index.server";
 import type { Db } from "~/server/db/db.server";
 
 /**
@@ -32,12 +32,7 @@ export async function slotWindow(
   let from = fromParam !== null && isDate(fromParam) && fromParam > today ? fromParam : today;
   if (from > lastDay) from = lastDay;
   const to = addDays(from, WINDOW_DAYS - 1);
-  const slots = await freeSlots(
-    db,
-    availability,
-    { from, to, fromMs: startOfDay(from, timeZone), toMs: startOfDay(addDays(to, 1), timeZone) },
-    now,
-  );
+  const slots = await freeSlots(db, availability, { from, to }, now);
   const before = addDays(from, -WINDOW_DAYS);
   const after = addDays(from, WINDOW_DAYS);
   return {

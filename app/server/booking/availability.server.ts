@@ -18,9 +18,10 @@ const FALLBACK: Availability = {
   daysOff: [],
 };
 
-function parseJsonList<T>(text: string): T[] {
+/** A JSON list stored as text; anything else is an empty list. */
+export function parseJsonList<T>(text: unknown): T[] {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = typeof text === "string" ? JSON.parse(text) : undefined;
     return Array.isArray(value) ? (value as T[]) : [];
   } catch {
     return [];

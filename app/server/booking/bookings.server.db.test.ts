@@ -21,7 +21,7 @@ import {
 import { init } from "./init.server";
 import { bookingToken } from "./link-key.server";
 import type { BookingMailPayload } from "./mail.server";
-import { addDays, computeSlots, startOfDay, todayIn, type Slot } from "./slots.server";
+import { addDays, computeSlots, todayIn, type Slot } from "./slots.server";
 
 /**
  * Bookings on the backend under test (ADR 071), with the real booking.mail
@@ -141,7 +141,7 @@ const free = async (day: string) =>
   freeSlots(
     db,
     availability,
-    { from: day, to: day, fromMs: startOfDay(day, ZONE), toMs: startOfDay(addDays(day, 1), ZONE) },
+    { from: day, to: day },
     new Date(),
   );
 const dayOf = (slot: Slot) => todayIn(ZONE, new Date(slot.start));
@@ -254,7 +254,7 @@ describe(`moving a call (${TEST_BACKEND})`, () => {
     const left = await freeSlots(
       db,
       touching,
-      { from: range, to: range, fromMs: startOfDay(range, ZONE), toMs: startOfDay(addDays(range, 1), ZONE) },
+      { from: range, to: range },
       new Date(),
     );
     expect(left).toEqual([late]);

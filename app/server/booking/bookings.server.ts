@@ -13,7 +13,7 @@ import { getMailer } from "../mail/index.server";
 import { setLeadCall, storeBookingLead } from "../messages/index.server";
 import { linkMac } from "./link-key.server";
 import { bookingMailJob, type BookingMailPayload } from "./mail.server";
-import { computeSlots, offeredSlot, type Slot } from "./slots.server";
+import { addDays, computeSlots, offeredSlot, type Slot, startOfDay } from "./slots.server";
 
 /**
  * Bookings (ADR 071): made, moved and cancelled, each in one transaction
@@ -140,15 +140,17 @@ async function nearbyBooking(trx: Db, slot: Slot, bufferMinutes: number, exceptI
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-/** The free slots of `from`..`to` (dates in the owner's zone). */
+/** The free slots of `from`..`to` (dates in the owner's zone, inclusive). */
 export async function freeSlots(
   db: Db,
   availability: Availability,
-  range: { from: string; to: string; fromMs: number; toMs: number },
+  range: { from: string; to: string },
   now: Date,
 ): Promise<Slot[]> {
   if (!availability.enabled) return [];
-  const busy = await busyBetween(db, range.fromMs, range.toMs, availability.bufferMinutes);
+  const fromMs = startOfDay(range.from, availability.timeZone);
+  const toMs = startOfDay(addDays(range.to, 1), availability.timeZone);
+  const busy = await busyBetween(db, fromMs, toMs, availability.bufferMinutes);
   return computeSlots(availability, range, now, busy);
 }
 

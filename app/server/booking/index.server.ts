@@ -13,5 +13,5 @@ export {
 } from "./bookings.server";
 export { isBookingRow } from "./restore.server";
 export { init } from "./init.server";
-export { parseSlotsQuery, startOfDay, addDays, todayIn } from "./slots.server";
+export { parseSlotsQuery, addDays, todayIn } from "./slots.server";
 export { parseBookingListQuery, parseBookingScreenQuery } from "./list-query.server";

@@ -1,5 +1,6 @@
 import { isTimeZone, parseAvailability } from "~/lib/booking";
 import { isRecordId } from "../db/ids.server";
+import { parseJsonList } from "./availability.server";
 
 /**
  * What a restore checks of booking's rows (ADR 047: it trusts nothing it did
@@ -12,14 +13,6 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const isInstant = (value: unknown): value is string =>
   typeof value === "string" && ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value));
 
-function parsedList(value: unknown): unknown {
-  try {
-    return typeof value === "string" ? (JSON.parse(value) as unknown) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function isSettingsRow(row: Record<string, unknown>): boolean {
   if (row.id !== 1 || (row.enabled !== 0 && row.enabled !== 1)) return false;
   const parsed = parseAvailability(
@@ -30,8 +23,8 @@ function isSettingsRow(row: Record<string, unknown>): boolean {
       bufferMinutes: row.buffer_minutes,
       minNoticeHours: row.min_notice_hours,
       horizonDays: row.horizon_days,
-      weekly: parsedList(row.weekly),
-      daysOff: parsedList(row.days_off),
+      weekly: parseJsonList(row.weekly),
+      daysOff: parseJsonList(row.days_off),
     },
     {
       enabled: false,

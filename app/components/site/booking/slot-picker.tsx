@@ -38,7 +38,8 @@ export function SlotPicker({
   describedBy?: string;
 }) {
   const browserZone = useBrowserZone();
-  const [chosen, setChosen] = useState(selected);
+  // A time picked before this script ran is kept: hydration reads it from the page.
+  const [chosen, setChosen] = useState(() => pickedInPage() ?? selected);
   const days = slotDays(slots, browserZone ?? ownerZone);
   const chosenDay = days.find((day) => day.times.some((time) => time.start === chosen));
   const chosenTime = chosenDay?.times.find((time) => time.start === chosen);
@@ -79,4 +80,10 @@ export function SlotPicker({
       )}
     </fieldset>
   );
+}
+
+/** The time checked in the server's markup before hydration (a visitor quicker than the script), if any. */
+function pickedInPage(): string | null {
+  if (typeof document === "undefined") return null;
+  return document.querySelector<HTMLInputElement>('input[type="radio"][name="start"]:checked')?.value ?? null;
 }

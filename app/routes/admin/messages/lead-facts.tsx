@@ -4,6 +4,7 @@
  * the call it booked (ADR 071), where it came from, and why the site kept it
  * as spam.
  */
+import { Link } from "react-router";
 import { bookingAdminText } from "~/content/booking-admin";
 import { LEAD_STATUS_LABELS, leadsText, SPAM_REASON_LABELS } from "~/content/leads";
 import { followUpState, type LeadStatus } from "~/lib/leads";
@@ -65,16 +66,23 @@ export function LeadFacts({ message, today, className = "" }: { message: Lead; t
         )}
       </p>
       {message.call && message.callTime && (
-        <p
-          className={
-            message.call.status === "booked"
-              ? "self-start rounded border border-emerald-700 bg-emerald-50 px-2 py-0.5 font-semibold text-emerald-900"
-              : "text-neutral-700"
-          }
-        >
-          {message.call.status === "booked"
-            ? bookingAdminText.callBooked(message.callTime)
-            : bookingAdminText.callCancelled(message.callTime)}
+        <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span
+            className={
+              message.call.status === "booked"
+                ? "rounded border border-emerald-700 bg-emerald-50 px-2 py-0.5 font-semibold text-emerald-900"
+                : "text-neutral-700"
+            }
+          >
+            {message.call.status === "booked"
+              ? bookingAdminText.callBooked(message.callTime)
+              : bookingAdminText.callCancelled(message.callTime)}
+          </span>
+          {message.call.status === "booked" && (
+            <Link to="/admin/booking" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+              {bookingAdminText.manageCall}
+            </Link>
+          )}
         </p>
       )}
       <p className="break-words text-neutral-700">{origin}</p>
