@@ -137,13 +137,7 @@ async function runMail(payload: BookingMailPayload) {
   return smtp.mails.slice(before);
 }
 
-const free = async (day: string) =>
-  freeSlots(
-    db,
-    availability,
-    { from: day, to: day },
-    new Date(),
-  );
+const free = async (day: string) => freeSlots(db, availability, { from: day, to: day }, new Date());
 const dayOf = (slot: Slot) => todayIn(ZONE, new Date(slot.start));
 
 async function refusal(promise: Promise<unknown>): Promise<BookingError> {
@@ -251,12 +245,7 @@ describe(`moving a call (${TEST_BACKEND})`, () => {
     expect(Date.parse(next!.start)).toBe(Date.parse(early!.end));
     const standing = await book(early!.start, {}, touching);
     const range = dayOf(early!);
-    const left = await freeSlots(
-      db,
-      touching,
-      { from: range, to: range },
-      new Date(),
-    );
+    const left = await freeSlots(db, touching, { from: range, to: range }, new Date());
     expect(left).toEqual([late]);
     const neighbour = await refusal(book(next!.start, {}, touching));
     expect(neighbour.status).toBe(409);
