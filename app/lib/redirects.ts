@@ -26,7 +26,17 @@ export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
  */
 export const RESERVED_PATHS = {
   /** These paths and everything under them. */
-  prefixes: ["/admin", "/api", "/assets", "/images", "/healthz", "/__manifest", "/blog/preview", "/pages/preview"],
+  prefixes: [
+    "/admin",
+    "/api",
+    "/assets",
+    "/images",
+    "/healthz",
+    "/__manifest",
+    "/blog/preview",
+    "/pages/preview",
+    "/book/manage",
+  ],
   /** These paths exactly. */
   exact: ["/rss.xml", "/robots.txt", "/sitemap.xml", "/favicon.ico", "/favicon.svg"],
   /** Any path ending so: React Router's data requests (/admin.data, /_root.data, /blog.data). */

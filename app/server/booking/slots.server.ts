@@ -40,7 +40,9 @@ function endInstantOf(date: Temporal.PlainDate, time: string, timeZone: string):
   const wanted = date.toPlainDateTime(Temporal.PlainTime.from(time));
   const zoned = wanted.toZonedDateTime(timeZone);
   if (Temporal.PlainDateTime.compare(zoned.toPlainDateTime(), wanted) === 0) return zoned.epochMilliseconds;
-  return (zoned.getTimeZoneTransition("previous") ?? zoned).epochMilliseconds;
+  // From just after: a time the clock skips from its first minute lands on the transition itself,
+  // and "previous" looks strictly before the instant it is asked from.
+  return (zoned.add({ nanoseconds: 1 }).getTimeZoneTransition("previous") ?? zoned).epochMilliseconds;
 }
 
 /** Today's date in `timeZone`. */
