@@ -429,8 +429,11 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
   let cookie: string;
   let readPaths: string[];
   const figures: Record<string, Figures> = {};
-  /** The drill's load through nginx (20% writes) until `until` has settled and LOAD_MS has passed. */
-  const loadUntil = (tag: string, until: Promise<unknown>) =>
+  /**
+   * The drill's load through nginx (20% writes) until `until` has settled and LOAD_MS has passed,
+   * and, given `afterwards`, until that many requests sent after it have been answered.
+   */
+  const loadUntil = (tag: string, until: Promise<unknown>, afterwards?: number) =>
     runLoad({
       url: nginx.siteUrl,
       ca: nginx.ca,
@@ -441,6 +444,7 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
       writeShare: 0.2,
       tag,
       until,
+      afterwards,
     });
 
   beforeAll(async () => {
@@ -715,7 +719,8 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
       onTestFinished(async () => {
         if (!apps[0]!.running()) apps[0] = await startAppProcess(ports[0]!, environment, dir);
       });
-      const result = await loadUntil("killed", killing);
+      // The checks below want more than 100 answers after the kill: waited for, not assumed of the rate.
+      const result = await loadUntil("killed", killing, 150);
       const duration = Date.now() - started;
       const lines = nginx.accessLog();
       const byId = new Map(lines.map((line) => [line.requestId, line]));
@@ -797,9 +802,11 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
         }
         healthyAt = Date.now();
       })();
+      // More than 100 answers after it is healthy again are checked below: waited for, not assumed.
       const result = await loadUntil(
         "database",
         restarting.then(() => sleep(3000)),
+        120,
       );
       await restarting;
       const duration = Date.now() - started;

@@ -22,6 +22,13 @@ export interface LoadOptions {
   tag: string;
   /** Runs at least durationMs, and on until this settles. */
   until?: Promise<unknown>;
+  /**
+   * And on until this many requests sent after `until` settled have been
+   * answered (for at most a minute more): a drill's checks of what came
+   * after the event need that much of it, however slowly a busy machine
+   * answers, rather than a rate assumed.
+   */
+  afterwards?: number;
 }
 
 export interface LoadRequest {
@@ -59,18 +66,26 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const requests: LoadRequest[] = [];
   const posts: WrittenPost[] = [];
   let stopAt = Date.now() + options.durationMs;
+  const giveUpAt = stopAt + 60_000;
   let sequence = 0;
   let held = options.until !== undefined;
+  let settledAt = Number.POSITIVE_INFINITY;
   void options.until?.finally(() => {
     held = false;
-    stopAt = Math.max(stopAt, Date.now());
+    settledAt = Date.now();
+    stopAt = Math.max(stopAt, settledAt);
   });
+  const answeredAfter = () => requests.filter((r) => r.start > settledAt && r.end > 0).length;
+  const goOn = () =>
+    held ||
+    Date.now() < stopAt ||
+    (options.afterwards !== undefined && Date.now() < giveUpAt && answeredAfter() < options.afterwards);
 
   async function connection(index: number) {
     const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: options.ca });
     const mine: WrittenPost[] = [];
     try {
-      while (held || Date.now() < stopAt) {
+      while (goOn()) {
         const n = sequence++;
         const id = `${options.tag}-${n}`;
         const roll = Math.random();
