@@ -1,6 +1,5 @@
 import { parseAvailability } from "~/lib/booking";
-import { recordAudit } from "~/server/audit/index.server";
-import { readAvailability, saveAvailability } from "~/server/booking/index.server";
+import { readAvailability, saveAvailabilityBy } from "~/server/booking/index.server";
 import { signedInAdmin } from "~/server/identity/index.server";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 import { methodNotAllowed, readJsonBody } from "~/server/platform/http.server";
@@ -23,11 +22,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400, headers: { "Cache-Control": "no-store" } },
     );
   }
-  const saved = await saveAvailability(db, parsed.value);
-  await recordAudit({
-    action: "booking-changed",
+  const saved = await saveAvailabilityBy(db, parsed.value, {
     admin: signedInAdmin(context),
-    target: saved.enabled ? "on" : "off",
     request,
     clientAddress: context.get(clientAddressContext),
   });

@@ -1,5 +1,4 @@
-import { recordAudit } from "~/server/audit/index.server";
-import { cancelBooking, findBooking } from "~/server/booking/index.server";
+import { cancelBookingBy, findBooking } from "~/server/booking/index.server";
 import { signedInAdmin } from "~/server/identity/index.server";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
@@ -20,11 +19,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const booking = await findBooking(db, params.id);
   if (!booking) return jsonError(404, "Booking not found");
-  const cancelled = await cancelBooking(db, booking);
-  await recordAudit({
-    action: "booking-cancelled",
+  const cancelled = await cancelBookingBy(db, booking, {
     admin: signedInAdmin(context),
-    target: booking.id,
     request,
     clientAddress: context.get(clientAddressContext),
   });

@@ -1,7 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { type BookingIssue, parseAvailability } from "~/lib/booking";
-import { recordAudit } from "~/server/audit/index.server";
-import { cancelBooking, findBooking, readAvailability, saveAvailability } from "~/server/booking/index.server";
+import { cancelBookingBy, findBooking, readAvailability, saveAvailabilityBy } from "~/server/booking/index.server";
 import { formatCallTime } from "~/lib/call-time";
 import { signedInAdmin } from "~/server/identity/index.server";
 import { clientAddressContext, dbContext } from "~/server/platform/context.server";
@@ -40,11 +39,8 @@ async function cancelCall(
   const db = context.get(dbContext);
   const booking = await findBooking(db, form.get("id") ?? "");
   if (!booking || booking.status !== "confirmed") return { answer: { cancelled: false }, status: 404 };
-  await cancelBooking(db, booking);
-  await recordAudit({
-    action: "booking-cancelled",
+  await cancelBookingBy(db, booking, {
     admin: signedInAdmin(context),
-    target: booking.id,
     request,
     clientAddress: context.get(clientAddressContext),
   });
@@ -84,11 +80,8 @@ async function saveAvailabilityForm(
     await readAvailability(db),
   );
   if (!parsed.ok) return { answer: { saved: false, issues: parsed.issues, values }, status: 400 };
-  const saved = await saveAvailability(db, parsed.value);
-  await recordAudit({
-    action: "booking-changed",
+  await saveAvailabilityBy(db, parsed.value, {
     admin: signedInAdmin(context),
-    target: saved.enabled ? "on" : "off",
     request,
     clientAddress: context.get(clientAddressContext),
   });
