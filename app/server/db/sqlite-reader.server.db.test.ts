@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshSqlite } from "../../../tests/support/database";
-import { measureEventLoopHold } from "../platform/event-loop.server";
+import { EVENT_LOOP_BUDGET_MS, measureEventLoopHold } from "../platform/event-loop.server";
 import { ReaderDeadlineError, SqliteReader } from "./sqlite-reader.server";
 
 /**
@@ -54,7 +54,10 @@ describe("SqliteReader", () => {
       select count(*) as n from n`.compile(database.connection.db);
     const hold = measureEventLoopHold();
     await expect(reader.all(slow)).rejects.toBeInstanceOf(ReaderDeadlineError);
-    expect(hold.stop()).toBeLessThan(20);
+    // The site's budget for one piece of work: the read on this thread would hold
+    // it the whole 500 ms; a garbage collection pause on a loaded machine has
+    // taken 30 ms of it, which a tighter bound mistook for the read.
+    expect(hold.stop()).toBeLessThan(EVENT_LOOP_BUDGET_MS);
     expect(await reader.all(count())).toEqual([{ n: 2 }]);
   });
 

@@ -3,7 +3,7 @@ import { setImmediate } from "node:timers/promises";
 import type { Logger } from "pino";
 
 /** No single piece of work may hold the event loop longer than this (issue 13). */
-const EVENT_LOOP_BUDGET_MS = 100;
+export const EVENT_LOOP_BUDGET_MS = 100;
 
 const TICK_MS = 10;
 
