@@ -29,6 +29,7 @@ import * as m028Jobs from "./migrations/028_jobs.server";
 import * as m029Webhooks from "./migrations/029_webhooks.server";
 import * as m030Leads from "./migrations/030_leads.server";
 import * as m031Booking from "./migrations/031_booking.server";
+import * as m032Newsletter from "./migrations/032_newsletter.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   "029_webhooks": m029Webhooks,
   "030_leads": m030Leads,
   "031_booking": m031Booking,
+  "032_newsletter": m032Newsletter,
 };

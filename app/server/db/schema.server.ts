@@ -25,6 +25,8 @@ export interface PostsTable {
   noindex: Generated<number>;
   /** The slug rule (docs/product/contract.md#slugs) applied to `category`; "" when that has no category page (ADR 041). */
   category_slug: Generated<string>;
+  /** E-mail the post to the subscribers when it becomes public (migration 032, ADR 072). */
+  email_subscribers: Generated<number>;
 }
 
 interface AdminUsersTable {
@@ -180,6 +182,42 @@ interface BookingsTable {
   message_id: string | null;
   created_at: string;
   cancelled_at: string | null;
+}
+
+/** An address that asked for the newsletter, or that the owner imported (migration 032, ADR 072). */
+interface SubscribersTable {
+  id: string;
+  /** Lower-cased; unique. */
+  email: string;
+  status: "pending" | "confirmed" | "unsubscribed";
+  /** How it came: the form (double opt-in) or an import the owner vouched for. */
+  consent: "form" | "import";
+  created_at: string;
+  /** When the last confirmation mail was queued: one a day at most. */
+  confirm_sent_at: string | null;
+  confirmed_at: string | null;
+  unsubscribed_at: string | null;
+}
+
+/** A post e-mailed to the subscribers: one per post at most (ADR 072). */
+interface NewsletterMailingsTable {
+  id: string;
+  post_id: string;
+  status: "sending" | "done";
+  recipients: number;
+  sent: Generated<number>;
+  failed: Generated<number>;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** One subscriber's send of a mailing, fixed when it starts (ADR 072). */
+interface NewsletterRecipientsTable {
+  mailing_id: string;
+  subscriber_id: string;
+  status: "pending" | "sent" | "failed" | "skipped";
+  sent_at: string | null;
+  error: string | null;
 }
 
 /** A reply the owner wrote to a message, sent by a `contact.reply` job (ADR 070). */
@@ -518,6 +556,9 @@ export interface Database {
   saved_replies: SavedRepliesTable;
   booking_settings: BookingSettingsTable;
   bookings: BookingsTable;
+  subscribers: SubscribersTable;
+  newsletter_mailings: NewsletterMailingsTable;
+  newsletter_recipients: NewsletterRecipientsTable;
   posts_title_search_keys: PostsTitleSearchKeysTable;
   site_settings: SiteSettingsTable;
   image_references: ImageReferencesTable;
