@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { type Availability, BOOKING_LIMITS, type BookingRequest } from "~/lib/booking";
 import { bookingErrors } from "~/content/booking";
@@ -11,7 +11,7 @@ import { isRecordId } from "../db/ids.server";
 import { emit, enqueue } from "../jobs/index.server";
 import { getMailer } from "../mail/index.server";
 import { setLeadCall, storeBookingLead } from "../messages/index.server";
-import { linkMac } from "./link-key.server";
+import { bookingIdOf } from "./link-key.server";
 import { bookingMailJob, type BookingMailPayload } from "./mail.server";
 import { addDays, computeSlots, offeredSlot, type Slot, startOfDay } from "./slots.server";
 
@@ -63,14 +63,8 @@ const REMINDER_BEFORE_MS = 24 * 60 * 60_000;
 
 /** The booking a link's token names, or undefined (a mistyped or forged token, a deleted booking). */
 export async function findBookingByToken(db: Db, token: string): Promise<Booking | undefined> {
-  if (token.length > 100) return undefined;
-  const dot = token.indexOf(".");
-  const id = token.slice(0, dot);
-  const mac = token.slice(dot + 1);
-  if (dot < 0 || !isRecordId(id)) return undefined;
-  const expected = Buffer.from(await linkMac(id));
-  const given = Buffer.from(mac);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const id = await bookingIdOf(token);
+  if (!id) return undefined;
   const row = await db.selectFrom("bookings").selectAll().where("id", "=", id).executeTakeFirst();
   return row ? toBooking(row) : undefined;
 }

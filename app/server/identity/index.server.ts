@@ -35,6 +35,7 @@ export {
   signOut,
 } from "./sessions.server";
 export { completeSetup, createSetupToken, isSetupTokenValid } from "./setup.server";
+export { createLinkSigner, type LinkSigner } from "./signed-links.server";
 export { checkOwnPassword, clearSignInThrottle, PASSWORD_MISSING, PASSWORD_REQUIRED, signIn } from "./sign-in.server";
 export { getTotpKey, KEY_FILE_NAME, throttleKeyMaterial, type TotpKey } from "./two-factor-key.server";
 export {
