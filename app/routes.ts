@@ -13,6 +13,10 @@ export default [
   // Booking a call, and a booking's own page behind the secret link of its e-mails (ADR 071).
   route("book", "routes/book/route.tsx"),
   route("book/manage/:token", "routes/book/manage/route.tsx"),
+  // The newsletter's sign-up page, and a subscriber's signed links (ADR 072).
+  route("newsletter", "routes/newsletter/route.tsx"),
+  route("newsletter/confirm/:token", "routes/newsletter/confirm/route.tsx"),
+  route("newsletter/unsubscribe/:token", "routes/newsletter/unsubscribe/route.tsx"),
   // A page with its draft: the editor's Preview (signed in) or a share link (ADR 053).
   route("pages/preview/landing/:token?", "routes/pages.preview.landing.tsx"),
   route("pages/preview/about/:token?", "routes/pages.preview.about.tsx"),
@@ -23,6 +27,7 @@ export default [
     route("admin/messages/:id", "routes/admin/messages/lead/route.tsx"),
     route("admin/saved-replies", "routes/admin/saved-replies/route.tsx"),
     route("admin/booking", "routes/admin/booking/route.tsx"),
+    route("admin/subscribers", "routes/admin/subscribers/route.tsx"),
     route("admin/settings", "routes/admin/settings/route.tsx"),
     route("admin/images", "routes/admin/images/route.tsx"),
     route("admin/administrators", "routes/admin/administrators/route.tsx"),
@@ -63,6 +68,7 @@ export default [
   route("api/contact", "routes/api/contact.ts"),
   route("api/booking", "routes/api/booking.ts"),
   route("api/booking/slots", "routes/api/booking.slots.ts"),
+  route("api/subscribe", "routes/api/subscribe.ts"),
   // The admin's JSON API: one layout's middleware refuses a stranger (401) before any of them runs.
   layout("routes/api/admin.layout.ts", [
     ...prefix("api/admin", [
@@ -85,6 +91,11 @@ export default [
       route("booking", "routes/api/admin.booking.ts"),
       route("bookings", "routes/api/admin.bookings.ts"),
       route("bookings/:id/cancel", "routes/api/admin.bookings.$id.cancel.ts"),
+      route("subscribers", "routes/api/admin.subscribers.ts"),
+      route("subscribers.csv", "routes/api/admin.subscribers.csv.ts"),
+      route("subscribers/import", "routes/api/admin.subscribers.import.ts"),
+      route("subscribers/:id", "routes/api/admin.subscribers.$id.ts"),
+      route("newsletter/mailings", "routes/api/admin.newsletter.mailings.ts"),
       route("settings", "routes/api/admin.settings.ts"),
       route("images", "routes/api/admin.images.ts"),
       route("images/:id", "routes/api/admin.images.$id.ts"),

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import onHeaders from "on-headers";
 import { isPreviewPath, PREVIEW_HEADERS } from "~/lib/share-links";
-import { hasSecretAddress, isBookingLinkPath } from "~/lib/secret-paths";
+import { hasSecretAddress, isSignedLinkPath } from "~/lib/secret-paths";
 
 /** What a page whose address holds a secret adds: the address is never sent on as a referrer. */
 const SECRET_ADDRESS_HEADERS = { "Referrer-Policy": "no-referrer" } as const;
@@ -11,7 +11,8 @@ const SECRET_ADDRESS_HEADERS = { "Referrer-Policy": "no-referrer" } as const;
  * (the page, or the root error boundary's 404, whose route sets no headers),
  * set as the headers are written, so they replace the site's Referrer-Policy
  * and any Cache-Control rather than joining them:
- * - a share link's (ADR 044) and a booking's link's (ADR 071):
+ * - a share link's (ADR 044), a booking's link's (ADR 071) and a
+ *   subscriber's links' (ADR 072):
  *   PREVIEW_HEADERS, kept by no cache, indexed by no search engine, no
  *   referrer;
  * - an invitation's and the setup page's (ADR 048): no referrer, so neither
@@ -22,7 +23,7 @@ export function secretPageHeaders(req: IncomingMessage, res: ServerResponse, nex
   const headers =
     req.url === undefined
       ? undefined
-      : isPreviewPath(req.url) || isBookingLinkPath(req.url)
+      : isPreviewPath(req.url) || isSignedLinkPath(req.url)
         ? PREVIEW_HEADERS
         : hasSecretAddress(req.url)
           ? SECRET_ADDRESS_HEADERS

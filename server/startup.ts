@@ -20,6 +20,7 @@ import { init as initAnalytics } from "~/server/analytics/index.server";
 import { init as initRedirects } from "~/server/redirects/index.server";
 import { init as initWebhooks } from "~/server/webhooks/index.server";
 import { init as initBooking } from "~/server/booking/index.server";
+import { init as initNewsletter } from "~/server/newsletter/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -49,6 +50,7 @@ export function initDomains(connection: Connection = getConnection()): void {
   initRedirects();
   initWebhooks();
   initBooking(connection);
+  initNewsletter(connection);
 }
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */
@@ -116,6 +118,8 @@ export async function seedSamplePosts(db: Db): Promise<number> {
       metaDescription: null,
       headerImageAlt: null,
       noindex: false,
+      // Samples are never mailed: nobody asked for them.
+      emailSubscribers: false,
       published: true,
       publishDate: new Date(now - sample.daysAgo * 86_400_000).toISOString(),
       headerImage: null,

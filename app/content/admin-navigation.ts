@@ -31,6 +31,7 @@ export const ADMIN_NAVIGATION: AdminSectionGroup[] = [
       { to: "/admin/messages", label: "Messages" },
       { to: "/admin/saved-replies", label: "Saved replies" },
       { to: "/admin/booking", label: "Booking" },
+      { to: "/admin/subscribers", label: "Subscribers" },
     ],
   },
   {

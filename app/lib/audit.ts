@@ -42,6 +42,8 @@ export const AUDIT_ACTIONS = [
   "acknowledgement-changed",
   "booking-changed",
   "booking-cancelled",
+  "subscriber-removed",
+  "subscribers-imported",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -83,6 +85,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "acknowledgement-changed": "Acknowledgement changed",
   "booking-changed": "Booking hours changed",
   "booking-cancelled": "Call cancelled",
+  "subscriber-removed": "Subscriber removed",
+  "subscribers-imported": "Subscribers imported",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

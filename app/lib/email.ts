@@ -2,11 +2,15 @@
 export const EMAIL_MAX_LENGTH = 320;
 
 /**
- * something@something.tld, no spaces. The domain is split at its first dot so
- * that no two parts of the pattern can match the same characters: the check is
- * linear in the input, and the length is bounded before the pattern runs.
+ * something@something.tld, with none of the characters that make an address
+ * mean something else to a mail library (a display name's `<...>`, a list's
+ * comma, quotes, comments, control characters): `x<a@b.c>` must not send to
+ * a@b.c. The domain is split at its first dot so that no two parts of the
+ * pattern can match the same characters: the check is linear in the input,
+ * and the length is bounded before the pattern runs.
  */
-const EMAIL = /^[^\s@]+@[^\s@][^\s.@]*\.[^\s@]+$/;
+const EMAIL =
+  /^[^\s\p{Cc}"(),:;<>@[\\\]]+@[^\s\p{Cc}"(),:;<>@[\\\]][^\s\p{Cc}".(),:;<>@[\\\]]*\.[^\s\p{Cc}"(),:;<>@[\\\]]+$/u;
 
 /** One rule for every e-mail field (contact form, sign-in, setup), on both sides. */
 export function isValidEmail(email: string): boolean {

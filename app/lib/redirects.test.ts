@@ -125,6 +125,7 @@ describe("the site's own addresses", () => {
       "/blog/category/:slug/rss.xml",
       "/about",
       "/book",
+      "/newsletter",
       "/*",
     ]);
     for (const route of paths) {

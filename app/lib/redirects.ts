@@ -36,6 +36,8 @@ export const RESERVED_PATHS = {
     "/blog/preview",
     "/pages/preview",
     "/book/manage",
+    "/newsletter/confirm",
+    "/newsletter/unsubscribe",
   ],
   /** These paths exactly. */
   exact: ["/rss.xml", "/robots.txt", "/sitemap.xml", "/favicon.ico", "/favicon.svg"],

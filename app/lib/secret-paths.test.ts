@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   hasSecretAddress,
-  isBookingLinkPath,
+  isSignedLinkPath,
   isPreviewPath,
   looksLikeToken,
   redactSecretPath,
@@ -51,12 +51,15 @@ describe("secret paths (ADRs 038, 044)", () => {
     }
   });
 
-  it("knows a booking's link however the router would accept it (ADR 071)", () => {
-    expect(isBookingLinkPath(`/book/manage/${TOKEN}`)).toBe(true);
-    expect(isBookingLinkPath(`/BOOK/m%61nage/${TOKEN}`)).toBe(true);
+  it("knows a booking's and a subscriber's signed links however the router would accept them (ADR 071, 072)", () => {
+    expect(isSignedLinkPath(`/book/manage/${TOKEN}`)).toBe(true);
+    expect(isSignedLinkPath(`/BOOK/m%61nage/${TOKEN}`)).toBe(true);
     expect(hasSecretAddress(`/book/manage/${TOKEN}`)).toBe(true);
-    expect(isBookingLinkPath("/book")).toBe(false);
-    expect(isBookingLinkPath("/book?from=2026-12-01")).toBe(false);
+    expect(isSignedLinkPath(`/newsletter/confirm/${TOKEN}`)).toBe(true);
+    expect(isSignedLinkPath(`/Newsletter/%75nsubscribe/${TOKEN}`)).toBe(true);
+    expect(isSignedLinkPath("/newsletter")).toBe(false);
+    expect(isSignedLinkPath("/book")).toBe(false);
+    expect(isSignedLinkPath("/book?from=2026-12-01")).toBe(false);
   });
 
   it("knows a share link however the router would accept it", () => {

@@ -2,15 +2,17 @@
  * Paths whose last segment is a secret: an invitation's token is a password
  * until it is used (ADR 038), a share link's opens a draft (ADR 044), a
  * booking's link (`/book/manage/{token}`) cancels or moves the call
- * (ADR 071). None may reach a log. React Router matches paths decoded and
+ * (ADR 071), a subscriber's links confirm or end a subscription (ADR 072).
+ * None may reach a log. React Router matches paths decoded and
  * without regard to case, so these are checked the same way:
  * `/blog/pr%65view/{token}` opens the share link too. The first
  * administrator's setup link carries its token in the query
  * (`/admin/setup?token=`): a query naming a token is not logged either
  * (ADR 048).
  */
-const BOOKING_LINK_PREFIX = "/book/manage/";
-const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/", "/pages/preview/", BOOKING_LINK_PREFIX] as const;
+/** Links signed for one record (a booking, a subscriber): their pages are kept by no cache. */
+const SIGNED_LINK_PREFIXES = ["/book/manage/", "/newsletter/confirm/", "/newsletter/unsubscribe/"] as const;
+const SECRET_PREFIXES = ["/admin/invite/", "/blog/preview/", "/pages/preview/", ...SIGNED_LINK_PREFIXES] as const;
 
 /** A request URL's path, percent-decoded where it decodes, lower case: as React Router matches it. */
 export function decodedPath(url: string): string {
@@ -29,9 +31,10 @@ export function isPreviewPath(url: string): boolean {
   return path.startsWith("/blog/preview/") || path.startsWith("/pages/preview/");
 }
 
-/** Whether a request URL opens a booking's own page (any spelling the router accepts; ADR 071). */
-export function isBookingLinkPath(url: string): boolean {
-  return decodedPath(url).startsWith(BOOKING_LINK_PREFIX);
+/** Whether a request URL opens a booking's or a subscriber's signed link (any spelling the router accepts; ADR 071, 072). */
+export function isSignedLinkPath(url: string): boolean {
+  const path = decodedPath(url);
+  return SIGNED_LINK_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ArticleView } from "~/components/site/article-view";
 import { JsonLd } from "~/components/site/json-ld";
+import { SubscribeForm } from "~/components/site/subscribe-form";
 import { bookingPage } from "~/content/booking";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
@@ -56,14 +57,17 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           backTo={blogPageHref(page)}
           mode="page"
           after={
-            <p className="mt-12 rounded-lg bg-brand-50 p-5 text-lg">
-              <a
-                href="/book"
-                className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900"
-              >
-                {bookingPage.articleLink}
-              </a>
-            </p>
+            <>
+              <p className="mt-12 rounded-lg bg-brand-50 p-5 text-lg">
+                <a
+                  href="/book"
+                  className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900"
+                >
+                  {bookingPage.articleLink}
+                </a>
+              </p>
+              <SubscribeForm idPrefix="article-newsletter" className="mt-6 rounded-lg border border-neutral-300 p-5" />
+            </>
           }
         />
         <JsonLd data={blogPostingJsonLd(article, { siteUrl, companyName: company.name })} />

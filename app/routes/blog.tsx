@@ -2,6 +2,7 @@ import { ArticleView } from "~/components/site/article-view";
 import { ListPager } from "~/components/site/list-pager";
 import { PostCard } from "~/components/site/post-card";
 import { SearchForm } from "~/components/site/search-form";
+import { SubscribeForm } from "~/components/site/subscribe-form";
 import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
@@ -92,6 +93,12 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
               next={loaderData.next}
               backTo={blogPageHref(loaderData.page)}
               mode="in-place"
+              after={
+                <SubscribeForm
+                  idPrefix="article-newsletter"
+                  className="mt-12 rounded-lg border border-neutral-300 p-5"
+                />
+              }
             />
           </div>
         ) : (
@@ -129,6 +136,7 @@ function BlogList({
         </div>
       )}
       <ListPager page={page} pages={pages} href={blogPageHref} label="Blog pages" />
+      <SubscribeForm idPrefix="blog-newsletter" inline className="mt-12 rounded-lg bg-brand-50 p-6" />
     </div>
   );
 }

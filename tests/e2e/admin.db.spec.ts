@@ -442,6 +442,37 @@ test(
   },
 );
 
+test(
+  "a post's newsletter option: a box by the publish controls, with its hint, kept by Save",
+  DESKTOP,
+  async ({ page }, testInfo) => {
+    await signIn(page);
+    const title = unique("Mailed", testInfo.project.name);
+    await page.getByRole("button", { name: "Create New Post" }).click();
+    await fillRequired(page, { title });
+    const option = page.getByRole("checkbox", { name: "E-mail this post to subscribers" });
+    await expect(option).not.toBeChecked();
+    await expect(option).toHaveAccessibleDescription(
+      "Sent once, when the post becomes public (at its scheduled time too), to everyone subscribed then.",
+    );
+    // By keyboard like every box of the form. Left a draft: nothing is mailed.
+    await option.focus();
+    await page.keyboard.press("Space");
+    await expect(option).toBeChecked();
+    await expectNoAxeViolations(page);
+
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
+    const saved = (await (await page.request.get(`/api/admin/posts?q=${encodeURIComponent(title)}`)).json()).find(
+      (p: { title: string }) => p.title === title,
+    );
+    expect(saved).toMatchObject({ emailSubscribers: true, published: false });
+
+    await page.getByRole("row").filter({ hasText: title }).getByRole("button", { name: "Edit" }).click();
+    await expect(page.getByLabel("E-mail this post to subscribers")).toBeChecked();
+  },
+);
+
 test("the first administrator is created only through the setup link from the log", DESKTOP, async ({ page }) => {
   const server = await startServer({ ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
   try {

@@ -96,7 +96,8 @@ async function pick(radio: Locator, how: "click" | "tap" = "click") {
   await expect(radio).toBeChecked();
 }
 
-const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+/** A field of the booking form (the footer has an Email field of its own: the newsletter's sign-up). */
+const field = (page: Page, label: string) => page.locator("main").getByLabel(label, { exact: true });
 const NAME = "Name";
 const EMAIL = "Email";
 const PHONE = "Phone (optional)";

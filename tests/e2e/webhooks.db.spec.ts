@@ -34,7 +34,7 @@ const test = base.extend({
         await server.stop();
         await database.drop();
       };
-      await use({ url: server.url, stop });
+      await use({ url: server.url, databaseUrl: database.url, stop });
       await stop();
     },
     { scope: "worker", timeout: 90_000 },

@@ -29,6 +29,7 @@ const POST_KEYS = [
   "author",
   "category",
   "createdAt",
+  "emailSubscribers",
   "excerpt",
   "headerImage",
   "headerImageAlt",

@@ -29,11 +29,12 @@ afterAll(() => server?.stop());
 const get = (path: string, cookie = "") =>
   fetch(server.url + path, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 
-/** The admin screens: posts (/admin), inbox, booking, analytics, administrators, audit, settings, images, account, pages and a page's editor. */
+/** The admin screens: posts (/admin), inbox, booking, subscribers, analytics, administrators, audit, settings, images, account, pages and a page's editor. */
 const SCREENS = [
   "/admin",
   "/admin/messages",
   "/admin/booking",
+  "/admin/subscribers",
   "/admin/analytics",
   "/admin/administrators",
   "/admin/audit",

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confirmPage, newsletterPage, unsubscribePage } from "../../app/content/newsletter";
+import { subscribeForm } from "../../app/content/newsletter-form";
 import { startSqliteServer, type TestServer } from "../support/server";
 
 /**
@@ -149,6 +151,19 @@ describe("public pages", () => {
       for (const marker of [...ADMIN_MARKERS, ...MARKDOWN_MARKERS, "jitless"]) {
         expect(source.includes(marker), `${asset} contains "${marker}"`).toBe(false);
       }
+    }
+  });
+
+  // The footer's sign-up form (ADR 072) rides on every page: its own words, none of the newsletter pages' or server code.
+  it.each(PUBLIC_PAGES)("%s carries the sign-up form's words alone, no server code", (page) => {
+    const { always, hover } = pages.get(page)!;
+    const sources = [...reachable([...always, ...hover])].map(read);
+    expect(sources.some((source) => source.includes(subscribeForm.intro))).toBe(true);
+    for (const marker of [confirmPage.button, unsubscribePage.doneText, newsletterPage.acceptedText, "kysely"]) {
+      expect(
+        sources.some((source) => source.includes(marker)),
+        `"${marker}" on ${page}`,
+      ).toBe(false);
     }
   });
 

@@ -183,6 +183,65 @@ describe("update and delete", () => {
   });
 });
 
+describe("the newsletter option, emailSubscribers (issue 46)", () => {
+  const visitor = () => new ApiClient(server.url);
+  let made = 0;
+
+  it("is false when left out, on the post, its GET and the admin list", async () => {
+    const { status, json } = await admin.post("/api/admin/posts", { ...valid, slug: "mail-default" });
+    expect(status).toBe(201);
+    expect(json.emailSubscribers).toBe(false);
+    expect((await admin.get(`/api/admin/posts/${json.id}`)).json.emailSubscribers).toBe(false);
+    const listed = (await admin.get("/api/admin/posts?limit=100")).json.find((p: { id: string }) => p.id === json.id);
+    expect(listed.emailSubscribers).toBe(false);
+  });
+
+  it("keeps true and false through POST and PUT; a PUT without it is false, as for noindex", async () => {
+    const created = await admin.post("/api/admin/posts", { ...valid, slug: "mail-me", emailSubscribers: true });
+    expect(created.status).toBe(201);
+    expect(created.json.emailSubscribers).toBe(true);
+    const id = created.json.id as string;
+    expect((await admin.get(`/api/admin/posts/${id}`)).json.emailSubscribers).toBe(true);
+    const listed = (await admin.get("/api/admin/posts?limit=100")).json.find((p: { id: string }) => p.id === id);
+    expect(listed.emailSubscribers).toBe(true);
+
+    const off = await admin.put(`/api/admin/posts/${id}`, { ...valid, slug: "mail-me", emailSubscribers: false });
+    expect(off.status).toBe(200);
+    expect(off.json.emailSubscribers).toBe(false);
+    expect((await admin.get(`/api/admin/posts/${id}`)).json.emailSubscribers).toBe(false);
+    const on = await admin.put(`/api/admin/posts/${id}`, { ...valid, slug: "mail-me", emailSubscribers: true });
+    expect(on.json.emailSubscribers).toBe(true);
+    const left = await admin.put(`/api/admin/posts/${id}`, { ...valid, slug: "mail-me" });
+    expect(left.json.emailSubscribers).toBe(false);
+  });
+
+  it.each(["yes", "true", 1, 0, {}, []])("refuses %j with 400 naming the field, on POST and PUT", async (value) => {
+    const refused = await admin.post("/api/admin/posts", { ...valid, slug: "mail-bad", emailSubscribers: value });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ error: "emailSubscribers must be true or false" });
+    const created = await admin.post("/api/admin/posts", { ...valid, slug: `mail-put-${++made}` });
+    const put = await admin.put(`/api/admin/posts/${created.json.id}`, {
+      ...valid,
+      slug: created.json.slug,
+      emailSubscribers: value,
+    });
+    expect(put.status).toBe(400);
+    expect(put.json).toEqual({ error: "emailSubscribers must be true or false" });
+    expect((await admin.get(`/api/admin/posts/${created.json.id}`)).json.emailSubscribers).toBe(false);
+  });
+
+  it("is the admin's alone: the public API never shows it", async () => {
+    await admin.post("/api/admin/posts", { ...valid, slug: "mail-public", emailSubscribers: true });
+    const one = await visitor().get("/api/posts/mail-public");
+    expect(one.status).toBe(200);
+    expect(one.json).not.toHaveProperty("emailSubscribers");
+    const list = await visitor().get("/api/posts?limit=100");
+    expect(list.json.some((p: { slug: string }) => p.slug === "mail-public")).toBe(true);
+    for (const post of list.json) expect(post).not.toHaveProperty("emailSubscribers");
+    expect(list.text).not.toContain("emailSubscribers");
+  });
+});
+
 describe("cross-origin writes", () => {
   it("are refused with 403 when another origin sends the session cookie", async () => {
     const count = async () => Number((await admin.get("/api/admin/posts")).headers.get("x-total-count"));

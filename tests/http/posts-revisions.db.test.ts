@@ -86,6 +86,7 @@ describe(`revisions (${TEST_BACKEND})`, () => {
       publishDate: fields.publishDate,
       readTime: "5 min read",
       noindex: false,
+      emailSubscribers: false,
     });
   });
 
@@ -197,6 +198,28 @@ describe(`autosaved drafts (${TEST_BACKEND})`, () => {
     expect(stale.status).toBe(409);
     expect(stale.json.updatedAt).toBe(put.json.updatedAt);
     expect((await admin.get(`/api/admin/posts/${post.id}/autosave`)).status).toBe(404);
+  });
+
+  it("keep the newsletter option as the form had it, and refuse a non-boolean one", async () => {
+    const post = await create();
+    const saved = await admin.put(`/api/admin/posts/${post.id}/autosave`, { ...fields, emailSubscribers: true });
+    expect(saved.status).toBe(200);
+    expect(saved.json.emailSubscribers).toBe(true);
+    expect((await admin.get(`/api/admin/posts/${post.id}/autosave`)).json.emailSubscribers).toBe(true);
+    // The post itself is unchanged until it is saved.
+    expect((await admin.get(`/api/admin/posts/${post.id}`)).json.emailSubscribers).toBe(false);
+    const bad = await admin.put(`/api/admin/posts/${post.id}/autosave`, { ...fields, emailSubscribers: "yes" });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: "emailSubscribers must be true or false" });
+    // Saved with it, the post's new revision keeps it too.
+    await admin.put(`/api/admin/posts/${post.id}`, {
+      title: post.title,
+      slug: post.slug,
+      ...fields,
+      emailSubscribers: true,
+    });
+    const newest = (await admin.get(`/api/admin/posts/${post.id}/revisions`)).json.revisions[0].id as string;
+    expect((await admin.get(`/api/admin/posts/${post.id}/revisions/${newest}`)).json.emailSubscribers).toBe(true);
   });
 
   it("refuses fields past their bounds and unknown posts", async () => {

@@ -60,6 +60,16 @@ async function snapshot(connection: Connection) {
   return rows;
 }
 
+/** A subscriber's columns as the newsletter writes them, to be completed with an id and an address. */
+const SUBSCRIBER = {
+  status: "pending" as const,
+  consent: "form" as const,
+  created_at: "2026-11-02T09:30:00.000Z",
+  confirm_sent_at: "2026-11-02T09:30:00.000Z",
+  confirmed_at: "2026-11-02T10:00:00.000Z",
+  unsubscribed_at: null,
+};
+
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 const imageDigests = (rows: Record<string, unknown[]>) =>
   [...rows.images!, ...rows.image_variants!].map((row) => sha256((row as { bytes: Uint8Array }).bytes));
@@ -228,6 +238,45 @@ beforeAll(async () => {
     message: "A call about the audit",
   });
   expect(booked.status, booked.text).toBe(201);
+  // The newsletter (ADR 072): the list, one of each status and consent, travels; so do a post's wish to be
+  // e-mailed and the record of its mailing, which keeps a restored site from e-mailing it twice.
+  const at = (day: number) => new Date(Date.UTC(2026, 10, day, 9, 30)).toISOString();
+  await source.db
+    .insertInto("subscribers")
+    .values([
+      { ...SUBSCRIBER, id: crypto.randomUUID(), email: "ada@example.com", status: "confirmed", created_at: at(1) },
+      { ...SUBSCRIBER, id: crypto.randomUUID(), email: "grace+news@example.com", confirmed_at: null },
+      {
+        ...SUBSCRIBER,
+        id: crypto.randomUUID(),
+        email: "linus@example.org",
+        status: "unsubscribed",
+        consent: "import",
+        confirm_sent_at: null,
+        unsubscribed_at: at(3),
+      },
+    ])
+    .execute();
+  const mailed = await source.db
+    .selectFrom("posts")
+    .select("id")
+    .where("published", "=", 1)
+    .orderBy("id")
+    .executeTakeFirstOrThrow();
+  await source.db.updateTable("posts").set({ email_subscribers: 1 }).where("id", "=", mailed.id).execute();
+  await source.db
+    .insertInto("newsletter_mailings")
+    .values({
+      id: crypto.randomUUID(),
+      post_id: mailed.id,
+      status: "done",
+      recipients: 1,
+      sent: 1,
+      failed: 0,
+      created_at: at(4),
+      finished_at: at(4),
+    })
+    .execute();
   // A view from a newsletter (ADR 056): the day's numbers travel, written within a few seconds.
   const viewed = await fetch(`${server.url}/about?utm_source=newsletter`, {
     headers: { accept: "text/html", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" },
@@ -385,6 +434,21 @@ describe(`npm run admin -- backup and restore (${TEST_BACKEND})`, () => {
         expect.objectContaining({ body: "Thank you, Grace: we will call on Monday.", status: "sent" }),
       ]);
       expect(original.saved_replies).toEqual([expect.objectContaining({ name: "Pricing" })]);
+      expect(original.subscribers).toHaveLength(3);
+      expect(original.subscribers).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ email: "ada@example.com", status: "confirmed", consent: "form" }),
+          expect.objectContaining({ email: "grace+news@example.com", status: "pending", confirmed_at: null }),
+          expect.objectContaining({ email: "linus@example.org", status: "unsubscribed", consent: "import" }),
+        ]),
+      );
+      expect(original.newsletter_mailings).toEqual([expect.objectContaining({ status: "done", sent: 1 })]);
+      const emailed = (original.posts as Array<{ id: string; email_subscribers: number }>).filter(
+        (post) => post.email_subscribers === 1,
+      );
+      expect(emailed.map((post) => post.id)).toEqual([
+        (original.newsletter_mailings![0] as { post_id: string }).post_id,
+      ]);
       expect(original.redirects).toEqual([expect.objectContaining({ from_path: "/old-address", status: 301 })]);
       // ADR 038: the audit log (the sign-in and the post saves above) and the administrators' new columns.
       expect((original.audit_log as Array<{ action: string }>).map((entry) => entry.action)).toEqual(
@@ -696,6 +760,20 @@ describe("a crafted backup is refused or neutralised (ADR 047)", () => {
       ["bookings", { slot: null }, /a booking the site would never keep/],
       ["booking_settings", { time_zone: "Mars/Olympus_Mons" }, /booking hours the site would never keep/],
       ["booking_settings", { weekly: '[{"day":1,"start":"10:00","end":"09:00"}]' }, /booking hours/],
+      ["subscribers", { status: "bounced" }, /a subscriber the site would never keep/],
+      ["subscribers", { consent: "bought" }, /a subscriber the site would never keep/],
+      ["subscribers", { email: "Ada@Example.com" }, /a subscriber the site would never keep/],
+      ["subscribers", { email: `${"a".repeat(310)}@example.com` }, /a subscriber the site would never keep/],
+      ["subscribers", { confirmed_at: null }, /a subscriber the site would never keep/],
+      ["subscribers", { created_at: "yesterday" }, /a subscriber the site would never keep/],
+      ["newsletter_mailings", { status: "queued" }, /a mailing the site would never keep/],
+      ["newsletter_mailings", { sent: 5 }, /a mailing the site would never keep/],
+      ["newsletter_mailings", { finished_at: null }, /a mailing the site would never keep/],
+      [
+        "newsletter_mailings",
+        { post_id: "6e0f2f6c-1d6a-4c1e-9d7e-2b1f0a9c3d4e" },
+        /a mailing of a post it does not hold/,
+      ],
     ])("a row of %s the site would never write: %j", async (table, change, message) => {
       const crafted = path.join(dir, `crafted-${table}-${Object.keys(change)[0]}.tar`);
       await rewriteBackup(backupFile, crafted, (name, bytes) => [
@@ -981,6 +1059,146 @@ describe("a backup from before the lead desk (migration 030, ADR 070)", () => {
       expect(rows.site_settings).toEqual([
         expect.objectContaining({ acknowledge_messages: 0, acknowledgement_text: null }),
       ]);
+    } finally {
+      await target.cleanup();
+    }
+  }, 60_000);
+});
+
+describe("the newsletter in a backup (ADR 072)", () => {
+  const NEW_TABLES = ["subscribers", "newsletter_mailings"];
+  const withoutEmailColumn = (row: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(row).filter(([column]) => column !== "email_subscribers"));
+
+  it("a backup from before migration 032 restores with no subscribers or mailings, and no post to e-mail", async () => {
+    const old = path.join(dir, "before-032.tar");
+    await rewriteBackup(backupFile, old, (name, bytes) => {
+      if (NEW_TABLES.some((table) => name.includes(`/data/${table}-`))) return [];
+      if (name.endsWith("/manifest.json") || name.endsWith("/counts.json")) {
+        const json = JSON.parse(bytes.toString("utf8")) as {
+          tables?: Record<string, string[]>;
+          rows?: Record<string, number>;
+          entries?: number;
+        };
+        if (json.tables) {
+          for (const table of NEW_TABLES) delete json.tables[table];
+          json.tables.posts = json.tables.posts!.filter((column) => column !== "email_subscribers");
+        }
+        if (json.rows) for (const table of NEW_TABLES) delete json.rows[table];
+        if (json.entries !== undefined) json.entries -= NEW_TABLES.length;
+        return [[name, Buffer.from(JSON.stringify(json))]];
+      }
+      if (name.includes("/data/posts-")) return [[name, editRows(bytes, withoutEmailColumn)]];
+      return [[name, bytes]];
+    });
+    const listing = spawnSync("tar", ["tf", old], { encoding: "utf8" }).stdout;
+    expect(listing).not.toContain("subscribers");
+    expect(fs.readFileSync(old, "latin1")).not.toContain("email_subscribers");
+    const target = await fresh(TEST_BACKEND);
+    try {
+      const restored = cli(target.url, "restore", old);
+      expect(restored.stderr).toBe("");
+      expect(restored.status).toBe(0);
+      const rows = await snapshot(target.connection);
+      expect(rows.subscribers).toEqual([]);
+      expect(rows.newsletter_mailings).toEqual([]);
+      expect((rows.posts as Array<Record<string, unknown>>).map((post) => post.email_subscribers)).toEqual(
+        original.posts!.map(() => 0),
+      );
+      // The rest of the file as it was.
+      expect((rows.posts as Array<Record<string, unknown>>).map(withoutEmailColumn)).toEqual(
+        (original.posts as Array<Record<string, unknown>>).map(withoutEmailColumn),
+      );
+      expect({ ...rows, posts: [], subscribers: [], newsletter_mailings: [] }).toEqual({
+        ...original,
+        posts: [],
+        subscribers: [],
+        newsletter_mailings: [],
+      });
+    } finally {
+      await target.cleanup();
+    }
+  }, 60_000);
+
+  it("a mailing still being sent comes back done as it stood, with a notice: a restore e-mails nobody", async () => {
+    const crafted = path.join(dir, "mailing-under-way.tar");
+    await rewriteBackup(backupFile, crafted, (name, bytes) => [
+      [
+        name,
+        name.includes("/data/newsletter_mailings-")
+          ? editRows(bytes, (row) => ({ ...row, status: "sending", recipients: 3, sent: 1, finished_at: null }))
+          : bytes,
+      ],
+    ]);
+    const target = await fresh(TEST_BACKEND);
+    try {
+      const startedAt = new Date().toISOString();
+      const restored = cli(target.url, "restore", crafted);
+      expect(restored.stderr).toBe("");
+      expect(restored.status).toBe(0);
+      expect(restored.stdout).toContain(
+        "1 mailing was still being sent when the backup was made; restored as finished",
+      );
+      const [mailing] = await target.connection.db.selectFrom("newsletter_mailings").selectAll().execute();
+      expect(mailing).toMatchObject({ status: "done", recipients: 3, sent: 1, failed: 0 });
+      expect(mailing!.finished_at! >= startedAt).toBe(true);
+      expect(await target.connection.db.selectFrom("newsletter_recipients").selectAll().execute()).toEqual([]);
+      // The only work a restore queues is the booked call's reminders (ADR 071).
+      const kinds = await target.connection.db.selectFrom("jobs").select("kind").distinct().execute();
+      expect(kinds.map((job) => job.kind).filter((kind) => kind !== "booking.mail")).toEqual([]);
+    } finally {
+      await target.cleanup();
+    }
+  }, 60_000);
+
+  it("a post scheduled for later gets its publication job again: it is published, and mailed, at its time", async () => {
+    const crafted = path.join(dir, "scheduled-post.tar");
+    const later = new Date(Date.now() + 3 * 24 * 60 * 60_000).toISOString();
+    let scheduledId = "";
+    await rewriteBackup(backupFile, crafted, (name, bytes) => [
+      [
+        name,
+        name.includes("/data/posts-")
+          ? editRows(bytes, (row) => {
+              if (scheduledId && row.id !== scheduledId) return row;
+              scheduledId = String(row.id);
+              return { ...row, published: 1, publish_date: later };
+            })
+          : bytes,
+      ],
+    ]);
+    const target = await fresh(TEST_BACKEND);
+    try {
+      const restored = cli(target.url, "restore", crafted);
+      expect(restored.stderr).toBe("");
+      expect(restored.status).toBe(0);
+      const jobs = await target.connection.db
+        .selectFrom("jobs")
+        .select(["kind", "payload", "run_at"])
+        .where("kind", "=", "post.publish-due")
+        .execute();
+      expect(jobs).toHaveLength(1);
+      expect(JSON.parse(jobs[0]!.payload)).toEqual({ postId: scheduledId, publishDate: later });
+      expect(Date.parse(jobs[0]!.run_at)).toBe(Date.parse(later));
+    } finally {
+      await target.cleanup();
+    }
+  }, 60_000);
+
+  it("a database whose only rows are subscribers holds a site: refused unless --replace", async () => {
+    const target = await fresh(TEST_BACKEND);
+    try {
+      await target.connection.db
+        .insertInto("subscribers")
+        .values({ ...SUBSCRIBER, id: crypto.randomUUID(), email: "kept@example.net" })
+        .execute();
+      const before = await snapshot(target.connection);
+      const refused = cli(target.url, "restore", backupFile);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/already has data in subscribers.*--replace/);
+      expect(await snapshot(target.connection)).toEqual(before);
+      expect(cli(target.url, "restore", backupFile, "--replace").status).toBe(0);
+      expect(await snapshot(target.connection)).toEqual(original);
     } finally {
       await target.cleanup();
     }

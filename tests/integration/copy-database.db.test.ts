@@ -89,6 +89,69 @@ describe(`copying a database with full client addresses (${TEST_BACKEND})`, () =
   });
 });
 
+describe(`copying the newsletter (${TEST_BACKEND}, ADR 072)`, () => {
+  it("moves the subscribers, a mailing under way and each of its sends, and a post's wish to be e-mailed", async () => {
+    const [from, to] = await Promise.all([freshDatabase(), freshDatabase()]);
+    try {
+      await generatePosts(from.url, 2);
+      const postId = "00000000-0000-4000-8000-000000000001";
+      const at = "2026-11-20T08:00:00.000Z";
+      await from.connection.db.updateTable("posts").set({ email_subscribers: 1 }).where("id", "=", postId).execute();
+      const subscriber = (id: string, email: string) => ({
+        id,
+        email,
+        status: "confirmed" as const,
+        consent: "form" as const,
+        created_at: at,
+        confirm_sent_at: at,
+        confirmed_at: at,
+        unsubscribed_at: null,
+      });
+      const [ada, grace] = ["00000000-0000-4000-8000-0000000000b1", "00000000-0000-4000-8000-0000000000b2"];
+      await from.connection.db
+        .insertInto("subscribers")
+        .values([subscriber(ada, "ada@example.com"), subscriber(grace, "grace@example.com")])
+        .execute();
+      const mailing = "00000000-0000-4000-8000-0000000000c1";
+      await from.connection.db
+        .insertInto("newsletter_mailings")
+        .values({
+          id: mailing,
+          post_id: postId,
+          status: "sending",
+          recipients: 2,
+          sent: 1,
+          created_at: at,
+          finished_at: null,
+        })
+        .execute();
+      await from.connection.db
+        .insertInto("newsletter_recipients")
+        .values([
+          { mailing_id: mailing, subscriber_id: ada, status: "sent", sent_at: at, error: null },
+          { mailing_id: mailing, subscriber_id: grace, status: "pending", sent_at: null, error: null },
+        ])
+        .execute();
+      const counts = await copyDatabase(from.connection, to.connection);
+      expect(counts).toMatchObject({ subscribers: 2, newsletter_mailings: 1, newsletter_recipients: 2 });
+      const newsletter = async ({ db }: typeof from.connection) => ({
+        subscribers: await db.selectFrom("subscribers").selectAll().orderBy("id").execute(),
+        mailings: await db.selectFrom("newsletter_mailings").selectAll().orderBy("id").execute(),
+        recipients: await db.selectFrom("newsletter_recipients").selectAll().orderBy("subscriber_id").execute(),
+      });
+      expect(await newsletter(to.connection)).toEqual(await newsletter(from.connection));
+      const emailed = await to.connection.db
+        .selectFrom("posts")
+        .select("id")
+        .where("email_subscribers", "=", 1)
+        .execute();
+      expect(emailed).toEqual([{ id: postId }]);
+    } finally {
+      await Promise.all([from.cleanup(), to.cleanup()]);
+    }
+  });
+});
+
 describe.runIf(TEST_BACKEND === "sqlite")("copying into SQLite", () => {
   it("indexes the copied posts' titles for the title filter (its index tables are not copied)", async () => {
     const [from, to] = await Promise.all([freshSqlite(), freshSqlite()]);

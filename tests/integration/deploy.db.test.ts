@@ -577,7 +577,16 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
     const setupToken = "SetupTokenSetupTokenSetupTokenSetupToken123";
     const queryToken = "QueryTokenQueryTokenQueryTokenQueryToken456";
     const refererToken = "RefererTokenRefererTokenRefererToken789abcd";
-    const secrets = [lastSegment(invitePath), lastSegment(sharePath), setupToken, queryToken, refererToken];
+    // Signed links (ADR 071, 072): forged here, so a 404, but their paths are logged without them as well.
+    const signedToken = "0b7c2d3e-1111-4222-8333-944445555666.0123456789abcdef0123456789abcdef";
+    const secrets = [
+      lastSegment(invitePath),
+      lastSegment(sharePath),
+      setupToken,
+      queryToken,
+      refererToken,
+      signedToken,
+    ];
 
     const page = (await request(nginx, "GET", "/about")).body.toString();
     const asset = /(\/assets\/[\w.-]+\.(?:css|js))/.exec(page)![1]!;
@@ -591,6 +600,9 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
       // What a browser without the pages' no-referrer policy would send with their assets.
       [asset, 200, { Referer: `${nginx.siteUrl}/admin/invite/${refererToken}` }],
       ["/blog?page=1", 200, { Referer: `${nginx.siteUrl}/blog?page=2` }],
+      [`/newsletter/unsubscribe/${signedToken}`, 404],
+      [`/Newsletter/c%6Fnfirm/${signedToken}`, 404],
+      [`/book/manage/${signedToken}`, 404],
     ];
     for (const [pathname, status, headers] of visits) {
       expect((await request(nginx, "GET", pathname, { headers })).status, pathname).toBe(status);
@@ -608,6 +620,9 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
     expect(count('"GET /admin/invite/[token] HTTP/1.1" 200 ')).toBe(2);
     expect(count('"GET /admin/invite/[token] HTTP/1.1" 301 ')).toBe(1);
     expect(count('"GET /blog/preview/[token] HTTP/1.1" 200 ')).toBe(2);
+    expect(count('"GET /newsletter/unsubscribe/[token] HTTP/1.1" 404 ')).toBe(1);
+    expect(count('"GET /newsletter/confirm/[token] HTTP/1.1" 404 ')).toBe(1);
+    expect(count('"GET /book/manage/[token] HTTP/1.1" 404 ')).toBe(1);
     expect(count('"GET /admin/setup?[redacted] HTTP/1.1" 403 ')).toBe(1);
     expect(count('"GET /blog?[redacted] HTTP/1.1" 200 ')).toBe(1);
     // An ordinary query is kept; of a referrer, only its origin.

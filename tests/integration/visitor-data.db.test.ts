@@ -9,8 +9,9 @@ import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/
  * The rule of docs/security.md ("What the site keeps about a visitor"): no
  * client address is stored in the clear, anywhere. One visitor on IPv4 and
  * one on IPv6 view pages (with a campaign and a referrer), search, hit a
- * 404, send a contact message, book a call, fail to sign in with an unknown e-mail and
- * with a wrong password, and finally sign in as the administrator; then no
+ * 404, send a contact message, book a call, sign up for the newsletter,
+ * fail to sign in with an unknown e-mail and with a wrong password, and
+ * finally sign in as the administrator; then no
  * byte of the SQLite file (and its WAL) and no row of any PostgreSQL table
  * holds either address as text, nor the unknown e-mail a stranger typed.
  *
@@ -66,6 +67,8 @@ async function actAs(address: string) {
   const booking = { start: slots[address === IPV4 ? 0 : 1]!.start, name: "Visitor 4d2", email: message.email };
   const booked = await visitor.post("/api/booking", booking, from);
   expect(booked.status, booked.text).toBe(201);
+  // A newsletter sign-up (ADR 072): the address asked for is kept, the client's is not.
+  expect((await visitor.post("/api/subscribe", { email: message.email }, from)).status).toBe(202);
   const unknown = await visitor.post("/api/auth/login", { email: STRANGER_EMAIL, password: "wrong-password" }, from);
   expect(unknown.status).toBe(401);
   const wrong = await visitor.post("/api/auth/login", { email: TEST_ADMIN.email, password: "wrong-password" }, from);

@@ -20,6 +20,8 @@ const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3199);
 
 export interface Site {
   url: string;
+  /** The site's DATABASE_URL, for a test that puts rows straight into it. */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -73,7 +75,7 @@ export async function startSite(slot: number, backend: "sqlite" | "postgres"): P
       (response) => response.ok,
       () => false,
     );
-    if (healthy) return { url, stop };
+    if (healthy) return { url, databaseUrl: database.url, stop };
     await sleep(100);
   }
   await stop();

@@ -36,7 +36,7 @@ export function ArticleView({
   mode: ArticleNavMode;
   /** False on a share link's page (ADR 044): a draft has no place in the list yet. */
   withNav?: boolean;
-  /** What follows the article's body, before Previous/Next (its page's link to /book). */
+  /** What follows the article's body, before Previous/Next (its page's link to /book; the newsletter's sign-up, ADR 072). */
   after?: ReactNode;
 }) {
   return (

@@ -3,6 +3,7 @@ import type { SocialUrls } from "~/lib/site-settings";
 import { Tip } from "~/components/ui/tip";
 import { goToSection } from "~/lib/scroll";
 import { contactTrigger } from "./contact-trigger";
+import { SubscribeForm } from "./subscribe-form";
 
 const linkClass = "text-left hover:text-white hover:underline";
 
@@ -18,7 +19,7 @@ export function SiteFooter({
 }) {
   return (
     <footer id="footer" className={`w-full bg-neutral-950 text-neutral-300 ${intro ? "intro-content" : ""}`}>
-      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.1fr)_minmax(0,0.8fr)_minmax(0,0.8fr)_minmax(0,0.9fr)_minmax(0,1.9fr)]">
         <div>
           <p className="text-lg font-semibold text-white">{companyName}</p>
           <p className="mt-2 text-sm">{footer.tagline}</p>
@@ -81,6 +82,13 @@ export function SiteFooter({
             ))}
           </ul>
         </div>
+        {/* The newsletter's sign-up (ADR 072): a plain form, posted to /newsletter with or without this island's script. */}
+        <SubscribeForm
+          idPrefix="footer-newsletter"
+          tone="dark"
+          landmark={false}
+          className="sm:col-span-2 lg:col-span-1"
+        />
       </div>
       <p className="border-t border-white/10 px-4 py-5 text-center text-sm">{footer.copyright(companyName)}</p>
     </footer>

@@ -29,6 +29,11 @@ export const COPIED_TABLES = [
   // The hours for calls and the calls booked (ADR 071), after the messages their leads are.
   "booking_settings",
   "bookings",
+  // The newsletter (ADR 072): its subscribers, its mailings (after their posts) and each one's sends. A copy
+  // moves the same site with its jobs, so a mailing under way goes on where it stopped, sending nobody twice.
+  "subscribers",
+  "newsletter_mailings",
+  "newsletter_recipients",
   "site_settings",
   "audit_log",
   "redirects",
@@ -53,7 +58,7 @@ export const COPIED_TABLES = [
 const MIGRATION_MADE_ROWS = "booking_settings";
 
 /**
- * The primary keys of more than one column (migrations 002, 012, 022, 023); every
+ * The primary keys of more than one column (migrations 002, 012, 022, 023, 032); every
  * other copied table's key is its first column. Batches are read in key
  * order, which is total, so no row is skipped or read twice between them.
  */
@@ -62,6 +67,7 @@ const COMPOUND_KEYS: Partial<Record<(typeof COPIED_TABLES)[number], string[]>> =
   image_references: ["post_id", "image_id"],
   page_image_references: ["page", "image_id"],
   analytics_counts: ["day", "dimension", "key"],
+  newsletter_recipients: ["mailing_id", "subscriber_id"],
 };
 const keyOf = (table: (typeof COPIED_TABLES)[number], firstColumn: string) => COMPOUND_KEYS[table] ?? [firstColumn];
 

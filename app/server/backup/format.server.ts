@@ -41,6 +41,11 @@ export const ROW_TABLES = [
   // before them has none, and the target keeps its own hours.
   "booking_settings",
   "bookings",
+  // The newsletter's subscribers and its mailings (ADR 072), each checked on restore. The mailings (after
+  // the posts they e-mailed) are the record that keeps a restored site from e-mailing a post twice; who
+  // each went to is left out (below). A backup from before them has none.
+  "subscribers",
+  "newsletter_mailings",
   "audit_log",
   // Old addresses and where they lead (ADR 054), checked row by row on restore.
   "redirects",
@@ -89,6 +94,9 @@ export const LEFT_OUT_TABLES = [
   // event would be sent again for messages and posts the owner has already had, to webhooks among others.
   "jobs",
   "job_schedules",
+  // Each subscriber's send of a mailing (ADR 072): a log, pruned, like the webhooks' (a row per subscriber
+  // per mailing). The mailing's row keeps its numbers; a send still waiting would have no job to send it.
+  "newsletter_recipients",
 ] as const;
 
 /**

@@ -12,10 +12,17 @@ import { isRecordId } from "../db/ids.server";
 import { sniffImageFormat, rebuildImageReferences, rebuildPageImageReferences } from "../images/index.server";
 import { isAnalyticsRow } from "../analytics/index.server";
 import { auditRowAsKept } from "../audit/index.server";
-import { MarkdownRenderError, renderPostBody, fillCategorySlugs, renameReservedSlugs } from "../posts/index.server";
+import {
+  fillCategorySlugs,
+  MarkdownRenderError,
+  queueRestoredPublications,
+  renameReservedSlugs,
+  renderPostBody,
+} from "../posts/index.server";
 import { type TotpKey, isPlainSecret, openSecret, opensWith, sealSecret } from "../identity/index.server";
 import { webhookSecretOpens } from "../webhooks/index.server";
 import { isBookingRow, queueRestoredReminders } from "../booking/index.server";
+import { isMailingRow, isSubscriberRow } from "../newsletter/index.server";
 import { bumpContentVersion } from "../db/content-version.server";
 import {
   BACKED_UP_TABLES,
@@ -352,6 +359,16 @@ function checkRows(table: string, rows: Row[], name: string): void {
         `The backup's ${shown(name)} has ${table === "bookings" ? "a booking" : "booking hours"} the site would never keep: this backup was altered and is refused`,
       );
     }
+    if (table === "subscribers" && !isSubscriberRow(row)) {
+      throw new BackupError(
+        `The backup's ${shown(name)} has a subscriber the site would never keep: this backup was altered and is refused`,
+      );
+    }
+    if (table === "newsletter_mailings" && !isMailingRow(row)) {
+      throw new BackupError(
+        `The backup's ${shown(name)} has a mailing the site would never keep: this backup was altered and is refused`,
+      );
+    }
   }
 }
 
@@ -515,11 +532,18 @@ function checkSums(text: string, hashes: Map<string, string>): void {
   }
 }
 
-/** Tables whose rows make a site: a target with any of them is not empty. */
-const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages"] as const;
+/**
+ * Tables whose rows make a site: a target with any of them is not empty. The
+ * subscribers among them: people who asked for the newsletter are not lost
+ * to a restore without --replace, even on a site with nothing else yet.
+ */
+const SITE_TABLES = ["admin_users", "posts", "images", "contact_messages", "subscribers"] as const;
 /** Emptied before a restore with `replace`, each before the tables it references. */
 const REPLACED_TABLES = [
   "bookings",
+  "newsletter_recipients",
+  "newsletter_mailings",
+  "subscribers",
   "webhook_deliveries",
   "webhooks",
   "analytics_days",
@@ -645,6 +669,10 @@ export async function restoreBackup(
           if (table === "admin_users") loaded = rows.map((row) => withTwoFactorChecked(row, totpKey, notices));
           if (table === "webhooks") loaded = usableWebhooks(rows, totpKey, notices);
           if (table === "message_replies") loaded = repliesAsRestored(rows, notices);
+          if (table === "newsletter_mailings") {
+            await refuseOrphanMailings(trx, rows);
+            loaded = mailingsAsRestored(rows, notices);
+          }
           // One row, made by its migration: the backup's takes its place (an older backup leaves the target's).
           if (table === "booking_settings") await trx.deleteFrom("booking_settings").execute();
           if (table === "audit_log") {
@@ -671,6 +699,8 @@ export async function restoreBackup(
       await renameReservedSlugs(trx);
       // Jobs are not in a backup: the calls still to come get their reminders queued again (ADR 071).
       await queueRestoredReminders(trx);
+      // ...and the posts scheduled for later get their publication job (post.published, a mailing).
+      await queueRestoredPublications(trx);
       await bumpContentVersion(trx);
       return read;
     });
@@ -703,6 +733,43 @@ function repliesAsRestored(rows: Row[], notices: string[]): Row[] {
       ? { ...row, status: "failed", last_error: "Not sent before the backup this site was restored from was made." }
       : row,
   );
+}
+
+/**
+ * A mailing still being sent when the backup was made has no job here and no
+ * recipients (neither is in a backup): it comes back done as it stood, saying
+ * so, and those it had not reached yet do not get it. Going on could e-mail a
+ * subscriber the post twice: the site went on sending after the backup's
+ * moment, to whom the file cannot say (ADR 072).
+ */
+function mailingsAsRestored(rows: Row[], notices: string[]): Row[] {
+  const sending = rows.filter((row) => row.status === "sending").length;
+  if (sending === 0) return rows;
+  const now = new Date().toISOString();
+  notices.push(
+    `${sending} ${sending === 1 ? "mailing was" : "mailings were"} still being sent when the backup was made; restored as finished: the subscribers ${sending === 1 ? "it" : "they"} had not reached yet will not get ${sending === 1 ? "it" : "them"}.`,
+  );
+  return rows.map((row) => (row.status === "sending" ? { ...row, status: "done", finished_at: now } : row));
+}
+
+/** A mailing of a post the backup does not hold: the file was altered (said before the insert fails on its key). */
+async function refuseOrphanMailings(db: Db, rows: Row[]): Promise<void> {
+  const postIds = [...new Set(rows.map((row) => String(row.post_id)))];
+  const held = new Set<string>();
+  for (let i = 0; i < postIds.length; i += INSERT_ROWS) {
+    const found = await db
+      .selectFrom("posts")
+      .select("id")
+      .where("id", "in", postIds.slice(i, i + INSERT_ROWS))
+      .execute();
+    for (const post of found) held.add(post.id);
+  }
+  const orphan = postIds.find((id) => !held.has(id));
+  if (orphan !== undefined) {
+    throw new BackupError(
+      `The backup has a mailing of a post it does not hold (${shown(orphan)}): this backup was altered and is refused`,
+    );
+  }
 }
 
 /** A post's revision whose post the backup does not hold: the file was altered (ADR 047, 064). */

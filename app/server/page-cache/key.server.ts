@@ -82,6 +82,8 @@ export const ROUTED_FIRST_SEGMENTS = new Set([
   "about",
   // /book and a booking's page change with every booking: never cached (ADR 071).
   "book",
+  // The sign-up page answers a form; a subscriber's links are secrets (ADR 072): never cached.
+  "newsletter",
   "pages",
   "admin",
   "rss.xml",

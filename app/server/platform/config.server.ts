@@ -67,6 +67,7 @@ const envSchema = z
     ANALYTICS_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(730),
     OUTBOUND_ALLOW_PRIVATE: booleanFlag.default(false),
     JOB_WORKERS: wholeNumber(1, 32, "a whole number from 1 to 32").default(2),
+    NEWSLETTER_RATE_PER_MINUTE: wholeNumber(1, 60_000, "a whole number from 1 to 60000").default(120),
     JOB_DELAY_SCALE: z.coerce
       .number({ error: "must be a number above 0 and at most 1" })
       .gt(0, { error: "must be a number above 0 and at most 1" })
@@ -164,6 +165,11 @@ export interface Config {
     failedRetentionMs: number;
   };
   /**
+   * NEWSLETTER_RATE_PER_MINUTE: the most newsletter e-mails the site hands
+   * its mail server a minute (ADR 072), so a shared provider's limits hold.
+   */
+  newsletterRatePerMinute: number;
+  /**
    * OUTBOUND_ALLOW_PRIVATE: whether the site's own requests (webhooks) may
    * use http:// and reach loopback or private addresses (ADR 068); for tests
    * and private networks, off by default.
@@ -221,6 +227,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,
+    newsletterRatePerMinute: e.NEWSLETTER_RATE_PER_MINUTE,
     jobs: {
       workers: e.JOB_WORKERS,
       delayScale: e.JOB_DELAY_SCALE,

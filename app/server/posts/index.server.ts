@@ -19,7 +19,12 @@ export {
   sitemapLayout,
 } from "./feeds.server";
 export { parsePostListQuery, parsePostScreenQuery } from "./list-query.server";
-export { closeMarkdownWorker, enableMarkdownWorker, MarkdownRenderError } from "./markdown.server";
+export {
+  closeMarkdownWorker,
+  enableMarkdownWorker,
+  MarkdownRenderError,
+  renderMarkdownSafely,
+} from "./markdown.server";
 export { renderPostBody } from "./post-body.server";
 export { EDIT_CONFLICT_MESSAGE, editConflictResponse, parseBaseUpdatedAt } from "./post-conflict.server";
 export { parsePostInput, postInputSchema } from "./post-input.server";
@@ -45,7 +50,7 @@ export {
   updatePost,
 } from "./posts.server";
 export { currentListShape } from "./public-list.server";
-export { type Article, type Neighbour, type Post, type PostSummary } from "./post-shape.server";
+export { type AdminPost, type Article, type Neighbour, type PostSummary } from "./post-shape.server";
 export {
   findPublicArticle,
   findPublicPost,
@@ -66,3 +71,4 @@ export {
 } from "./share-links.server";
 export { warnIfTitleSearchUnindexed } from "./title-search.server";
 export { checkBeforePublishing, parsePublishCheckInput } from "./publish-check.server";
+export { queueRestoredPublications } from "./post-events.server";

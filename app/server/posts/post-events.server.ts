@@ -1,4 +1,5 @@
 import type { Transaction } from "kysely";
+import type { Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
 import { defineJob, emit, enqueue } from "../jobs/index.server";
 
@@ -68,4 +69,30 @@ export async function postSaved(trx: Trx, id: string, post: SavedPost, before?: 
   }
   if (before && isPublic(before, now)) return;
   await emitPublished(trx, id, post);
+}
+
+/**
+ * After a restore (jobs are not in a backup): each post published with a
+ * date still to come gets its job at that date again, keyed as a save
+ * would key it, so `post.published` (and a newsletter mailing) still fires
+ * at its time, once.
+ */
+export async function queueRestoredPublications(trx: Trx | Db, now = Date.now()): Promise<void> {
+  const rows = await trx
+    .selectFrom("posts")
+    .select(["id", "publish_date"])
+    .where("published", "=", 1)
+    .where("publish_date", ">", new Date(now).toISOString())
+    .limit(5000)
+    .execute();
+  for (const row of rows)
+    await enqueue(
+      trx,
+      publishDue,
+      { postId: row.id, publishDate: row.publish_date },
+      {
+        runAt: new Date(Date.parse(row.publish_date)),
+        idempotencyKey: `post.publish-due:${row.id}:${row.publish_date}`,
+      },
+    );
 }

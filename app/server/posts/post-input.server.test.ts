@@ -22,6 +22,7 @@ describe("parsePostInput", () => {
         metaDescription: null,
         headerImageAlt: null,
         noindex: false,
+        emailSubscribers: false,
       },
     });
   });
@@ -36,6 +37,17 @@ describe("parsePostInput", () => {
       ok: false,
       message: REQUIRED_FIELDS_MESSAGE,
     });
+  });
+
+  it("takes emailSubscribers as a boolean alone", () => {
+    const result = parsePostInput({ ...valid, emailSubscribers: true });
+    expect(result.ok && result.value.emailSubscribers).toBe(true);
+    for (const value of ["true", 1, "yes", {}]) {
+      expect(parsePostInput({ ...valid, emailSubscribers: value })).toEqual({
+        ok: false,
+        message: "emailSubscribers must be true or false",
+      });
+    }
   });
 
   it("rejects non-objects", () => {

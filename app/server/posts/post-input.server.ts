@@ -80,6 +80,11 @@ export const postInputSchema = z.object({
     .boolean({ error: "noindex must be true or false" })
     .nullish()
     .transform((v) => v ?? false),
+  // The newsletter (issue 46): mail the post to the subscribers once it becomes public.
+  emailSubscribers: z
+    .boolean({ error: "emailSubscribers must be true or false" })
+    .nullish()
+    .transform((v) => v ?? false),
 });
 
 export type PostInput = z.output<typeof postInputSchema>;

@@ -40,6 +40,7 @@ interface RevisionFields {
   metaDescription: string | null;
   headerImageAlt: string | null;
   noindex: boolean;
+  emailSubscribers: boolean;
 }
 
 /** A post as a revision's or a draft's state. */
@@ -103,6 +104,7 @@ function stateOf(input: PostInput, resolved?: { author: string; publishDate: str
       metaDescription: input.metaDescription,
       headerImageAlt: input.headerImageAlt,
       noindex: input.noindex,
+      emailSubscribers: input.emailSubscribers,
     },
   };
 }
@@ -121,6 +123,7 @@ function fieldsOf({ fields: value }: PostState): RevisionFields {
     metaDescription: value.metaDescription ?? null,
     headerImageAlt: value.headerImageAlt ?? null,
     noindex: value.noindex ?? false,
+    emailSubscribers: value.emailSubscribers ?? false,
   };
 }
 

@@ -6,11 +6,14 @@ import type { PostsTable } from "../db/schema.server";
  * contract shows (docs/product/contract.md#posts), the smaller shapes of lists and
  * pages, the columns each reads and how a row becomes each. The reads that
  * use them are public-posts.server.ts (the public) and posts.server.ts (the admin).
+ * The admin's shapes add the post's options visitors have no business
+ * seeing (AdminPost); the public ones are built field by field, so such an
+ * option never reaches them.
  */
 
 type Row = Selectable<PostsTable>;
 
-/** A post as the HTTP contract shows it (docs/product/contract.md#posts), to the public and to the admin. */
+/** A post as the HTTP contract shows it (docs/product/contract.md#posts), to the public (the admin sees AdminPost). */
 export interface Post {
   id: string;
   title: string;
@@ -33,8 +36,14 @@ export interface Post {
   noindex: boolean;
 }
 
+/** A post as the admin's API shows it: the public shape and the admin's own options. */
+export interface AdminPost extends Post {
+  /** Mail it to the newsletter's subscribers when it becomes public (issue 46). */
+  emailSubscribers: boolean;
+}
+
 /** A post in the admin's list: everything but the markdown (the editor reads the whole post by id). */
-export type PostListItem = Omit<Post, "content">;
+export type PostListItem = Omit<AdminPost, "content">;
 
 /** What a card in the blog's list or a slide of the landing page's carousel shows. */
 export interface PostSummary {
@@ -72,8 +81,8 @@ export interface PostUrl {
   lastModified: string;
 }
 
-/** Every column of a post in a list: all but the markdown and the stored HTML. */
-export const POST_LIST_COLUMNS = [
+/** The columns the public API and the admin's list share: all but the markdown, the stored HTML and the admin's own. */
+const SHARED_COLUMNS = [
   "id",
   "title",
   "slug",
@@ -92,8 +101,17 @@ export const POST_LIST_COLUMNS = [
   "noindex",
 ] as const;
 
-/** Every column but the stored HTML. */
-export const POST_COLUMNS = [...POST_LIST_COLUMNS, "content"] as const;
+/** A post as the public API shows it: every column but the stored HTML and the admin's own. */
+export const POST_COLUMNS = [...SHARED_COLUMNS, "content"] as const;
+
+/** The post's options only the admin reads. */
+const ADMIN_ONLY_COLUMNS = ["email_subscribers"] as const;
+
+/** Every column of a post in the admin's list: all but the markdown and the stored HTML. */
+export const POST_LIST_COLUMNS = [...SHARED_COLUMNS, ...ADMIN_ONLY_COLUMNS] as const;
+
+/** A post as the admin's API shows it: every column but the stored HTML. */
+export const ADMIN_POST_COLUMNS = [...POST_LIST_COLUMNS, "content"] as const;
 
 export const SUMMARY_COLUMNS = [
   "id",
@@ -117,7 +135,7 @@ export const ARTICLE_COLUMNS = [
   "noindex",
 ] as const;
 
-export function toPostListItem(row: Pick<Row, (typeof POST_LIST_COLUMNS)[number]>): PostListItem {
+function sharedFields(row: Pick<Row, (typeof SHARED_COLUMNS)[number]>): Omit<Post, "content"> {
   return {
     id: row.id,
     title: row.title,
@@ -139,6 +157,14 @@ export function toPostListItem(row: Pick<Row, (typeof POST_LIST_COLUMNS)[number]
 }
 
 export function toPost(row: Pick<Row, (typeof POST_COLUMNS)[number]>): Post {
+  return { ...sharedFields(row), content: row.content };
+}
+
+export function toPostListItem(row: Pick<Row, (typeof POST_LIST_COLUMNS)[number]>): PostListItem {
+  return { ...sharedFields(row), emailSubscribers: Boolean(row.email_subscribers) };
+}
+
+export function toAdminPost(row: Pick<Row, (typeof ADMIN_POST_COLUMNS)[number]>): AdminPost {
   return { ...toPostListItem(row), content: row.content };
 }
 

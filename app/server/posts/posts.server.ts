@@ -16,18 +16,18 @@ import { postCreated, postDeleted, postMoved } from "./post-addresses.server";
 import { forgetDocument } from "../versioning/index.server";
 import { postSaved } from "./post-events.server";
 import {
-  POST_COLUMNS,
+  ADMIN_POST_COLUMNS,
   POST_LIST_COLUMNS,
-  toPost,
+  toAdminPost,
   toPostListItem,
-  type Post,
+  type AdminPost,
   type PostListItem,
 } from "./post-shape.server";
 
 /**
  * The admin's reads (drafts and scheduled posts included) and every write of
- * posts. The public's reads are in public-posts.server.ts, whose Post shape,
- * columns and order these share.
+ * posts. The public's reads are in public-posts.server.ts, whose Post shape
+ * (here with the admin's own options: AdminPost), columns and order these share.
  */
 
 export class SlugTakenError extends Error {
@@ -121,10 +121,10 @@ function inOrder<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O
   }
 }
 
-export async function findPostById(db: Db, id: string): Promise<Post | undefined> {
+export async function findPostById(db: Db, id: string): Promise<AdminPost | undefined> {
   if (!isRecordId(id)) return undefined;
-  const row = await db.selectFrom("posts").select(POST_COLUMNS).where("id", "=", id).executeTakeFirst();
-  return row && toPost(row);
+  const row = await db.selectFrom("posts").select(ADMIN_POST_COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row && toAdminPost(row);
 }
 
 /** The row's columns; the markdown is rendered before any transaction opens (it may take seconds). */
@@ -146,6 +146,7 @@ async function columnsFrom(db: Db, input: PostInput, now: string) {
     meta_description: input.metaDescription,
     header_image_alt: input.headerImageAlt,
     noindex: input.noindex ? 1 : 0,
+    email_subscribers: input.emailSubscribers ? 1 : 0,
     updated_at: now,
   };
 }
@@ -157,7 +158,7 @@ const resolvedOf = (columns: { author: string; publish_date: string; updated_at:
   at: columns.updated_at,
 });
 
-export async function createPost(db: Db, input: PostInput, { by }: SaveOptions = {}): Promise<Post> {
+export async function createPost(db: Db, input: PostInput, { by }: SaveOptions = {}): Promise<AdminPost> {
   const now = new Date().toISOString();
   const id = randomUUID();
   const columns = await columnsFrom(db, input, now);
@@ -189,7 +190,7 @@ export async function updatePost(
   id: string,
   input: PostInput,
   { by, baseUpdatedAt }: SaveOptions = {},
-): Promise<Post | undefined> {
+): Promise<AdminPost | undefined> {
   if (!isRecordId(id)) return undefined;
   let now = new Date().toISOString();
   // The new version must differ from the base, even within its millisecond.

@@ -3,7 +3,7 @@
  * follow docs/product/contract.md#admin-alerts; each failure also carries the server's own explanation
  * (`detail`) so the editor can say in plain words what went wrong.
  */
-import type { Post } from "~/server/posts/index.server";
+import type { AdminPost } from "~/server/posts/index.server";
 import type { PublishCheck } from "~/lib/publish-check";
 import type { PostDraft } from "./post-draft";
 
@@ -29,7 +29,7 @@ export function explain(body: string, status: number): string {
 }
 
 /** A saved post, as the API answers it. */
-export type SavedPost = Post;
+export type SavedPost = AdminPost;
 
 /** The post was saved elsewhere since the editor opened it (409 to a PUT with a base, ADR 043). */
 export class EditConflict extends ApiFailure {

@@ -1,5 +1,5 @@
 import { DEFAULT_READ_TIME, REQUIRED_FIELDS_MESSAGE } from "~/lib/post-rules";
-import type { Post } from "~/server/posts/index.server";
+import type { AdminPost } from "~/server/posts/index.server";
 
 /** The texts the admin screen shows with window.alert / window.confirm (docs/product/contract.md#admin-alerts). */
 export const NO_POST_MESSAGE = "No post data to save";
@@ -7,7 +7,7 @@ export const DELETE_CONFIRMATION = "Are you sure you want to delete this post?";
 export const LEAVE_CONFIRMATION = "You have unsaved changes. Leave this page and lose them?";
 
 /** What the editor holds: every post field the API takes (docs/product/contract.md#posts); no id until it is first saved. */
-export type PostDraft = Omit<Post, "id" | "createdAt" | "updatedAt"> & { id?: string };
+export type PostDraft = Omit<AdminPost, "id" | "createdAt" | "updatedAt"> & { id?: string };
 
 /** New-post defaults (docs/product/contract.md#new-post-defaults). */
 export function newPostDraft(author: string, now = new Date()): PostDraft {
@@ -26,6 +26,7 @@ export function newPostDraft(author: string, now = new Date()): PostDraft {
     metaDescription: null,
     headerImageAlt: null,
     noindex: false,
+    emailSubscribers: false,
   };
 }
 
@@ -46,6 +47,7 @@ export function draftFromPost(post: PostDraft & { id: string }): PostDraft {
     metaDescription: post.metaDescription ?? null,
     headerImageAlt: post.headerImageAlt ?? null,
     noindex: post.noindex ?? false,
+    emailSubscribers: post.emailSubscribers ?? false,
   };
 }
 

@@ -25,11 +25,13 @@ describe("drafts from the server", () => {
     metaDescription: null,
     headerImageAlt: null,
     noindex: false,
+    emailSubscribers: false,
   };
   it("an autosave keeps the form's author and date where it has none", () => {
     const draft = draftFromAutosave(
       {
         ...fields,
+        emailSubscribers: true,
         postId: "p1",
         title: "T",
         excerpt: "E",
@@ -41,12 +43,20 @@ describe("drafts from the server", () => {
       },
       base,
     );
-    expect(draft).toMatchObject({ id: "p1", title: "T", author: "Ojai", publishDate: base.publishDate, slug: "s" });
+    expect(draft).toMatchObject({
+      id: "p1",
+      title: "T",
+      author: "Ojai",
+      publishDate: base.publishDate,
+      slug: "s",
+      emailSubscribers: true,
+    });
   });
-  it("a revision brings back its words and fields, and keeps the post's id, address and publishing", () => {
+  it("a revision brings back its words and fields, and keeps the post's id, address, publishing and mailing", () => {
     const draft = draftFromRevision(
       {
         ...fields,
+        emailSubscribers: true,
         id: "r1",
         postId: "p1",
         number: 3,
@@ -67,6 +77,7 @@ describe("drafts from the server", () => {
       slug: base.slug,
       publishDate: base.publishDate,
       published: base.published,
+      emailSubscribers: false,
     });
   });
 });

@@ -83,6 +83,7 @@ export function draftFromAutosave(saved: Autosave, fallback: PostDraft): PostDra
     metaDescription: saved.metaDescription,
     headerImageAlt: saved.headerImageAlt,
     noindex: saved.noindex,
+    emailSubscribers: saved.emailSubscribers,
   };
 }
 

@@ -3,6 +3,7 @@
  * each section gets the draft, a setter for one field and the form's ids.
  */
 import { useEffect, useRef, useState } from "react";
+import { emailSubscribersText } from "~/content/post-editor";
 import { MAX_IMAGE_ALT, MAX_META_DESCRIPTION, MAX_META_TITLE } from "~/lib/post-rules";
 import { readingMinutes, readTimeText } from "~/lib/reading-time";
 import { slugify } from "~/lib/slug";
@@ -193,7 +194,7 @@ export function ImageFields({
   );
 }
 
-/** Publish date and the Published box, with what they mean for visitors. */
+/** Publish date and the Published box, with what they mean for visitors; and whether subscribers get it by e-mail. */
 export function PublishFields({ draft, set, field }: SectionProps) {
   const scheduled = useIsFuture(draft.publishDate);
   return (
@@ -233,6 +234,24 @@ export function PublishFields({ draft, set, field }: SectionProps) {
           : "Draft: only administrators see it."}{" "}
         Times are in your time zone.
       </p>
+      <div className="flex items-start gap-2">
+        <input
+          id={field("email-subscribers")}
+          type="checkbox"
+          className="mt-0.5 h-5 w-5 shrink-0 accent-brand-700"
+          checked={draft.emailSubscribers}
+          aria-describedby={field("email-subscribers-hint")}
+          onChange={(e) => set("emailSubscribers", e.target.checked)}
+        />
+        <div>
+          <label htmlFor={field("email-subscribers")} className="font-semibold text-neutral-800">
+            {emailSubscribersText.label}
+          </label>
+          <p id={field("email-subscribers-hint")} className={hintClass}>
+            {emailSubscribersText.hint}
+          </p>
+        </div>
+      </div>
     </>
   );
 }

@@ -12,8 +12,9 @@ import { fetchRevision, fetchRevisions, type Revision, type RevisionSummary } fr
 /**
  * What restoring a revision puts in the form: its words and fields; the
  * post's id and author, and where and whether it is published (slug, publish
- * date, Published), stay as the form has them, so restoring an old version's
- * text never unpublishes the post or moves its address on the next Save.
+ * date, Published) and whether it is e-mailed to subscribers, stay as the
+ * form has them, so restoring an old version's text never unpublishes the
+ * post, moves its address or starts or stops its mailing on the next Save.
  */
 export function draftFromRevision(revision: Revision, current: PostDraft): PostDraft {
   return {
@@ -32,6 +33,7 @@ export function draftFromRevision(revision: Revision, current: PostDraft): PostD
     metaDescription: revision.metaDescription,
     headerImageAlt: revision.headerImageAlt,
     noindex: revision.noindex,
+    emailSubscribers: current.emailSubscribers,
   };
 }
 
