@@ -45,7 +45,8 @@ export function AdminShell({
                   <span id={`admin-nav-${group.label}`} className="text-xs uppercase tracking-wide text-brand-50">
                     {group.label}
                   </span>
-                  <ul aria-labelledby={`admin-nav-${group.label}`} className="flex flex-wrap gap-x-3">
+                  {/* A group that wraps on a phone keeps its rows apart: touch targets 24 px apart at least. */}
+                  <ul aria-labelledby={`admin-nav-${group.label}`} className="flex flex-wrap gap-x-3 gap-y-2">
                     {group.sections.map((section) => (
                       <li key={section.to}>
                         <SectionLink section={section} badge={badge(section.to)} />
