@@ -189,6 +189,22 @@ describe("the jobs queue", () => {
     }
   });
 
+  it("runs a job due within the poll at its time, not at the next poll", async () => {
+    runs.length = 0;
+    const jobs = startJobs({ db: () => db, concurrency: 1 });
+    try {
+      await sleep(50); // idle now: its next poll is about a second away
+      const enqueued = Date.now();
+      await enqueue(db, recorded, { id: "soon" }, { runAt: new Date(enqueued + 150) });
+      await expect.poll(() => runs.length, { timeout: 5000, interval: 10 }).toBe(1);
+      const ranAfterMs = Date.now() - enqueued;
+      expect(ranAfterMs).toBeGreaterThanOrEqual(150);
+      expect(ranAfterMs).toBeLessThan(700);
+    } finally {
+      await jobs.stop(1000);
+    }
+  });
+
   it("gives back a running job at shutdown after the grace, its interrupted run not counted", async () => {
     runs.length = 0;
     const { id } = await enqueue(db, stuck, { id: "at-shutdown" });

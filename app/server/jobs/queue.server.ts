@@ -18,6 +18,8 @@ import { registeredKind, type JobKind, type RegisteredKind } from "./registry.se
 export type Executor = Kysely<Database>;
 export type JobRow = Selectable<JobsTable>;
 
+/** The workers' fall-back poll: at most once a second (a due scheduled post shows within it). */
+export const POLL_MS = 1000;
 /** The channel PostgreSQL's NOTIFY wakes idle workers on. */
 export const WAKE_CHANNEL = "ojai_jobs";
 /** A dead process's job runs again this long after its time-out, or after twice a shorter time-out. */
@@ -80,10 +82,15 @@ export async function enqueue<P>(
       .executeTakeFirstOrThrow();
     return { id: existing.id, created: false };
   }
-  const due = (runAt?.getTime() ?? now) <= now;
+  const waitMs = (runAt?.getTime() ?? now) - now;
   // Delivered when the transaction commits, and not at all if it rolls back.
-  if (due && isPostgres(db)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(db);
-  if (due) for (const wake of localWakers) wake();
+  if (waitMs <= 0 && isPostgres(db)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(db);
+  const wakeLocal = () => {
+    for (const wake of localWakers) wake();
+  };
+  if (waitMs <= 0) wakeLocal();
+  // Due sooner than the poll (a paced next step): this process looks at its time, not up to a poll later.
+  else if (waitMs < POLL_MS) setTimeout(wakeLocal, waitMs).unref();
   return { id, created: true };
 }
 

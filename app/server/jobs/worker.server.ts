@@ -8,6 +8,7 @@ import {
   completeJob,
   failJob,
   onLocalEnqueue,
+  POLL_MS,
   releaseJobs,
   WAKE_CHANNEL,
   type JobRow,
@@ -31,8 +32,6 @@ import { runScheduleIfDue } from "./schedules.server";
  * within the grace, the rest are given back for another process.
  */
 
-/** The fall-back poll: at most once a second (a due scheduled post shows within it). */
-const POLL_MS = 1000;
 /** After a failed claim (the database away), wait this long before trying again. */
 const ERROR_PAUSE_MS = 2000;
 /** A lost LISTEN connection is opened again after this long. */
