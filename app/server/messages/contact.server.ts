@@ -1,3 +1,4 @@
+import { containsPattern } from "../db/like.server";
 import { randomUUID } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
 import { sql, type ExpressionBuilder, type SqlBool, type Expression } from "kysely";
@@ -159,9 +160,6 @@ interface MessageListPage {
 }
 
 type MessagesExpression = ExpressionBuilder<Database, "contact_messages">;
-
-/** `%`, `_` and `\` in `text` taken as themselves inside a LIKE pattern with escape '\'. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
 /**
  * The inbox's filter as one condition (ADRs 035, 070): lead status, read state, and name or

@@ -1,3 +1,4 @@
+import { containsPattern } from "../db/like.server";
 import { sql, type SqlBool } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db/db.server";
@@ -20,9 +21,6 @@ export const subscriberList = pagedList({
 
 export type SubscriberQuery = PageQuery & { status?: (typeof STATUSES)[number]; q?: string };
 
-/** `%`, `_` and `\` in `text` taken as themselves inside a LIKE pattern with escape '\'. */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`;
-
 export async function listSubscribers(
   db: Db,
   { status, q, limit, offset }: SubscriberQuery,
@@ -30,7 +28,9 @@ export async function listSubscribers(
   const filtered = db
     .selectFrom("subscribers")
     .$if(status !== undefined, (qb) => qb.where("status", "=", status!))
-    .$if(Boolean(q?.trim()), (qb) => qb.where(sql<SqlBool>`email like ${containsPattern(q!.trim())} escape '\\'`));
+    .$if(Boolean(q?.trim()), (qb) =>
+      qb.where(sql<SqlBool>`email like ${containsPattern(q!.trim().toLowerCase())} escape '\\'`),
+    );
   const [rows, count] = await Promise.all([
     filtered.selectAll().orderBy("created_at", "desc").orderBy("id").limit(limit).offset(offset).execute(),
     filtered.select((eb) => eb.fn.countAll<string | number>().as("n")).executeTakeFirstOrThrow(),

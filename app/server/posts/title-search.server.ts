@@ -1,3 +1,4 @@
+import { containsPattern } from "../db/like.server";
 import { sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from "kysely";
 import type { Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
@@ -104,8 +105,7 @@ function usesTrigramTable(db: Db, text: string): boolean {
  * (PostgreSQL) is on this very expression, lower(title).
  */
 function titleContains(text: string): PostsCondition {
-  const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
-  return (eb) => sql<SqlBool>`lower(${eb.ref("title")}) like lower(${pattern}) escape '\\'`;
+  return (eb) => sql<SqlBool>`lower(${eb.ref("title")}) like lower(${containsPattern(text)}) escape '\\'`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { containsPattern } from "../db/like.server";
 import { randomUUID } from "node:crypto";
 import { sql, type Selectable, type SqlBool, type Transaction } from "kysely";
 import {
@@ -210,9 +211,6 @@ export async function findRedirect(db: Db, id: string): Promise<Redirect | undef
   const row = await db.selectFrom("redirects").selectAll().where("id", "=", id).executeTakeFirst();
   return row && toRedirect(row);
 }
-
-/** `%`, `_` and `\` in `text` taken as themselves inside a LIKE pattern with escape '\'. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
 export interface RedirectQuery {
   limit: number;
