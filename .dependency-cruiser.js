@@ -58,11 +58,11 @@ export default {
       name: "routes-use-domain-indexes",
       comment:
         "A route, the Express app (server/) or browser code calls a domain through its index, never its inner modules " +
-        "(ADR 052). The markdown renderer process loads only the pipeline it runs (ADR 039).",
+        "(ADR 052). The markdown renderer's and the card drawer's processes load only what they run (ADR 039, 073).",
       severity: "error",
       from: {
         path: "^(app/routes/|app/components/|app/[^/]+\\.tsx?$|server/)",
-        pathNot: [TEST, "^server/markdown-worker\\.ts$"],
+        pathNot: [TEST, "^server/(markdown|share-card)-worker\\.ts$"],
       },
       to: { path: "^app/server/[^/]+/", pathNot: [INDEX, LAYERS] },
     },

@@ -15,6 +15,7 @@ export default defineConfig(({ isSsrBuild }) => ({
             index: "./server/main.ts",
             cli: "./server/cli.ts",
             "markdown-worker": "./server/markdown-worker.ts",
+            "share-card-worker": "./server/share-card-worker.ts",
           },
         },
       }

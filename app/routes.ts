@@ -52,6 +52,7 @@ export default [
 
   route("healthz", "routes/healthz.ts"),
   route("images/:file", "routes/images.$file.ts"),
+  route("images/cards/:file", "routes/images.cards.$file.ts"),
   route("api/posts", "routes/api/posts.ts"),
   route("api/posts/:slug", "routes/api/posts.$slug.ts"),
   route("api/auth/login", "routes/api/auth.login.ts"),

@@ -10,6 +10,7 @@ import { closeConnection, getDb } from "~/server/db/index.server";
 import { watchEventLoop } from "~/server/platform/event-loop.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
+import { closeShareCardWorker, enableShareCardWorker } from "~/server/share-cards/index.server";
 import { prepareApp } from "./startup";
 import { startJobs } from "~/server/jobs/index.server";
 import { pruneAuditLogAtStart } from "~/server/audit/index.server";
@@ -48,6 +49,7 @@ async function main() {
       "PASSWORD_HASH_COST=test: passwords are hashed at the test suite's cheap cost; never use it for a real site",
     );
   enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
+  enableShareCardWorker(fileURLToPath(new URL("./share-card-worker.js", import.meta.url)));
   if (config.jobs.delayScale !== 1)
     log.warn(
       { delayScale: config.jobs.delayScale },
@@ -119,7 +121,7 @@ async function main() {
     // open connections to end: after their next answer, when the proxy closes
     // them, or at the keep-alive timeout (ADR 033).
     net.Server.prototype.close.call(server, (error?: Error) => {
-      void Promise.all([jobsStopped.then(closeConnection), closeMarkdownWorker()]).then(() => {
+      void Promise.all([jobsStopped.then(closeConnection), closeMarkdownWorker(), closeShareCardWorker()]).then(() => {
         log.info("stopped");
         process.exit(error ? 1 : 0);
       });

@@ -21,6 +21,7 @@ import { init as initRedirects } from "~/server/redirects/index.server";
 import { init as initWebhooks } from "~/server/webhooks/index.server";
 import { init as initBooking } from "~/server/booking/index.server";
 import { init as initNewsletter } from "~/server/newsletter/index.server";
+import { init as initShareCards } from "~/server/share-cards/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -51,6 +52,7 @@ export function initDomains(connection: Connection = getConnection()): void {
   initWebhooks();
   initBooking(connection);
   initNewsletter(connection);
+  initShareCards();
 }
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */

@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from "react-router";
-import { pageMeta } from "./seo";
+import { parseImageVariantPath } from "./images";
+import { pageMeta, shareMeta, type ShareCardRef } from "./seo";
 import { SOCIAL_NETWORKS, type SiteSettings } from "./site-settings";
 
 /** What an article's meta tags and structured data are made from. */
@@ -38,15 +39,15 @@ export function absoluteUrl(siteUrl: string, url: string): string {
  * Title, description, canonical URL (always /blog/{slug}, also for the
  * in-place view on /blog), Open Graph and Twitter card tags. A post's meta
  * title is its whole <title> and its share title; its meta description
- * replaces the excerpt; its alt text describes the share image; `noindex`
- * asks search engines to leave it out.
+ * replaces the excerpt; its alt text describes the share card when the card
+ * is its header image; `noindex` asks search engines to leave it out. The
+ * share card (ADR 073) is a JPEG crop of the header image, or the site's
+ * own card with the title: LinkedIn shows no WebP.
  */
-export function articleMeta(post: ArticleSeoInput, site: SiteSeo): MetaDescriptor[] {
+export function articleMeta(post: ArticleSeoInput, site: SiteSeo, card?: ShareCardRef): MetaDescriptor[] {
   const url = articleUrl(site.siteUrl, post.slug);
   const shareTitle = post.metaTitle || post.title;
   const description = post.metaDescription || post.excerpt;
-  const image = post.headerImage ? absoluteUrl(site.siteUrl, post.headerImage) : undefined;
-  const imageAlt = post.headerImageAlt || post.title;
   const tags: MetaDescriptor[] = [
     ...pageMeta({
       title: post.metaTitle || `${post.title} | ${site.companyName}`,
@@ -54,27 +55,21 @@ export function articleMeta(post: ArticleSeoInput, site: SiteSeo): MetaDescripto
       canonical: url,
       noindex: post.noindex,
     }),
-    { property: "og:type", content: "article" },
-    { property: "og:site_name", content: site.companyName },
-    { property: "og:title", content: shareTitle },
-    { property: "og:description", content: description },
-    { property: "og:url", content: url },
-    { property: "og:locale", content: "en_US" },
+    ...shareMeta({
+      title: shareTitle,
+      description,
+      url,
+      siteUrl: site.siteUrl,
+      siteName: site.companyName,
+      card,
+      cardAlt:
+        post.headerImage && parseImageVariantPath(post.headerImage) ? post.headerImageAlt || post.title : shareTitle,
+      type: "article",
+    }),
     { property: "article:published_time", content: post.publishDate },
-    { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
-    { name: "twitter:title", content: shareTitle },
-    { name: "twitter:description", content: description },
   ];
   if (post.updatedAt) tags.push({ property: "article:modified_time", content: post.updatedAt });
   if (post.category) tags.push({ property: "article:section", content: post.category });
-  if (image) {
-    tags.push(
-      { property: "og:image", content: image },
-      { property: "og:image:alt", content: imageAlt },
-      { name: "twitter:image", content: image },
-      { name: "twitter:image:alt", content: imageAlt },
-    );
-  }
   return tags;
 }
 

@@ -1,8 +1,9 @@
 import { AboutPage } from "~/components/site/about-page";
 import { islandsPage } from "~/islands/page";
-import { pageMeta } from "~/lib/seo";
+import { pageMeta, shareMeta } from "~/lib/seo";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
-import { configContext, connectionContext } from "~/server/platform/context.server";
+import { configContext, connectionContext, dbContext } from "~/server/platform/context.server";
+import { aboutCardFor } from "~/server/share-cards/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { publishedContent } from "~/server/pages/index.server";
 import type { Route } from "./+types/about";
@@ -20,18 +21,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     siteSettingsFor(request),
     publishedContent(context.get(connectionContext)),
   ]);
-  return { settings, siteUrl, content: content.about };
+  const site = { companyName: settings.companyName, siteUrl };
+  const card = await aboutCardFor(context.get(dbContext), site, content.about.tagline);
+  return { settings, siteUrl, content: content.about, card };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  return pageMeta({
-    title: `About | ${data.settings.companyName}`,
-    description: `${data.settings.companyName}: technology solutions for people, by people${
-      data.settings.location ? `, from ${data.settings.location}` : ""
-    }.`,
-    canonical: `${data.siteUrl}/about`,
-  });
+  const { settings, siteUrl, card } = data;
+  const title = `About | ${settings.companyName}`;
+  const description = `${settings.companyName}: technology solutions for people, by people${
+    settings.location ? `, from ${settings.location}` : ""
+  }.`;
+  const url = `${siteUrl}/about`;
+  return [
+    ...pageMeta({ title, description, canonical: url }),
+    ...shareMeta({ title, description, url, siteUrl, siteName: settings.companyName, card }),
+  ];
 }
 
 export default function About({ loaderData }: Route.ComponentProps) {

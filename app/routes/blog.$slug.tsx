@@ -8,6 +8,7 @@ import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
+import { articleCardFor } from "~/server/share-cards/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { findPublicArticle } from "~/server/posts/index.server";
 import type { Route } from "./+types/blog.$slug";
@@ -31,12 +32,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { companyName, socialUrls } = await siteSettingsFor(request);
   const company = { name: companyName, socialUrls };
   const { article, previous, next, index } = found;
-  return { article, previous, next, page: pageOfIndex(index), company, siteUrl };
+  const card = await articleCardFor(context.get(connectionContext).db, { companyName, siteUrl }, article);
+  return { article, previous, next, page: pageOfIndex(index), company, siteUrl, card };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  return articleMeta(data.article, { siteUrl: data.siteUrl, companyName: data.company.name });
+  return articleMeta(data.article, { siteUrl: data.siteUrl, companyName: data.company.name }, data.card);
 }
 
 export const links: Route.LinksFunction = () => [

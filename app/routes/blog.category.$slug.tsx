@@ -7,11 +7,12 @@ import { islandsPage } from "~/islands/page";
 import { BLOG_PAGE_SIZE, parseBlogPage } from "~/lib/blog-pages";
 import { categoryFeedHref, categoryHref, isCategorySlug } from "~/lib/categories";
 import { followLink } from "~/lib/page-transition";
-import { pageMeta } from "~/lib/seo";
+import { pageMeta, shareMeta } from "~/lib/seo";
 import { currentCategory, listCategorySummaries } from "~/server/posts/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
+import { categoryCardFor } from "~/server/share-cards/index.server";
 import type { Route } from "./+types/blog.category.$slug";
 
 const notFound = () => new Response("Not found", { status: 404 });
@@ -45,25 +46,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     listCategorySummaries(db, category.slug, { limit: BLOG_PAGE_SIZE, offset: (page - 1) * BLOG_PAGE_SIZE, now }),
     siteSettingsFor(request),
   ]);
-  return {
-    category,
-    posts,
-    page,
-    pages,
-    company: { name: companyName, socialUrls },
-    siteUrl: context.get(configContext).siteUrl,
-  };
+  const { siteUrl } = context.get(configContext);
+  const card = await categoryCardFor(db, { companyName, siteUrl }, category.name);
+  return { category, posts, page, pages, company: { name: companyName, socialUrls }, siteUrl, card };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  const { category, page, company, siteUrl } = data;
+  const { category, page, company, siteUrl, card } = data;
+  const title = categoryPage.title(category.name, page, company.name);
+  const description = categoryPage.description(category.name, company.name);
+  const url = `${siteUrl}${categoryHref(category.slug, page)}`;
   return [
-    ...pageMeta({
-      title: categoryPage.title(category.name, page, company.name),
-      description: categoryPage.description(category.name, company.name),
-      canonical: `${siteUrl}${categoryHref(category.slug, page)}`,
-    }),
+    ...pageMeta({ title, description, canonical: url }),
+    ...shareMeta({ title, description, url, siteUrl, siteName: company.name, card }),
     {
       tagName: "link",
       rel: "alternate",

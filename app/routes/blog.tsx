@@ -7,9 +7,10 @@ import { Island } from "~/islands/island";
 import { islandsPage } from "~/islands/page";
 import { articleMeta } from "~/lib/article-seo";
 import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, parseBlogPage } from "~/lib/blog-pages";
-import { pageMeta } from "~/lib/seo";
+import { pageMeta, shareMeta } from "~/lib/seo";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
+import { articleCardFor, pageCardFor } from "~/server/share-cards/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { currentListShape, findPublicArticle, listPublicSummaries } from "~/server/posts/index.server";
 import type { Route } from "./+types/blog";
@@ -34,6 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const company = { name: companyName, socialUrls };
   const params = new URL(request.url).searchParams;
   const connection = context.get(connectionContext);
+  const site = { companyName, siteUrl };
   const now = new Date();
 
   const slug = params.get("article");
@@ -43,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const { article, previous, next, index } = found;
     return {
       view: "article" as const,
+      card: await articleCardFor(connection.db, site, article),
       article,
       previous,
       next,
@@ -61,18 +64,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (page > pages) throw notFound();
   const offset = (page - 1) * BLOG_PAGE_SIZE;
   const posts = await listPublicSummaries(connection.db, { limit: BLOG_PAGE_SIZE, offset, now, shape });
-  return { view: "list" as const, posts, page, pages, total, company, siteUrl };
+  const card = await pageCardFor(connection.db, site, "blog");
+  return { view: "list" as const, posts, page, pages, total, company, siteUrl, card };
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
   const site = { siteUrl: data.siteUrl, companyName: data.company.name };
-  if (data.view === "article") return articleMeta(data.article, site);
-  return pageMeta({
-    title: `Blog${data.page > 1 ? ` (page ${data.page})` : ""} | ${data.company.name}`,
-    description: `Articles from ${data.company.name} on web design, cloud systems and research.`,
-    canonical: `${data.siteUrl}${blogPageHref(data.page)}`,
-  });
+  if (data.view === "article") return articleMeta(data.article, site, data.card);
+  const title = `Blog${data.page > 1 ? ` (page ${data.page})` : ""} | ${data.company.name}`;
+  const description = `Articles from ${data.company.name} on web design, cloud systems and research.`;
+  const url = `${data.siteUrl}${blogPageHref(data.page)}`;
+  return [
+    ...pageMeta({ title, description, canonical: url }),
+    ...shareMeta({ title, description, url, siteUrl: data.siteUrl, siteName: data.company.name, card: data.card }),
+  ];
 }
 
 export const links: Route.LinksFunction = () => [

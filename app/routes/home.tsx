@@ -1,11 +1,12 @@
 import { LandingPage } from "~/components/site/landing-page";
 import { insights } from "~/content/landing";
 import { landingPage } from "~/islands/page";
-import { pageMeta } from "~/lib/seo";
+import { pageMeta, shareMeta } from "~/lib/seo";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { configContext, connectionContext, dbContext } from "~/server/platform/context.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
+import { pageCardFor } from "~/server/share-cards/index.server";
 import { data } from "react-router";
 import { publishedContent } from "~/server/pages/index.server";
 import type { Route } from "./+types/home";
@@ -34,18 +35,28 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     publishedContent(context.get(connectionContext)),
   ]);
   const notFound = "*" in params;
-  const page = { posts, settings, siteUrl, notFound, content: content.landing };
+  const site = { companyName: settings.companyName, siteUrl };
+  const card = notFound ? undefined : await pageCardFor(context.get(dbContext), site, "landing");
+  const page = { posts, settings, siteUrl, notFound, content: content.landing, card };
   return notFound ? data(page, { status: 404, headers: { "X-Robots-Tag": "noindex" } }) : page;
 }
 
 export function meta({ data }: Route.MetaArgs) {
   if (!data) return [];
-  return pageMeta({
-    title: `${data.settings.companyName} | Technology Solutions For People + By People`,
-    description: data.settings.metaDescription ?? undefined,
+  const title = `${data.settings.companyName} | Technology Solutions For People + By People`;
+  const description = data.settings.metaDescription ?? undefined;
+  const tags = pageMeta({
+    title,
+    description,
     canonical: data.notFound ? undefined : `${data.siteUrl}/`,
     noindex: data.notFound,
   });
+  if (data.notFound) return tags;
+  const { siteUrl, settings, card } = data;
+  return [
+    ...tags,
+    ...shareMeta({ title, description, url: `${siteUrl}/`, siteUrl, siteName: settings.companyName, card }),
+  ];
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

@@ -135,9 +135,11 @@ describe("with posts", () => {
       expect(tagAttribute(body, "meta", "property", "og:description", "content")?.replace(/&#x27;|&#39;/g, "'")).toBe(
         "The feature's excerpt & more",
       );
-      expect(tagAttribute(body, "meta", "property", "og:image", "content")).toBe(`${SITE}/images/abc123-1280.webp`);
+      // Not an upload of this site: the share card is the site's own, a JPEG (ADR 073).
+      const card = tagAttribute(body, "meta", "property", "og:image", "content");
+      expect(card).toMatch(new RegExp(`^${SITE}/images/cards/[0-9a-f]{32}\\.jpg$`));
       expect(tagAttribute(body, "meta", "name", "twitter:card", "content")).toBe("summary_large_image");
-      expect(tagAttribute(body, "meta", "name", "twitter:image", "content")).toBe(`${SITE}/images/abc123-1280.webp`);
+      expect(tagAttribute(body, "meta", "name", "twitter:image", "content")).toBe(card);
       expect(tagAttribute(body, "meta", "name", "twitter:title", "content")).toMatch(/^Feature/);
       expect(tagAttribute(body, "link", "type", "application/rss+xml", "href")).toBe("/rss.xml");
     });

@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../support/server";
 
@@ -95,11 +96,17 @@ describe("the API", () => {
 
 describe("the public pages", () => {
   it("an article shows its meta title, description and alt text", async () => {
+    const upload = await admin.uploadPng(
+      await sharp({ create: { width: 800, height: 500, channels: 3, background: "#336699" } })
+        .png()
+        .toBuffer(),
+    );
     const { json } = await create({
       title: "A long working title",
       metaTitle: "Short & sharp",
       metaDescription: "What the search result says.",
-      headerImage: "/images/harbour.webp",
+      // An upload: its crop is the share card, which the alt text describes (ADR 073).
+      headerImage: upload.url,
       headerImageAlt: "Boats in Ojai's morning light",
     });
     const { status, text } = await visitor().get(`/blog/${json.slug}`);

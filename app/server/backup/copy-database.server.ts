@@ -92,6 +92,8 @@ export const SKIPPED_TABLES = [
   "analytics_held_keys",
   // The throttles' hashing secret (PostgreSQL without TOTP_ENCRYPTION_KEY): the target makes its own.
   "throttle_secrets",
+  // Share cards (ADR 073): pictures made from the content, drawn again the first time a page names one.
+  "share_cards",
 ] as const;
 
 /**

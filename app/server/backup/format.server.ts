@@ -97,6 +97,8 @@ export const LEFT_OUT_TABLES = [
   // Each subscriber's send of a mailing (ADR 072): a log, pruned, like the webhooks' (a row per subscriber
   // per mailing). The mailing's row keeps its numbers; a send still waiting would have no job to send it.
   "newsletter_recipients",
+  // Share cards (ADR 073): pictures made from the content, drawn again the first time a page names one.
+  "share_cards",
 ] as const;
 
 /**

@@ -30,6 +30,7 @@ import * as m029Webhooks from "./migrations/029_webhooks.server";
 import * as m030Leads from "./migrations/030_leads.server";
 import * as m031Booking from "./migrations/031_booking.server";
 import * as m032Newsletter from "./migrations/032_newsletter.server";
+import * as m033ShareCards from "./migrations/033_share_cards.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   "030_leads": m030Leads,
   "031_booking": m031Booking,
   "032_newsletter": m032Newsletter,
+  "033_share_cards": m033ShareCards,
 };

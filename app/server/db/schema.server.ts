@@ -184,6 +184,17 @@ interface BookingsTable {
   cancelled_at: string | null;
 }
 
+/** A shared link's picture, keyed by what it shows (migration 033, ADR 073). */
+interface ShareCardsTable {
+  /** SHA-256 (hex, 32 characters) of the card's subject and the renderer's version. */
+  key: string;
+  /** A 1200x630 JPEG. */
+  bytes: Uint8Array;
+  created_at: string;
+  /** When a page last named it, to the day. */
+  seen_at: string;
+}
+
 /** An address that asked for the newsletter, or that the owner imported (migration 032, ADR 072). */
 interface SubscribersTable {
   id: string;
@@ -582,4 +593,5 @@ export interface Database {
   throttle_secrets: ThrottleSecretsTable;
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
+  share_cards: ShareCardsTable;
 }

@@ -2,6 +2,6 @@
 export { countFailedJobs, listFailedJobs, parseJobListQuery, parseJobScreenQuery, retryJob } from "./activity.server";
 export { emit, onEvent, type SiteEvent } from "./events.server";
 export { init } from "./init.server";
-export { enqueue, FAILED_JOBS_KEPT, pruneJobs } from "./queue.server";
+export { enqueue, FAILED_JOBS_KEPT, isJobWaiting, pruneJobs } from "./queue.server";
 export { defineFlusher, defineJob, defineSchedule, type JobContext, type JobKind } from "./registry.server";
 export { startJobs } from "./worker.server";

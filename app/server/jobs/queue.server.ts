@@ -39,6 +39,17 @@ export function onLocalEnqueue(wake: () => void): () => void {
   return () => localWakers.delete(wake);
 }
 
+/** Whether the job enqueued with this idempotency key is still to run (queued, or running now). */
+export async function isJobWaiting(db: Executor, idempotencyKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("jobs")
+    .select("status")
+    .where("idempotency_key", "=", idempotencyKey)
+    .where("status", "in", ["queued", "running"])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Adds a job, in `db`'s transaction when it is one. With an idempotency key
  * already taken, nothing is added and the existing job's id comes back

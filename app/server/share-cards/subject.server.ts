@@ -1,0 +1,42 @@
+import { createHash } from "node:crypto";
+
+/**
+ * What a share card shows, and the key that names it (ADR 073). The key is
+ * a hash of the subject and of the renderer's version: a card's bytes never
+ * change, so its URL is cached for ever, and a changed title (or company
+ * name, or header image) names a new card. Bump RENDERER_VERSION when the
+ * drawing changes.
+ */
+
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+const RENDERER_VERSION = 1;
+
+/** The site's own card, or a crop of an uploaded header image ("/images/{id}-{width}.webp"). */
+export type ShareCardSubject =
+  { kind: "text"; label: string; title: string; site: string; host: string } | { kind: "photo"; image: string };
+
+/** Built field by field, so that equal subjects hash alike whatever object they came from. */
+export function textSubject(fields: { label: string; title: string; site: string; host: string }): ShareCardSubject {
+  return { kind: "text", label: fields.label, title: fields.title, site: fields.site, host: fields.host };
+}
+
+export function photoSubject(image: string): ShareCardSubject {
+  return { kind: "photo", image };
+}
+
+export function shareCardKey(subject: ShareCardSubject): string {
+  return createHash("sha256")
+    .update(JSON.stringify([RENDERER_VERSION, subject]))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+const CARD_FILE = /^([0-9a-f]{32})\.jpg$/;
+
+export const shareCardPath = (key: string) => `/images/cards/${key}.jpg`;
+
+/** The key in a card's file name, or undefined for anything else. */
+export function parseShareCardFile(file: string): string | undefined {
+  return CARD_FILE.exec(file)?.[1];
+}

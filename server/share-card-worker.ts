@@ -1,0 +1,16 @@
+/**
+ * The share cards' drawer in its own process (app/server/share-cards/drawer.server.ts):
+ * built as build/server/share-card-worker.js beside the server's entry.
+ * libvips keeps no cache of operations and uses one thread: a card at a time.
+ */
+import sharp from "sharp";
+import type { DrawerJob } from "~/server/share-cards/drawer.server";
+import { drawCard } from "~/server/share-cards/draw.server";
+
+sharp.cache(false);
+sharp.concurrency(1);
+
+export default async function draw(job: DrawerJob): Promise<string> {
+  const drawing = job.kind === "photo" ? { kind: "photo" as const, bytes: Buffer.from(job.base64, "base64") } : job;
+  return (await drawCard(drawing)).toString("base64");
+}
