@@ -18,8 +18,8 @@ const QUALITY = 82;
 const MARGIN = 80;
 const TEXT_WIDTH = CARD_WIDTH - 2 * MARGIN;
 /** The title's box: longer titles are set smaller until they fit. */
-const TITLE_TOP = 150;
-const TITLE_MAX_HEIGHT = 330;
+const TITLE_TOP = 130;
+const TITLE_MAX_HEIGHT = 310;
 const TITLE_POINTS = 64;
 const TITLE_MAX_CHARS = 160;
 const COLORS = { from: "#123821", to: "#23633a", accent: "#2f7a43", text: "#ffffff", soft: "#d9eddc" };
@@ -41,7 +41,13 @@ const bundledFonts = () => (fonts ??= { bold: fontFile("Inter-Bold.ttf"), regula
 const escapeMarkup = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+/** At most `max` characters, cut after a whole word where there is one, with an ellipsis. */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
 
 interface TextImage {
   data: Buffer;
@@ -101,7 +107,7 @@ async function drawTextCard(subject: Extract<CardDrawing, { kind: "text" }>): Pr
     { input: site.data, left: MARGIN, top: CARD_HEIGHT - 122 },
     { input: host.data, left: MARGIN, top: CARD_HEIGHT - 76 },
   ];
-  if (label) layers.push({ input: label.data, left: MARGIN, top: 72 });
+  if (label) layers.push({ input: label.data, left: MARGIN, top: 64 });
   return sharp(background).composite(layers).jpeg({ quality: QUALITY, mozjpeg: true }).toBuffer();
 }
 

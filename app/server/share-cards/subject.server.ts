@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
-const RENDERER_VERSION = 1;
+const RENDERER_VERSION = 2;
 
 /** The site's own card, or a crop of an uploaded header image ("/images/{id}-{width}.webp"). */
 export type ShareCardSubject =
