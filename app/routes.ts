@@ -10,6 +10,8 @@ export default [
   route("blog/category/:slug", "routes/blog.category.$slug.tsx"),
   route("blog/category/:slug/rss.xml", "routes/blog.category.$slug.rss.xml.ts"),
   route("about", "routes/about.tsx"),
+  // The owner's privacy document, the notice of what the site keeps first (issue 47).
+  route("privacy", "routes/privacy.tsx"),
   // Booking a call, and a booking's own page behind the secret link of its e-mails (ADR 071).
   route("book", "routes/book/route.tsx"),
   route("book/manage/:token", "routes/book/manage/route.tsx"),
@@ -20,6 +22,7 @@ export default [
   // A page with its draft: the editor's Preview (signed in) or a share link (ADR 053).
   route("pages/preview/landing/:token?", "routes/pages.preview.landing.tsx"),
   route("pages/preview/about/:token?", "routes/pages.preview.about.tsx"),
+  route("pages/preview/privacy/:token?", "routes/pages.preview.privacy.tsx"),
   // The signed-in admin: one layout's middleware checks the session, its loader the shell (ADR 051).
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/posts/route.tsx"),

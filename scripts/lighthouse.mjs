@@ -198,6 +198,7 @@ try {
               .replace(/^-|-$/g, "")}`
           : null,
         "/about",
+        "/privacy",
         "/blog/search?q=cloud+governance",
         withImages,
       ].filter(Boolean);

@@ -10,12 +10,15 @@ export const PAGE_TITLES: Record<ContentName, string> = {
   landing: "Landing page",
   about: "About page",
   contact: "Contact form sentences",
+  privacy: "Privacy page",
 };
 
 export const PAGE_DESCRIPTIONS: Record<ContentName, string> = {
   landing: "The three service sections of the landing page: packages and prices, add-ons, platforms and projects.",
   about: "The About page: mission, services, values, team, story and the call to action.",
   contact: "The sentences the contact form's message starts with, one picked at random.",
+  privacy:
+    "The privacy page: what the site keeps about visitors and for how long, then who you are, their rights and cookies.",
 };
 
 /** Field labels by key; list items are named by `ITEM_LABELS` and their number. */
@@ -58,6 +61,8 @@ export const FIELD_LABELS: Record<string, string> = {
   story: "Story",
   button: "Button",
   messages: "Sentences",
+  keeps: "What the site keeps",
+  sections: "Sections",
 };
 
 /** What one item of a list is called ("Package 2"), by the list's key. */
@@ -72,6 +77,7 @@ export const ITEM_LABELS: Record<string, string> = {
   items: "Item",
   members: "Team member",
   messages: "Sentence",
+  sections: "Section",
 };
 
 export const pagesText = {

@@ -124,6 +124,7 @@ describe("the site's own addresses", () => {
       "/blog/category/:slug",
       "/blog/category/:slug/rss.xml",
       "/about",
+      "/privacy",
       "/book",
       "/newsletter",
       "/*",

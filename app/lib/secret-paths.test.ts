@@ -19,6 +19,7 @@ describe("secret paths (ADRs 038, 044)", () => {
     [`/admin/invite/${TOKEN}`, "/admin/invite/[token]"],
     [`/%61dmin/invite/${TOKEN}/more`, "/admin/invite/[token]"],
     [`//blog/preview/${TOKEN}`, "//blog/preview/[token]"],
+    [`/pages/preview/privacy/${TOKEN}`, "/pages/preview/[token]"],
     [`/book/manage/${TOKEN}`, "/book/manage/[token]"],
     [`/Book/Manage/${TOKEN}?from=2026-12-01`, "/book/manage/[token]"],
     [`/admin/setup?token=${TOKEN}`, "/admin/setup?[redacted]"],

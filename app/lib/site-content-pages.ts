@@ -7,7 +7,12 @@ import type { ContentName } from "./site-content";
  */
 const PAGE_PREVIEW_PREFIX = "/pages/preview/";
 
-const PREVIEWED: Record<ContentName, "landing" | "about"> = { landing: "landing", about: "about", contact: "landing" };
+const PREVIEWED: Record<ContentName, "landing" | "about" | "privacy"> = {
+  landing: "landing",
+  about: "about",
+  contact: "landing",
+  privacy: "privacy",
+};
 
 /** The signed-in editor's preview of the page with its draft. */
 export const pagePreviewPath = (name: ContentName) => `${PAGE_PREVIEW_PREFIX}${PREVIEWED[name]}`;

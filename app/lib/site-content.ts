@@ -2,14 +2,14 @@ import { z } from "zod";
 
 /**
  * Site content (ADR 053, docs/api.md#site-content-admin): the marketing copy
- * of the landing page, the About page and the contact modal's sentences, one
- * validated document per page. This one zod schema is used by the API, the
+ * of the landing page, the About page, the contact modal's sentences and the
+ * privacy page, one validated document per page. This one zod schema is used by the API, the
  * Pages editor (its fields, limits and messages) and the pages' types. The
  * interface texts (menu, hero, section titles, buttons of the interface,
  * notices, form labels) stay in app/content and are not part of it.
  */
 
-export const CONTENT_NAMES = ["landing", "about", "contact"] as const;
+export const CONTENT_NAMES = ["landing", "about", "contact", "privacy"] as const;
 export type ContentName = (typeof CONTENT_NAMES)[number];
 export const isContentName = (name: string): name is ContentName => (CONTENT_NAMES as readonly string[]).includes(name);
 
@@ -170,13 +170,37 @@ const contactSchema = object({
   messages: list(line(CONTENT_LIMITS.item), 1, 20),
 });
 
+/**
+ * The privacy page: what the site keeps about a visitor and for how long (the
+ * notice, shown first), then the owner's sections (who we are, your rights,
+ * cookies). Its original copy follows docs/security.md's table of visitor data.
+ */
+const privacySchema = object({
+  heading: line(CONTENT_LIMITS.heading),
+  intro: line(CONTENT_LIMITS.summary),
+  keeps: object({
+    heading: line(CONTENT_LIMITS.heading),
+    items: list(object({ name: line(CONTENT_LIMITS.name), body: line(CONTENT_LIMITS.summary) }), 1, 12),
+  }),
+  sections: list(
+    object({
+      heading: line(CONTENT_LIMITS.heading),
+      paragraphs: list(line(CONTENT_LIMITS.paragraph), 1, 10),
+    }),
+    0,
+    12,
+  ),
+});
+
 export type LandingContent = z.infer<typeof landingSchema>;
 export type AboutContent = z.infer<typeof aboutSchema>;
 export type ContactContent = z.infer<typeof contactSchema>;
+export type PrivacyContent = z.infer<typeof privacySchema>;
 export interface ContentDocuments {
   landing: LandingContent;
   about: AboutContent;
   contact: ContactContent;
+  privacy: PrivacyContent;
 }
 export type ContentDocument = ContentDocuments[ContentName];
 
@@ -184,6 +208,7 @@ export const contentSchemas: { [N in ContentName]: z.ZodType<ContentDocuments[N]
   landing: landingSchema,
   about: aboutSchema,
   contact: contactSchema,
+  privacy: privacySchema,
 };
 
 /** A field's path as the API and the editor name it: `media.packages[2].price`. */

@@ -6,6 +6,7 @@ import {
   parseSitemapFile,
   sitemapLayout,
   countSitemapCategories,
+  holdsFirstListPage,
   listCategoryUrls,
   currentListShape,
   lastPublicChange,
@@ -40,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [categoryUrls, urls, lastChange] = await Promise.all([
     categories.limit > 0 ? listCategoryUrls(db, { ...categories, now }) : [],
     posts.limit > 0 ? listPublicUrls(db, { ...posts, now, shape }) : [],
-    pages.from <= 2 && pages.to > 2 ? lastPublicChange(db, now) : undefined,
+    holdsFirstListPage(pages) ? lastPublicChange(db, now) : undefined,
   ]);
   return cacheableText(request, buildSitemap(site, { pages, categories: categoryUrls, posts: urls, lastChange }), XML);
 }

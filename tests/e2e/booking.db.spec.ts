@@ -135,6 +135,10 @@ test("a visitor sees the free times in their own zone and books one", async ({ p
   expect(errors).toEqual([]);
   const radio = slotRadio(page, slot.start, VISITOR_ZONE);
   await expect(radio).toHaveValue(slot.start);
+  await expect(page.getByRole("main").getByRole("link", { name: "How we handle your details" })).toHaveAttribute(
+    "href",
+    "/privacy",
+  );
   await screenshotForReview(page, "booking-1-page");
   await expectNoAxeViolations(page);
 

@@ -61,6 +61,7 @@ test("fields and defaults: Phone, For Media, a humorous message from the list of
   const message = await form.getByLabel("Message").inputValue();
   expect(humorousMessages).toContain(message);
   await expect(form.getByRole("button", { name: "Send Message" })).toBeVisible();
+  await expect(form.getByRole("link", { name: "How we handle your details" })).toHaveAttribute("href", "/privacy");
   // No native "required" that would block the form's own validation.
   await expect(form.locator("[required]")).toHaveCount(0);
   await expectNoAxeViolations(page);

@@ -10,7 +10,7 @@ import { DESKTOP, expect, test } from "./fixtures";
 async function publicPages(page: Page) {
   const [first] = (await (await page.request.get("/api/posts?limit=1")).json()) as Array<{ slug: string }>;
   // The newest article: its Previous button is disabled (docs/product/interface.md#in-place-article).
-  return ["/", "/blog", `/blog/${first!.slug}`, "/about"];
+  return ["/", "/blog", `/blog/${first!.slug}`, "/about", "/privacy"];
 }
 
 // The pages' markup is the same on every screen.

@@ -250,6 +250,8 @@ test.describe("without JavaScript", () => {
     await page.goto(`${app.url}/about`);
     const footer = page.locator("footer");
     await emailField(footer).fill(email);
+    // The privacy page's link beside it is plain HTML too.
+    await expect(footer.getByRole("link", { name: "How we handle your details" })).toHaveAttribute("href", "/privacy");
     await footer.getByRole("button", { name: "Subscribe" }).click();
     await expect(page.getByRole("heading", { level: 1, name: ACCEPTED })).toBeVisible();
     await confirmationPath(email);

@@ -16,7 +16,7 @@ async function signIn(page: Page) {
   expect(response.status()).toBe(200);
 }
 
-async function openEditor(page: Page, title: "Landing page" | "About page") {
+async function openEditor(page: Page, title: "Landing page" | "About page" | "Privacy page") {
   await page.goto("/admin");
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Pages" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Pages" })).toBeVisible();
@@ -35,7 +35,7 @@ let saved: Record<string, unknown> = {};
 test.beforeEach(async ({ page, baseURL }) => {
   await page.emulateMedia({ reducedMotion: "reduce" });
   await signIn(page);
-  for (const name of ["landing", "about"])
+  for (const name of ["landing", "about", "privacy"])
     saved[name] = await (await page.request.get(`${baseURL}/api/admin/content/${name}`)).json();
 });
 test.afterEach(async ({ page, baseURL }) => {
@@ -198,4 +198,24 @@ test("lists add, move and remove items with buttons; two tabs on one page get a 
   await page.getByRole("alertdialog").getByRole("button", { name: "Discard draft" }).click();
   await expect(status(page)).toHaveText("Everything is published");
   await expect(field(page, "mission.heading")).toHaveValue("Our mission");
+});
+
+test("the privacy page's notice is edited and published, and /privacy shows it first", async ({ page }) => {
+  await openEditor(page, "Privacy page");
+  await expect(field(page, "keeps.items[0].name")).toHaveValue("Messages");
+  const body = field(page, "keeps.items[0].body");
+  await body.fill("Messages stay in our inbox until we delete them.");
+  await expect(status(page)).toContainText("Draft saved");
+  await expectNoAxeViolations(page);
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published: visitors see the new version now.")).toBeVisible();
+
+  // Public pages are the same signed in or not (ADR 024): this is what visitors see, at this project's size.
+  await page.goto("/privacy");
+  await expect(page.getByRole("heading", { level: 1, name: "Privacy" })).toBeVisible();
+  const notice = page.getByRole("region", { name: "What we keep about you" });
+  await expect(notice.getByRole("heading", { level: 3 }).first()).toHaveText("Messages");
+  await expect(notice).toContainText("Messages stay in our inbox until we delete them.");
+  await expect(page.getByText(/^Last updated /)).toBeVisible();
+  await expectNoAxeViolations(page);
 });

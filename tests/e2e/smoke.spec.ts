@@ -7,6 +7,7 @@ const pages = [
   { path: "/blog", heading: "Blog" },
   { path: "/blog/building-an-iot-garden-monitor-in-ojai", heading: "Building an IoT Garden Monitor in Ojai" },
   { path: "/about", heading: "About" },
+  { path: "/privacy", heading: "Privacy" },
   // The landing page, answered 404 with noindex (ADR 054).
   { path: "/any/other/path", heading: "Technology Solutions For People + By People", status: 404 },
   { path: "/admin/login", heading: "Sign in" },

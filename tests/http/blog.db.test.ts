@@ -266,6 +266,7 @@ describe("with posts", () => {
         expect.arrayContaining([
           `${SITE}/`,
           `${SITE}/about`,
+          `${SITE}/privacy`,
           `${SITE}/blog`,
           `${SITE}/blog?page=2`,
           `${SITE}/blog/feature`,
@@ -275,7 +276,7 @@ describe("with posts", () => {
           `${SITE}/blog/category/cloud`,
         ]),
       );
-      expect(locs).toHaveLength(4 + 2 + 15);
+      expect(locs).toHaveLength(5 + 2 + 15);
       expect(locs.some((l) => /admin|a-draft|later/.test(l))).toBe(false);
     });
 

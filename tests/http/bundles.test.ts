@@ -111,6 +111,7 @@ describe("public pages", () => {
     "/blog",
     "/blog/building-an-iot-garden-monitor-in-ojai",
     "/about",
+    "/privacy",
     "/any/other/path",
     "/blog/no-such-post",
   ];

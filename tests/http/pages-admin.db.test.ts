@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultContent } from "~/content/site-content-defaults";
-import type { AboutContent, LandingContent } from "~/lib/site-content";
+import type { AboutContent, LandingContent, PrivacyContent } from "~/lib/site-content";
 import { ApiClient, startServer, type TestServer } from "../support/server";
 
 /**
@@ -25,6 +25,7 @@ afterAll(() => server?.stop());
 
 const landing = (): LandingContent => defaultContent("landing");
 const about = (): AboutContent => defaultContent("about");
+const privacy = (): PrivacyContent => defaultContent("privacy");
 
 /** A copy of the landing document with one change made by `edit`. */
 function changed(edit: (doc: any) => void): LandingContent {
@@ -44,6 +45,8 @@ describe("signing in", () => {
     ["GET", "/api/admin/content/about/revisions"],
     ["GET", "/api/admin/content/about/share-links"],
     ["POST", "/api/admin/content/about/share-links"],
+    ["GET", "/api/admin/content/privacy"],
+    ["PUT", "/api/admin/content/privacy"],
     ["POST", "/api/admin/content"],
   ])("%s %s answers 401 without a session", async (method, path) => {
     const answer = await visitor().request(
@@ -70,7 +73,7 @@ describe("a new database", () => {
     const list = await admin.get("/api/admin/content");
     expect(list.status).toBe(200);
     expect(list.headers.get("cache-control")).toBe("no-store");
-    expect(list.json.map((page: { name: string }) => page.name)).toEqual(["landing", "about", "contact"]);
+    expect(list.json.map((page: { name: string }) => page.name)).toEqual(["landing", "about", "contact", "privacy"]);
     expect(list.json[0]).toMatchObject({ version: 0, publishedAt: null, hasDraft: false });
   });
 
@@ -335,5 +338,90 @@ describe("drafts, previews and share links", () => {
     expect((await visitor().get("/about")).text).toContain("Ana Ruiz");
     expect((await admin.get("/api/admin/content/about/draft")).status).toBe(404);
     expect((await admin.put("/api/admin/content/about", about())).status).toBe(200);
+  });
+});
+
+describe("the privacy page (issue 47)", () => {
+  /** The headings of /privacy's main content, in order. */
+  const headings = (html: string) => {
+    const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
+    return [...main.matchAll(/<h([123])[^>]*>([^<]*)<\/h\1>/g)].map((match) => match[2]);
+  };
+
+  it("starts with the notice of what the site keeps: messages, bookings, subscribers, cookieless counts", async () => {
+    const page = await visitor().get("/privacy");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("public, no-cache");
+    expect(page.text).toMatch(/<link rel="canonical" href="[^"]*\/privacy"/);
+    const original = privacy();
+    expect(headings(page.text)).toEqual([
+      "Privacy",
+      "What we keep about you",
+      "Messages",
+      "Booked calls",
+      "Newsletter subscribers",
+      "Visit counts, without cookies",
+      "Logs",
+      ...original.sections.map((section) => section.heading),
+    ]);
+    expect(page.text).not.toContain("Last updated");
+    expect((await visitor().get("/privacy")).headers.get("x-cache")).toBe("hit");
+  });
+
+  it("shows a published change on the next request, with the day it was published", async () => {
+    const doc = privacy();
+    doc.intro = "We keep very little, and say so here.";
+    doc.keeps.items[0]!.body = "Messages stay until we delete them.";
+    const published = await admin.put("/api/admin/content/privacy", doc);
+    expect(published.status).toBe(200);
+    const page = await visitor().get("/privacy");
+    expect(page.headers.get("x-cache")).not.toBe("hit");
+    expect(page.text).toContain("We keep very little, and say so here.");
+    expect(page.text).toContain("Messages stay until we delete them.");
+    expect(page.text).toMatch(/Last updated <time dateTime="\d{4}-\d\d-\d\dT[^"]+">[A-Z][a-z]+ \d{1,2}, \d{4}<\/time>/);
+    expect((await admin.put("/api/admin/content/privacy", privacy())).status).toBe(200);
+  });
+
+  it.each([
+    ["an empty notice", (d: any) => (d.keeps.items = []), "keeps.items", /at least one/],
+    ["an item without a name", (d: any) => (d.keeps.items[1].name = " "), "keeps.items[1].name", /must not be empty/],
+    [
+      "a section without paragraphs",
+      (d: any) => (d.sections[0].paragraphs = []),
+      "sections[0].paragraphs",
+      /at least one/,
+    ],
+    ["an unknown field", (d: any) => (d.cookies = "none"), "document", /does not know: cookies/],
+  ])("refuses %s with 400 naming the field", async (_, edit, field, message) => {
+    const doc = privacy() as any;
+    edit(doc);
+    const answer = await admin.put("/api/admin/content/privacy", doc);
+    expect(answer.status).toBe(400);
+    expect(answer.json.field).toBe(field);
+    expect(answer.json.error).toMatch(message);
+  });
+
+  it("previews a draft for administrators and share links, never for visitors", async () => {
+    const version = Number((await admin.get("/api/admin/content/privacy")).headers.get("etag")!.replaceAll('"', ""));
+    const doc = privacy();
+    doc.heading = "Privacy, drafted";
+    const saved = await admin.put("/api/admin/content/privacy/draft", {
+      document: doc,
+      baseVersion: version,
+      overDraftVersion: 0,
+    });
+    expect(saved.status).toBe(200);
+    expect((await visitor().get("/privacy")).text).not.toContain("Privacy, drafted");
+    expect((await admin.get("/pages/preview/privacy")).text).toContain("Privacy, drafted");
+    expect((await visitor().get("/pages/preview/privacy")).status).toBe(302);
+    const link = await admin.post("/api/admin/content/privacy/share-links");
+    const path = new URL(link.json.url).pathname;
+    expect(path).toMatch(/^\/pages\/preview\/privacy\/[\w-]{43}$/);
+    const shared = await visitor().get(path);
+    expect(shared.status).toBe(200);
+    expect(shared.text).toContain("Privacy, drafted");
+    expect(shared.headers.get("cache-control")).toBe("private, no-store");
+    expect((await visitor().get(path.replace("/privacy/", "/about/"))).status).toBe(404);
+    expect((await admin.delete("/api/admin/content/privacy/draft")).status).toBe(204);
   });
 });

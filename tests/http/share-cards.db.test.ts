@@ -116,6 +116,7 @@ describe("every public page", () => {
     ["the blog", () => "/blog"],
     ["an article", () => `/blog/${post.slug}`],
     ["a category page", () => "/blog/category/cloud"],
+    ["the privacy page", () => "/privacy"],
   ])("%s names a 1200x630 JPEG card of at most 300 KB", async (_name, pathname) => {
     const tags = await metaOf(pathname());
     expectShareTags(tags, `${SITE}${pathname()}`);
@@ -131,8 +132,8 @@ describe("every public page", () => {
   });
 
   it("pages with different words have different cards", async () => {
-    const images = await Promise.all(["/", "/about", "/blog", "/blog/category/cloud"].map(metaOf));
-    expect(new Set(images.map((tags) => tags.get("og:image"))).size).toBe(4);
+    const images = await Promise.all(["/", "/about", "/blog", "/blog/category/cloud", "/privacy"].map(metaOf));
+    expect(new Set(images.map((tags) => tags.get("og:image"))).size).toBe(5);
   });
 });
 

@@ -41,7 +41,8 @@ describe("a sitemap of more URLs than one file holds", () => {
     expect(XMLValidator.validate(indexXml)).toBe(true);
     const files = (parser.parse(indexXml).sitemapindex.sitemap as Array<{ loc: string }>).map((s) => s.loc);
     const listPages = Math.ceil(POSTS / BLOG_PAGE_SIZE);
-    const expectedFiles = Math.ceil((2 + listPages + POSTS) / SITEMAP_URLS_PER_FILE);
+    // The home page, About and Privacy, then the list pages and the posts.
+    const expectedFiles = Math.ceil((3 + listPages + POSTS) / SITEMAP_URLS_PER_FILE);
     expect(files).toEqual(Array.from({ length: expectedFiles }, (_, i) => `${SITE}/sitemap.xml?page=${i + 1}`));
 
     const locs: string[] = [];
@@ -56,7 +57,7 @@ describe("a sitemap of more URLs than one file holds", () => {
       locs.push(...urls);
     }
     expect(locs.length).toBe(new Set(locs).size);
-    expect(locs.slice(0, 3)).toEqual([`${SITE}/`, `${SITE}/about`, `${SITE}/blog`]);
+    expect(locs.slice(0, 4)).toEqual([`${SITE}/`, `${SITE}/about`, `${SITE}/privacy`, `${SITE}/blog`]);
     expect(locs).toContain(`${SITE}/blog?page=${listPages}`);
     expect(locs).not.toContain(`${SITE}/blog?page=${listPages + 1}`);
     // Every public post, newest first; no draft.

@@ -4,6 +4,7 @@ import { bookingPage } from "~/content/booking";
 import { contactText } from "~/content/contact";
 import { ContactFields } from "./contact-fields";
 import { newContactForm, type ContactForm } from "./contact-form";
+import { PrivacyLink } from "./privacy-link";
 import { contactModalState } from "./contact-store";
 import { useContactSubmit } from "./use-contact-submit";
 
@@ -100,6 +101,7 @@ function ContactModal({
             >
               {sending ? contactText.submitting : contactText.submit}
             </button>
+            <PrivacyLink className="-mt-2 text-center" />
           </form>
           {/* Another way in: a call at a time the visitor picks (ADR 071). */}
           <p className="mt-4 text-center text-sm">

@@ -1,5 +1,6 @@
 import { subscribeForm } from "~/content/newsletter-form";
 import { EMAIL_MAX_LENGTH } from "~/lib/email";
+import { PrivacyLink } from "./privacy-link";
 
 const TONES = {
   light: {
@@ -104,6 +105,7 @@ export function SubscribeForm({
           {error}
         </p>
       )}
+      <PrivacyLink tone={tone} className={`mt-1 ${columns ? "md:col-start-2" : ""}`} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { SlotPicker } from "~/components/site/booking/slot-picker";
 import { SubmitButton } from "~/components/site/booking/submit-button";
+import { PrivacyLink } from "~/components/site/privacy-link";
 import { bookingPage } from "~/content/booking";
 import { PageIsland } from "~/islands/island";
 import { BOOKING_LIMITS } from "~/lib/booking";
@@ -140,6 +141,7 @@ export function BookingForm({
               component={SubmitButton}
               props={{ label: bookingPage.submit, busyLabel: bookingPage.submitting, className: primaryButton }}
             />
+            <PrivacyLink className="mt-2" />
           </div>
         </>
       )}

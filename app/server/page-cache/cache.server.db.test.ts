@@ -113,7 +113,7 @@ describe("the page cache", () => {
     const visitor = new ApiClient(server.url);
     const introHash = `'sha256-${createHash("sha256").update(SKIP_INTRO_SCRIPT).digest("base64")}'`;
     const loaderHash = `'sha256-${createHash("sha256").update(LOAD_ISLANDS_SCRIPT).digest("base64")}'`;
-    for (const path of ["/", "/blog", "/about"]) {
+    for (const path of ["/", "/blog", "/about", "/privacy"]) {
       const since = cacheStoredLines(server).length;
       const pages = [await visitor.get(path)];
       await cacheStored(server, path, since);
@@ -453,6 +453,7 @@ describe("PAGE_CACHE_MB=0", () => {
       "/",
       "/home",
       "/about",
+      "/privacy",
       "/blog",
       `/blog/${post!.slug}`,
       `/blog?article=${post!.slug}`,

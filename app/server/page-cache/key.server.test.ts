@@ -15,6 +15,7 @@ describe("cacheKeyOf", () => {
       "/",
       "/home",
       "/about",
+      "/privacy",
       "/rss.xml",
       "/robots.txt",
       `/blog/${SLUG}`,

@@ -27,6 +27,7 @@ export function cacheKeyOf(url: string): string | undefined {
     case "/":
     case "/home":
     case "/about":
+    case "/privacy":
     case "/rss.xml":
     case "/robots.txt":
       return path;
@@ -80,6 +81,7 @@ export const ROUTED_FIRST_SEGMENTS = new Set([
   "home",
   "blog",
   "about",
+  "privacy",
   // /book and a booking's page change with every booking: never cached (ADR 071).
   "book",
   // The sign-up page answers a form; a subscriber's links are secrets (ADR 072): never cached.

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import { defaultContent } from "~/content/site-content-defaults";
-import { CONTENT_NAMES, type ContentDocuments, type ContentName } from "~/lib/site-content";
+import { CONTENT_NAMES, isContentName, type ContentDocuments, type ContentName } from "~/lib/site-content";
 import { changingContent, contentVersionReader } from "../db/content-version.server";
 import type { Connection, Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
@@ -52,34 +52,62 @@ export async function readPublished<N extends ContentName>(db: Reader, name: N):
 
 type AllDocuments = { [N in ContentName]: ContentDocuments[N] };
 
-const memos = new WeakMap<Connection, () => Promise<AllDocuments>>();
+/** Every page's published document, and when each was published (null: its original copy). */
+interface PublicPages {
+  documents: AllDocuments;
+  publishedAt: Record<ContentName, string | null>;
+}
+
+const memos = new WeakMap<Connection, () => Promise<PublicPages>>();
+
+function publicPages(connection: Connection): Promise<PublicPages> {
+  let current = memos.get(connection);
+  if (!current) memos.set(connection, (current = publishedMemo(connection)));
+  return current();
+}
 
 /**
  * What the public pages show: every page's published document, read again
  * only when the content version changed (one primary-key read per call
  * otherwise). Each connection (each process) keeps its own.
  */
-export function publishedContent(connection: Connection): Promise<AllDocuments> {
-  let current = memos.get(connection);
-  if (!current) memos.set(connection, (current = publishedMemo(connection)));
-  return current();
+export async function publishedContent(connection: Connection): Promise<AllDocuments> {
+  return (await publicPages(connection)).documents;
 }
 
-function publishedMemo(connection: Connection): () => Promise<AllDocuments> {
+/** One page's published document and when it was published, from the same memo (the privacy page's date). */
+export async function publishedPage<N extends ContentName>(
+  connection: Connection,
+  name: N,
+): Promise<{ document: ContentDocuments[N]; publishedAt: string | null }> {
+  const pages = await publicPages(connection);
+  return { document: pages.documents[name], publishedAt: pages.publishedAt[name] };
+}
+
+function publishedMemo(connection: Connection): () => Promise<PublicPages> {
   const readVersion = contentVersionReader(connection);
-  let kept: { version: string; documents: AllDocuments } | undefined;
+  let kept: { version: string; pages: PublicPages } | undefined;
   return async () => {
     const version = await readVersion();
-    if (kept?.version === version) return kept.documents;
-    const rows = await connection.db.selectFrom("site_content").select(["name", "document"]).execute();
-    const documents = Object.fromEntries(CONTENT_NAMES.map((name) => [name, defaultContent(name)])) as AllDocuments;
+    if (kept?.version === version) return kept.pages;
+    const rows = await connection.db.selectFrom("site_content").select(["name", "document", "published_at"]).execute();
+    const pages = originalPages();
     for (const row of rows) {
-      if ((CONTENT_NAMES as readonly string[]).includes(row.name))
-        (documents as Record<string, unknown>)[row.name] = JSON.parse(row.document);
+      if (!isContentName(row.name)) continue;
+      (pages.documents as Record<string, unknown>)[row.name] = JSON.parse(row.document);
+      pages.publishedAt[row.name] = row.published_at;
     }
     // A read that saw an older version than one kept meanwhile does not replace it.
-    if (!kept || BigInt(version) >= BigInt(kept.version)) kept = { version, documents };
-    return documents;
+    if (!kept || BigInt(version) >= BigInt(kept.version)) kept = { version, pages };
+    return pages;
+  };
+}
+
+/** Every page with its original copy, never published. */
+function originalPages(): PublicPages {
+  return {
+    documents: Object.fromEntries(CONTENT_NAMES.map((name) => [name, defaultContent(name)])) as AllDocuments,
+    publishedAt: Object.fromEntries(CONTENT_NAMES.map((name) => [name, null])) as Record<ContentName, null>,
   };
 }
 

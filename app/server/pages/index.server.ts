@@ -5,6 +5,7 @@ export {
   MAX_CONTENT_REVISIONS,
   publishContent,
   publishedContent,
+  publishedPage,
   readContentRevision,
   readPublished,
   type ContentRevision,

@@ -15,6 +15,8 @@ import {
 } from "./feeds.server";
 
 const site = { siteUrl: "https://site.test", companyName: "Acme & Sons" };
+/** The pages always in the sitemap before /blog: the home page, About and Privacy. */
+const FIXED_PAGES = 3;
 const article = (overrides: Partial<Article>): Article => ({
   id: "1",
   slug: "a",
@@ -74,12 +76,19 @@ describe("feeds", () => {
     expect(xml).toContain("<loc>https://site.test/blog?page=3</loc>");
     expect(xml).not.toContain("page=4");
     expect(xml).toContain("<loc>https://site.test/blog</loc><lastmod>2026-01-01T00:00:00.000Z</lastmod>");
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(locs.slice(0, FIXED_PAGES + 1)).toEqual([
+      "https://site.test/",
+      "https://site.test/about",
+      "https://site.test/privacy",
+      "https://site.test/blog",
+    ]);
   });
 
   it("splits the URLs into files of SITEMAP_URLS_PER_FILE, every URL in exactly one", () => {
     for (const postCount of [0, SITEMAP_URLS_PER_FILE - 3, SITEMAP_URLS_PER_FILE, 123_456]) {
       const layout = sitemapLayout(postCount);
-      const pageUrls = 2 + Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
+      const pageUrls = FIXED_PAGES + Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
       expect(layout.files).toBe(Math.ceil((pageUrls + postCount) / SITEMAP_URLS_PER_FILE));
       let pagesSeen = 0;
       let postsSeen = 0;
@@ -108,7 +117,7 @@ describe("feeds", () => {
     ];
     for (const [postCount, categoryCount] of cases) {
       const layout = sitemapLayout(postCount, categoryCount);
-      const pageUrls = 2 + Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
+      const pageUrls = FIXED_PAGES + Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
       expect(layout.files).toBe(Math.ceil((pageUrls + categoryCount + postCount) / SITEMAP_URLS_PER_FILE));
       let pagesSeen = 0;
       let categoriesSeen = 0;

@@ -102,14 +102,20 @@ export function buildRss(site: Site, articles: Article[], channel = blogChannel(
  */
 export const SITEMAP_URLS_PER_FILE = 10_000;
 
+/** The site's pages that are always there, first in the sitemap: the home page, About, Privacy. */
+const FIXED_PAGE_PATHS = ["/", "/about", "/privacy"] as const;
+
+/** The position of /blog, the first of the blog's list pages, after the fixed pages. */
+const FIRST_LIST_PAGE = FIXED_PAGE_PATHS.length;
+
 /**
- * The site's URLs in sitemap order, the home page, About and the blog's list
+ * The site's URLs in sitemap order, the fixed pages and the blog's list
  * pages first, then the category pages (by slug, ADR 041), then every public
  * post newest first, and how they split into files of SITEMAP_URLS_PER_FILE.
  */
 export function sitemapLayout(postCount: number, categoryCount = 0) {
   const listPages = Math.max(1, Math.ceil(postCount / BLOG_PAGE_SIZE));
-  const pageUrls = 2 + listPages;
+  const pageUrls = FIXED_PAGE_PATHS.length + listPages;
   const categoryEnd = pageUrls + categoryCount;
   const total = categoryEnd + postCount;
   const files = Math.ceil(total / SITEMAP_URLS_PER_FILE);
@@ -139,10 +145,14 @@ export function parseSitemapFile(value: string): number | undefined {
   return /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
 }
 
+/** Whether a file's page URLs hold /blog, whose last change is the newest post's. */
+export const holdsFirstListPage = (pages: { from: number; to: number }) =>
+  pages.from <= FIRST_LIST_PAGE && pages.to > FIRST_LIST_PAGE;
+
 /**
- * One sitemap file: the page URLs at positions [pages.from, pages.to) (0 the
- * home page, 1 About, then /blog's list pages, the first of them last
- * modified at `lastChange`), then `categories`' pages and `posts`.
+ * One sitemap file: the page URLs at positions [pages.from, pages.to) (the
+ * fixed pages, then /blog's list pages, the first of them last modified at
+ * `lastChange`), then `categories`' pages and `posts`.
  */
 export function buildSitemap(
   site: Site,
@@ -156,11 +166,12 @@ export function buildSitemap(
   const url = (loc: string, lastmod?: string) =>
     `  <url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ""}</url>`;
   const pageUrl = (position: number) =>
-    position === 0
-      ? url(`${site.siteUrl}/`)
-      : position === 1
-        ? url(`${site.siteUrl}/about`)
-        : url(`${site.siteUrl}${blogPageHref(position - 1)}`, position === 2 ? lastChange : undefined);
+    position < FIRST_LIST_PAGE
+      ? url(`${site.siteUrl}${FIXED_PAGE_PATHS[position]}`)
+      : url(
+          `${site.siteUrl}${blogPageHref(position - FIRST_LIST_PAGE + 1)}`,
+          position === FIRST_LIST_PAGE ? lastChange : undefined,
+        );
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

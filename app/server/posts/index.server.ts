@@ -13,6 +13,7 @@ export {
   buildRss,
   buildSitemap,
   buildSitemapIndex,
+  holdsFirstListPage,
   cacheableText,
   FEED_SIZE,
   parseSitemapFile,

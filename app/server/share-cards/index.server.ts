@@ -2,6 +2,6 @@
 export { awaitShareCard } from "./cards.server";
 export { closeShareCardWorker, enableShareCardWorker } from "./drawer.server";
 export { init } from "./init.server";
-export { aboutCardFor, articleCardFor, categoryCardFor, pageCardFor } from "./pages.server";
+export { aboutCardFor, articleCardFor, categoryCardFor, pageCardFor, privacyCardFor } from "./pages.server";
 export { readShareCard, shareCardExists } from "./store.server";
 export { parseShareCardFile } from "./subject.server";

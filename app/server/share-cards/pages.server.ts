@@ -34,6 +34,11 @@ export function aboutCardFor(db: Db, site: CardSite, tagline: string): Promise<S
   return siteCard(db, site, shareCardText.about.label, shareCardText.about.title(tagline));
 }
 
+/** The privacy page's card: its heading. */
+export function privacyCardFor(db: Db, site: CardSite, heading: string): Promise<ShareCard> {
+  return siteCard(db, site, shareCardText.privacy.label, shareCardText.privacy.title(heading));
+}
+
 export function categoryCardFor(db: Db, site: CardSite, name: string): Promise<ShareCard> {
   return siteCard(db, site, shareCardText.category.label, shareCardText.category.title(name));
 }

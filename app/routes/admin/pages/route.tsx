@@ -7,7 +7,7 @@ import { dbContext } from "~/server/platform/context.server";
 import { listContentSummaries } from "~/server/pages/index.server";
 import type { Route } from "./+types/route";
 
-/** /admin/pages: the pages whose words and prices the owner edits (ADR 053), a fixed list of three. */
+/** /admin/pages: the pages whose words and prices the owner edits (ADR 053), a fixed list of four. */
 export async function loader({ context }: Route.LoaderArgs) {
   const pages = await listContentSummaries(context.get(dbContext));
 
