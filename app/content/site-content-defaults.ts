@@ -113,7 +113,7 @@ function defaultPrivacy(): PrivacyContent {
         },
         {
           name: "Logs",
-          body: "The site's database never stores your network (IP) address. The web server in front of the site logs each request: your network address, the time, the page asked for, your browser's name and the website you came from (its address, not the page). These logs are kept for a short time to keep the site running and safe.",
+          body: "The site's database does not keep your network (IP) address, except in one case: when someone tries to sign in to the site's admin, a shortened form of it (its network, not your device) and the browser's name are kept for a year as a security record. The web server in front of the site logs each request: your network address, the time, the page asked for, your browser's name and the website you came from (its address, not the page). These logs are kept about two weeks, to keep the site running and safe.",
         },
       ],
     },

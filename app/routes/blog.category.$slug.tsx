@@ -47,7 +47,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     siteSettingsFor(request),
   ]);
   const { siteUrl } = context.get(configContext);
-  const card = await categoryCardFor(db, { companyName, siteUrl }, category.name);
+  const card = await categoryCardFor(db, { companyName, siteUrl }, category);
   return { category, posts, page, pages, company: { name: companyName, socialUrls }, siteUrl, card };
 }
 

@@ -1,5 +1,5 @@
 import { LandingPage } from "~/components/site/landing-page";
-import { insights } from "~/content/landing";
+import { hero, insights } from "~/content/landing";
 import { landingPage } from "~/islands/page";
 import { pageMeta, shareMeta } from "~/lib/seo";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
@@ -55,7 +55,15 @@ export function meta({ data }: Route.MetaArgs) {
   const { siteUrl, settings, card } = data;
   return [
     ...tags,
-    ...shareMeta({ title, description, url: `${siteUrl}/`, siteUrl, siteName: settings.companyName, card }),
+    // The owner may clear the description; a shared link still needs one.
+    ...shareMeta({
+      title,
+      description: description ?? hero.lead,
+      url: `${siteUrl}/`,
+      siteUrl,
+      siteName: settings.companyName,
+      card,
+    }),
   ];
 }
 

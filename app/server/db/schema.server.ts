@@ -184,15 +184,18 @@ interface BookingsTable {
   cancelled_at: string | null;
 }
 
-/** A shared link's picture, keyed by what it shows (migration 033, ADR 073). */
+/** A shared link's picture, keyed by its page and what it shows (migration 033, ADR 073). */
 interface ShareCardsTable {
-  /** SHA-256 (hex, 32 characters) of the card's subject and the renderer's version. */
+  /** SHA-256 (hex, 32 characters) of the page, the card's subject and the renderer's version. */
   key: string;
+  /** The path of the page that names it: `/`, `/blog/{slug}`, ... */
+  page: string;
   /** A 1200x630 JPEG. */
   bytes: Uint8Array;
-  created_at: string;
-  /** When a page last named it, to the day. */
-  seen_at: string;
+  /** When the page first named it. */
+  named_at: string;
+  /** When a card the page named later was stored; null while it is the page's newest. */
+  superseded_at: string | null;
 }
 
 /** An address that asked for the newsletter, or that the owner imported (migration 032, ADR 072). */

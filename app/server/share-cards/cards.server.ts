@@ -1,16 +1,17 @@
 import type { Db } from "../db/db.server";
-import { enqueue, isJobWaiting } from "../jobs/index.server";
+import { getLogger } from "../platform/logger.server";
+import { enqueue, isJobWaiting, retryJob } from "../jobs/index.server";
 import { renderCard } from "./job.server";
-import { markShareCardSeen, readShareCard, shareCardSeenAt } from "./store.server";
+import { readShareCard, shareCardExists, type CardOrder } from "./store.server";
 import { CARD_HEIGHT, CARD_WIDTH, shareCardKey, shareCardPath, type ShareCardSubject } from "./subject.server";
 
 /**
  * How a page gets its card (ADR 073). A page names its card while it
- * renders: a card not yet stored is queued for the jobs (one job per card,
- * however many processes ask), and its URL is named at once; the image
- * route waits the few moments the job takes. Each process remembers the
- * cards it has seen stored or queued today, so a page named again costs no
- * query; the first naming of a day marks the card seen.
+ * renders (a page cache miss): a card not yet stored is queued for the jobs
+ * (one job per card, however many processes ask; a job that failed is
+ * queued again), and its URL is named at once; the image route waits the
+ * few moments the job takes. Each process remembers the cards it has seen
+ * stored, so a page rendered again costs no query.
  */
 
 export interface ShareCard {
@@ -20,28 +21,37 @@ export interface ShareCard {
 }
 
 const REMEMBERED = 2_000;
-const remembered = new Map<string, string>();
-const today = () => new Date().toISOString().slice(0, 10);
+const stored = new Set<string>();
 
 const renderJobKey = (key: string) => `share-card:${key}`;
 
-/** The card a page shows for this subject; queued if it was never drawn. */
-export async function shareCardFor(db: Db, subject: ShareCardSubject): Promise<ShareCard> {
-  const key = shareCardKey(subject);
-  const day = today();
-  if (remembered.get(key) !== day) {
-    await markSeenOrQueue(db, key, subject, day);
-    remembered.delete(key);
-    remembered.set(key, day);
-    if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value!);
+/**
+ * The card the page at `page` (its path) shows for this subject; queued if
+ * it was never drawn. Undefined (the page goes without a picture, never
+ * without itself) when the database could not be asked.
+ */
+export async function shareCardFor(db: Db, page: string, subject: ShareCardSubject): Promise<ShareCard | undefined> {
+  const key = shareCardKey(page, subject);
+  try {
+    if (!stored.has(key)) {
+      if (await shareCardExists(db, key)) remember(key);
+      else await queueCard(db, key, { page, subject, namedAt: new Date().toISOString() });
+    }
+  } catch (error) {
+    getLogger().warn({ err: error, page }, "share card not named");
+    return undefined;
   }
   return { url: shareCardPath(key), width: CARD_WIDTH, height: CARD_HEIGHT };
 }
 
-async function markSeenOrQueue(db: Db, key: string, subject: ShareCardSubject, day: string): Promise<void> {
-  const seenAt = await shareCardSeenAt(db, key);
-  if (seenAt === undefined) await enqueue(db, renderCard, { subject }, { idempotencyKey: renderJobKey(key) });
-  else if (seenAt < day) await markShareCardSeen(db, key);
+function remember(key: string): void {
+  stored.add(key);
+  if (stored.size > REMEMBERED) stored.delete(stored.values().next().value!);
+}
+
+async function queueCard(db: Db, key: string, order: CardOrder): Promise<void> {
+  const { id, created } = await enqueue(db, renderCard, order, { idempotencyKey: renderJobKey(key) });
+  if (!created) await retryJob(db, id);
 }
 
 const WAIT_MS = 10_000;
@@ -52,8 +62,9 @@ let waiting = 0;
 
 /**
  * A card its job is still drawing: waited for (at most WAIT_MS) while the
- * job is queued or running. "busy" when too many requests wait already;
- * undefined for a card no job will draw.
+ * job is queued or running. "busy" when too many requests wait already, or
+ * the job is still at it at the deadline; undefined for a card no job will
+ * draw.
  */
 export async function awaitShareCard(db: Db, key: string): Promise<Uint8Array | "busy" | undefined> {
   if (!(await isJobWaiting(db, renderJobKey(key)))) return undefined;
@@ -67,7 +78,8 @@ export async function awaitShareCard(db: Db, key: string): Promise<Uint8Array | 
       if (bytes) return bytes;
       if (!(await isJobWaiting(db, renderJobKey(key)))) return readShareCard(db, key);
     }
-    return undefined;
+    // Still being drawn (a slow machine, a queue of cards): come back, rather than a 404 a crawler keeps.
+    return "busy";
   } finally {
     waiting--;
   }

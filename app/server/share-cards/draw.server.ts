@@ -38,7 +38,7 @@ let fonts: { bold: string; regular: string } | undefined;
 const bundledFonts = () => (fonts ??= { bold: fontFile("Inter-Bold.ttf"), regular: fontFile("Inter-Regular.ttf") });
 
 /** Pango markup is XML: a title's own `<`, `&` and quotes are text. */
-const escapeMarkup = (text: string) =>
+export const escapeMarkup = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** At most `max` characters, cut after a whole word where there is one, with an ellipsis. */
@@ -67,12 +67,16 @@ async function setText(
       width: TEXT_WIDTH,
       ...(options.height ? { height: options.height } : { dpi: 72 }),
       rgba: true,
-      wrap: "word",
+      // Words first; a word longer than the line (a URL, a long compound) is broken too.
+      wrap: "word-char",
     },
   })
     .png()
     .toBuffer({ resolveWithObject: true });
-  return { data, height: info.height };
+  if (info.width <= TEXT_WIDTH) return { data, height: info.height };
+  // Pango may still overrun the width (no break allowed): scaled down to fit, never drawn past the card.
+  const fitted = await sharp(data).resize({ width: TEXT_WIDTH }).png().toBuffer({ resolveWithObject: true });
+  return { data: fitted.data, height: fitted.info.height };
 }
 
 /** The title at its full size, or (too long for the box) as large as fits it. */
@@ -111,13 +115,23 @@ async function drawTextCard(subject: Extract<CardDrawing, { kind: "text" }>): Pr
   return sharp(background).composite(layers).jpeg({ quality: QUALITY, mozjpeg: true }).toBuffer();
 }
 
-/** The header image, cropped to the card's shape around what draws the eye. */
-function drawPhotoCard(bytes: Uint8Array): Promise<Buffer> {
-  return sharp(bytes, { limitInputPixels: 4096 * 4096 })
+/** Crawlers refuse larger images; a detailed photo at QUALITY can pass it. */
+export const MAX_CARD_BYTES = 300 * 1024;
+
+/** The header image, cropped to the card's shape around what draws the eye, at most MAX_CARD_BYTES. */
+async function drawPhotoCard(bytes: Uint8Array): Promise<Buffer> {
+  const crop = await sharp(bytes, { limitInputPixels: 4096 * 4096 })
     .resize(CARD_WIDTH, CARD_HEIGHT, { fit: "cover", position: "attention" })
     .flatten({ background: "#ffffff" })
-    .jpeg({ quality: QUALITY, mozjpeg: true })
-    .toBuffer();
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: crop.info.width, height: crop.info.height, channels: crop.info.channels } };
+  let jpeg = Buffer.alloc(0);
+  for (const quality of [QUALITY, 70, 58, 46, 34]) {
+    jpeg = await sharp(crop.data, raw).jpeg({ quality, mozjpeg: true }).toBuffer();
+    if (jpeg.length <= MAX_CARD_BYTES) break;
+  }
+  return jpeg;
 }
 
 export function drawCard(drawing: CardDrawing): Promise<Buffer> {

@@ -1,6 +1,7 @@
 import { shareCardText } from "~/content/share-cards";
 import { parseImageVariantPath } from "~/lib/images";
 import type { Db } from "../db/db.server";
+import { imageVariantExists } from "../images/index.server";
 import { shareCardFor, type ShareCard } from "./cards.server";
 import { photoSubject, textSubject } from "./subject.server";
 
@@ -18,39 +19,47 @@ interface CardSite {
 
 type Page = "landing" | "blog";
 
-function siteCard(db: Db, site: CardSite, label: string, title: string): Promise<ShareCard> {
+function siteCard(db: Db, site: CardSite, page: string, label: string, title: string): Promise<ShareCard | undefined> {
   const host = new URL(site.siteUrl).host;
-  return shareCardFor(db, textSubject({ label, title, site: site.companyName, host }));
+  return shareCardFor(db, page, textSubject({ label, title, site: site.companyName, host }));
 }
 
 /** The landing page's and the blog's cards: fixed words. */
-export function pageCardFor(db: Db, site: CardSite, page: Page): Promise<ShareCard> {
+export function pageCardFor(db: Db, site: CardSite, page: Page): Promise<ShareCard | undefined> {
   const text = shareCardText[page];
-  return siteCard(db, site, text.label, text.title);
+  return siteCard(db, site, page === "landing" ? "/" : "/blog", text.label, text.title);
 }
 
 /** The About page's card: its tagline. */
-export function aboutCardFor(db: Db, site: CardSite, tagline: string): Promise<ShareCard> {
-  return siteCard(db, site, shareCardText.about.label, shareCardText.about.title(tagline));
+export function aboutCardFor(db: Db, site: CardSite, tagline: string): Promise<ShareCard | undefined> {
+  return siteCard(db, site, "/about", shareCardText.about.label, shareCardText.about.title(tagline));
 }
 
 /** The privacy page's card: its heading. */
-export function privacyCardFor(db: Db, site: CardSite, heading: string): Promise<ShareCard> {
-  return siteCard(db, site, shareCardText.privacy.label, shareCardText.privacy.title(heading));
+export function privacyCardFor(db: Db, site: CardSite, heading: string): Promise<ShareCard | undefined> {
+  return siteCard(db, site, "/privacy", shareCardText.privacy.label, shareCardText.privacy.title(heading));
 }
 
-export function categoryCardFor(db: Db, site: CardSite, name: string): Promise<ShareCard> {
-  return siteCard(db, site, shareCardText.category.label, shareCardText.category.title(name));
+export function categoryCardFor(
+  db: Db,
+  site: CardSite,
+  category: { slug: string; name: string },
+): Promise<ShareCard | undefined> {
+  const { label, title } = shareCardText.category;
+  return siteCard(db, site, `/blog/category/${category.slug}`, label, title(category.name));
 }
 
 /** An article's card: its uploaded header image, cropped, else its title on the site's card. */
-export function articleCardFor(
+export async function articleCardFor(
   db: Db,
   site: CardSite,
-  article: { title: string; metaTitle?: string | null; category: string; headerImage: string | null },
-): Promise<ShareCard> {
-  if (article.headerImage && parseImageVariantPath(article.headerImage))
-    return shareCardFor(db, photoSubject(article.headerImage));
+  article: { slug: string; title: string; metaTitle?: string | null; category: string; headerImage: string | null },
+): Promise<ShareCard | undefined> {
+  const page = `/blog/${article.slug}`;
+  const variant = article.headerImage ? parseImageVariantPath(article.headerImage) : undefined;
+  // Only an image that is there: a crop of a missing one would never be drawn.
+  if (variant && (await imageVariantExists(db, variant.id, variant.width)))
+    return shareCardFor(db, page, photoSubject(article.headerImage!));
   const text = shareCardText.article;
-  return siteCard(db, site, text.label(article.category), text.title(article.metaTitle || article.title));
+  return siteCard(db, site, page, text.label(article.category), text.title(article.metaTitle || article.title));
 }

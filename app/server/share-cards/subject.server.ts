@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 
 /**
  * What a share card shows, and the key that names it (ADR 073). The key is
- * a hash of the subject and of the renderer's version: a card's bytes never
- * change, so its URL is cached for ever, and a changed title (or company
- * name, or header image) names a new card. Bump RENDERER_VERSION when the
- * drawing changes.
+ * a hash of the page's path, the subject and the renderer's version: a
+ * card's bytes never change, so its URL is cached for ever; a changed title
+ * (or company name, or header image) names a new card; two pages never
+ * share one, so each page's newest card is kept while older ones are
+ * pruned. Bump RENDERER_VERSION when the drawing changes.
  */
 
 export const CARD_WIDTH = 1200;
@@ -25,9 +26,9 @@ export function photoSubject(image: string): ShareCardSubject {
   return { kind: "photo", image };
 }
 
-export function shareCardKey(subject: ShareCardSubject): string {
+export function shareCardKey(page: string, subject: ShareCardSubject): string {
   return createHash("sha256")
-    .update(JSON.stringify([RENDERER_VERSION, subject]))
+    .update(JSON.stringify([RENDERER_VERSION, page, subject]))
     .digest("hex")
     .slice(0, 32);
 }
