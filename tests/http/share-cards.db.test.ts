@@ -190,12 +190,20 @@ describe("a card", () => {
     for (const path of paths) expect((await metaOf(path)).get("og:image")).toBe(url);
 
     const key = cardKey(url);
-    const jobs = await database.db
-      .selectFrom("jobs")
-      .select(["status", "attempts"])
-      .where("kind", "=", "share-card.render")
-      .where("idempotency_key", "=", `share-card:${key}`)
-      .execute();
+    const jobsOfCard = () =>
+      database.db
+        .selectFrom("jobs")
+        .select(["status", "attempts"])
+        .where("kind", "=", "share-card.render")
+        .where("idempotency_key", "=", `share-card:${key}`)
+        .execute();
+    // The card is stored inside its job's run; the job is marked done a moment after.
+    const deadline = Date.now() + 10_000;
+    let jobs = await jobsOfCard();
+    while (jobs.some((job) => job.status === "running") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      jobs = await jobsOfCard();
+    }
     expect(jobs).toEqual([{ status: "done", attempts: 1 }]);
     const stored = await database.db.selectFrom("share_cards").select("key").where("key", "=", key).execute();
     expect(stored).toHaveLength(1);

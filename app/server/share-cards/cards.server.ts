@@ -67,7 +67,8 @@ let waiting = 0;
  * draw.
  */
 export async function awaitShareCard(db: Db, key: string): Promise<Uint8Array | "busy" | undefined> {
-  if (!(await isJobWaiting(db, renderJobKey(key)))) return undefined;
+  // The job may have stored the card and ended since the caller's read: read once more.
+  if (!(await isJobWaiting(db, renderJobKey(key)))) return readShareCard(db, key);
   if (waiting >= MAX_WAITING) return "busy";
   waiting++;
   try {
