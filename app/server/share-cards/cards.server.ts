@@ -1,4 +1,6 @@
+import { parseImageVariantPath } from "~/lib/images";
 import type { Db } from "../db/db.server";
+import { imageVariantExists } from "../images/index.server";
 import { getLogger } from "../platform/logger.server";
 import { enqueue, isJobWaiting, retryJob } from "../jobs/index.server";
 import { renderCard } from "./job.server";
@@ -27,14 +29,21 @@ const renderJobKey = (key: string) => `share-card:${key}`;
 
 /**
  * The card the page at `page` (its path) shows for this subject; queued if
- * it was never drawn. Undefined (the page goes without a picture, never
- * without itself) when the database could not be asked.
+ * it was never drawn, or, when it cannot be (a crop of a header image that
+ * is gone), the `fallback` subject's card. Undefined (the page goes without
+ * a picture, never without itself) when the database could not be asked.
  */
-export async function shareCardFor(db: Db, page: string, subject: ShareCardSubject): Promise<ShareCard | undefined> {
+export async function shareCardFor(
+  db: Db,
+  page: string,
+  subject: ShareCardSubject,
+  fallback?: ShareCardSubject,
+): Promise<ShareCard | undefined> {
   const key = shareCardKey(page, subject);
   try {
     if (!stored.has(key)) {
       if (await shareCardExists(db, key)) remember(key);
+      else if (fallback && !(await canDraw(db, subject))) return await shareCardFor(db, page, fallback);
       else await queueCard(db, key, { page, subject, namedAt: new Date().toISOString() });
     }
   } catch (error) {
@@ -42,6 +51,13 @@ export async function shareCardFor(db: Db, page: string, subject: ShareCardSubje
     return undefined;
   }
   return { url: shareCardPath(key), width: CARD_WIDTH, height: CARD_HEIGHT };
+}
+
+/** Whether a card's job would have what it draws: a crop needs its image stored. */
+async function canDraw(db: Db, subject: ShareCardSubject): Promise<boolean> {
+  if (subject.kind === "text") return true;
+  const variant = parseImageVariantPath(subject.image);
+  return variant !== undefined && (await imageVariantExists(db, variant.id, variant.width));
 }
 
 function remember(key: string): void {

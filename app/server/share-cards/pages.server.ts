@@ -1,7 +1,6 @@
 import { shareCardText } from "~/content/share-cards";
 import { parseImageVariantPath } from "~/lib/images";
 import type { Db } from "../db/db.server";
-import { imageVariantExists } from "../images/index.server";
 import { shareCardFor, type ShareCard } from "./cards.server";
 import { photoSubject, textSubject } from "./subject.server";
 
@@ -19,9 +18,11 @@ interface CardSite {
 
 type Page = "landing" | "blog";
 
+const siteSubject = (site: CardSite, label: string, title: string) =>
+  textSubject({ label, title, site: site.companyName, host: new URL(site.siteUrl).host });
+
 function siteCard(db: Db, site: CardSite, page: string, label: string, title: string): Promise<ShareCard | undefined> {
-  const host = new URL(site.siteUrl).host;
-  return shareCardFor(db, page, textSubject({ label, title, site: site.companyName, host }));
+  return shareCardFor(db, page, siteSubject(site, label, title));
 }
 
 /** The landing page's and the blog's cards: fixed words. */
@@ -50,16 +51,16 @@ export function categoryCardFor(
 }
 
 /** An article's card: its uploaded header image, cropped, else its title on the site's card. */
-export async function articleCardFor(
+export function articleCardFor(
   db: Db,
   site: CardSite,
   article: { slug: string; title: string; metaTitle?: string | null; category: string; headerImage: string | null },
 ): Promise<ShareCard | undefined> {
   const page = `/blog/${article.slug}`;
-  const variant = article.headerImage ? parseImageVariantPath(article.headerImage) : undefined;
-  // Only an image that is there: a crop of a missing one would never be drawn.
-  if (variant && (await imageVariantExists(db, variant.id, variant.width)))
-    return shareCardFor(db, page, photoSubject(article.headerImage!));
   const text = shareCardText.article;
-  return siteCard(db, site, page, text.label(article.category), text.title(article.metaTitle || article.title));
+  const titleCard = siteSubject(site, text.label(article.category), text.title(article.metaTitle || article.title));
+  // An upload's crop (checked to be there only until it is stored), else the title on the site's card.
+  if (article.headerImage && parseImageVariantPath(article.headerImage))
+    return shareCardFor(db, page, photoSubject(article.headerImage), titleCard);
+  return shareCardFor(db, page, titleCard);
 }
