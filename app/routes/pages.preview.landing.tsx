@@ -4,10 +4,10 @@ import { pagesText } from "~/content/pages";
 import { landingPage } from "~/islands/page";
 import { PREVIEW_HEADERS } from "~/lib/share-links";
 import { configContext, dbContext } from "~/server/platform/context.server";
-import { requireAdminPage } from "~/server/identity/index.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
-import { isLivePageShareLink, previewDocument } from "~/server/pages/index.server";
+import { previewDocument } from "~/server/pages/index.server";
+import { requirePagePreview } from "./page-preview-access.server";
 import type { Route } from "./+types/pages.preview.landing";
 
 /**
@@ -24,9 +24,7 @@ export function headers() {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
-  if (params.token === undefined) await requireAdminPage(request);
-  else if (!(await isLivePageShareLink(db, ["landing", "contact"], params.token)))
-    throw new Response("Not found", { status: 404 });
+  await requirePagePreview(request, db, ["landing", "contact"], params.token);
   const { siteUrl } = context.get(configContext);
   const [posts, settings, landing, contact] = await Promise.all([
     listPublicSummaries(db, { limit: insights.maxPosts, offset: 0, now: new Date() }),

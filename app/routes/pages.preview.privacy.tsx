@@ -3,9 +3,9 @@ import { pagesText } from "~/content/pages";
 import { islandsPage } from "~/islands/page";
 import { PREVIEW_HEADERS } from "~/lib/share-links";
 import { dbContext } from "~/server/platform/context.server";
-import { requireAdminPage } from "~/server/identity/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
-import { isLivePageShareLink, previewDocument } from "~/server/pages/index.server";
+import { previewDocument } from "~/server/pages/index.server";
+import { requirePagePreview } from "./page-preview-access.server";
 import type { Route } from "./+types/pages.preview.privacy";
 
 /**
@@ -22,9 +22,7 @@ export function headers() {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
-  if (params.token === undefined) await requireAdminPage(request);
-  else if (!(await isLivePageShareLink(db, ["privacy"], params.token)))
-    throw new Response("Not found", { status: 404 });
+  await requirePagePreview(request, db, ["privacy"], params.token);
   const [settings, privacy] = await Promise.all([siteSettingsFor(request), previewDocument(db, "privacy")]);
   return {
     settings,
