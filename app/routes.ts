@@ -108,6 +108,8 @@ export default [
       route("invites", "routes/api/admin.invites.ts"),
       route("invites/:id", "routes/api/admin.invites.$id.ts"),
       route("audit", "routes/api/admin.audit.ts"),
+      route("import", "routes/api/admin.import.ts"),
+      route("import/:id", "routes/api/admin.import.$id.ts"),
       route("redirects", "routes/api/admin.redirects.ts"),
       route("redirects.csv", "routes/api/admin.redirects.csv.ts"),
       route("redirects/:id", "routes/api/admin.redirects.$id.ts"),

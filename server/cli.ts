@@ -27,6 +27,7 @@ import { ConfigError, resolveDatabase } from "~/server/platform/config.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
+import { importCommand } from "./cli-import";
 
 const USAGE = `Usage:
   npm run admin -- set-password <email>   add an administrator, or reset the password of an existing one
@@ -45,6 +46,10 @@ const USAGE = `Usage:
                                           load a backup into DATABASE_URL (SQLite or PostgreSQL, whichever
                                           made it), in one transaction; a database that already holds a
                                           site is refused unless --replace (which empties it first)
+  npm run admin -- import <file> [--site-url <url>]
+                                          import the posts of a WordPress (.xml) or Ghost (.json) export,
+                                          their images, and redirects from their old addresses; --site-url
+                                          is the old site's address, for a Ghost export's images
 
 The password is asked for (twice) on a terminal, or read from the first line of standard input:
   printf '%s\\n' "$PASSWORD" | npm run admin -- set-password owner@example.com
@@ -141,6 +146,18 @@ async function run(args: string[]): Promise<number> {
     } finally {
       await Promise.all([from.db.destroy(), to.db.destroy()]);
     }
+  }
+  if (command === "import") {
+    const { values, positionals } = parseArgs({
+      args: args.slice(1),
+      options: { "site-url": { type: "string", default: "" } },
+      allowPositionals: true,
+    });
+    if (positionals.length !== 1) {
+      console.error(USAGE);
+      return 2;
+    }
+    return importCommand(path.resolve(positionals[0]!), values["site-url"]);
   }
   if (command === "backup" || command === "restore") {
     const { values, positionals } = parseArgs({

@@ -45,13 +45,21 @@ export function refuseCrossOriginWrites(siteOrigin: string) {
   };
 }
 
+/** The largest body a path takes: an image upload, an export to import (the API's and the screen's), else JSON's. */
+function bodyLimitOf(path: string): number {
+  if (path === "/api/admin/upload") return BODY_LIMITS.upload;
+  if (path === "/api/admin/import" || path === "/admin/import" || path === "/admin/import.data")
+    return BODY_LIMITS.import;
+  return BODY_LIMITS.json;
+}
+
 /**
  * Refuses a declared body over the limit before anything reads it (the rest
  * is dropped, then the connection closed: dropUnreadBody); bodies without a
  * length are capped where they are read.
  */
 export function limitDeclaredBodySize(req: Request, res: Response, next: NextFunction) {
-  const limit = req.path === "/api/admin/upload" ? BODY_LIMITS.upload : BODY_LIMITS.json;
+  const limit = bodyLimitOf(req.path.toLowerCase());
   const declared = Number(req.get("content-length") ?? 0);
   if (declared > limit) {
     res.set("Connection", "close");

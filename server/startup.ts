@@ -22,6 +22,7 @@ import { init as initWebhooks } from "~/server/webhooks/index.server";
 import { init as initBooking } from "~/server/booking/index.server";
 import { init as initNewsletter } from "~/server/newsletter/index.server";
 import { init as initShareCards } from "~/server/share-cards/index.server";
+import { init as initImport } from "~/server/import/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -53,6 +54,7 @@ export function initDomains(connection: Connection = getConnection()): void {
   initBooking(connection);
   initNewsletter(connection);
   initShareCards();
+  initImport();
 }
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */

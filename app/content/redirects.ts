@@ -42,6 +42,7 @@ export const redirectsText = {
   count: (total: number, page: number, pages: number) =>
     `${countOf(total, "redirect")}${pages > 1 ? `; page ${page.toLocaleString("en-US")} of ${pages.toLocaleString("en-US")}` : ""}.`,
   automatic: "Added by the site",
+  importedMark: "Imported from the old site",
   change: (from: string) => `Change the redirect from ${from}`,
   changeSummary: "Change",
   saveChange: "Save changes",

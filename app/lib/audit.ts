@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   "booking-cancelled",
   "subscriber-removed",
   "subscribers-imported",
+  "posts-import-started",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -87,6 +88,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "booking-cancelled": "Call cancelled",
   "subscriber-removed": "Subscriber removed",
   "subscribers-imported": "Subscribers imported",
+  "posts-import-started": "Import of posts started",
 };
 
 export const isAuditAction = (value: string): value is AuditAction =>

@@ -7,8 +7,20 @@
 
 /** Lengths in characters, checked before anything else looks at the text. */
 export const REDIRECT_LIMITS = { from: 500, to: 1000 } as const;
-/** How many redirects the site keeps at most (manual and automatic together). */
+/** How many redirects the site keeps at most (manual and automatic together; imported ones apart). */
 export const MAX_REDIRECTS = 10_000;
+/** How many old addresses of imported posts and categories the site keeps at most (ADR 074). */
+export const MAX_IMPORTED_REDIRECTS = 30_000;
+
+/**
+ * WordPress's own address of a post, `/?p=123`: the one redirect whose from
+ * carries a query, made only by an import (ADR 074). The lookup reads it
+ * from a request for `/` with exactly that query; `/` itself is never
+ * redirected.
+ */
+export function isWordPressIdPath(from: string): boolean {
+  return /^\/\?p=\d{1,19}$/.test(from);
+}
 /** A CSV import: at most this many bytes and lines (a header line included). */
 export const CSV_IMPORT_LIMITS = { bytes: 1_000_000, lines: 5_000 } as const;
 /** The answers a redirect may give: permanent (the default) or temporary. */
@@ -120,6 +132,8 @@ export interface Redirect {
   status: RedirectStatus;
   /** Made by the site when a post or category changed its address, not by hand. */
   automatic: boolean;
+  /** An old address of a post or category brought by an import (ADR 074). */
+  imported: boolean;
   createdAt: string;
   updatedAt: string;
 }

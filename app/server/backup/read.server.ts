@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
 import { isLeadStatus, parseFollowUp } from "~/lib/leads";
-import { checkFromPath, checkTarget, localPathOf } from "~/lib/redirects";
+import { checkFromPath, checkTarget, isWordPressIdPath, localPathOf } from "~/lib/redirects";
 import { isContentName, parseContent } from "~/lib/site-content";
 import { httpsUrl } from "~/lib/site-settings";
 import type { Connection, Db } from "../db/db.server";
@@ -429,12 +429,20 @@ function checkSettingsRow(row: Row, name: string): void {
  * trusts nothing it did not write (ADR 047).
  */
 function checkRedirectRow(row: Row, name: string): void {
-  const { from_path: from, to_target: to, to_path: toPath, status, automatic } = row;
+  const { from_path: from, to_target: to, to_path: toPath, status, automatic, imported = 0 } = row;
   const checkedFrom = typeof from === "string" ? checkFromPath(from) : undefined;
-  const fromOk = checkedFrom?.ok === true && checkedFrom.value === from;
+  const fromOk =
+    (checkedFrom?.ok === true && checkedFrom.value === from) ||
+    (imported === 1 && typeof from === "string" && isWordPressIdPath(from));
   const target = typeof to === "string" ? checkTarget(to) : undefined;
   const toOk = target?.ok === true && target.value === to && (toPath ?? undefined) === localPathOf(to);
-  if (!fromOk || !toOk || (status !== 301 && status !== 302) || (automatic !== 0 && automatic !== 1)) {
+  if (
+    !fromOk ||
+    !toOk ||
+    (status !== 301 && status !== 302) ||
+    (automatic !== 0 && automatic !== 1) ||
+    (imported !== 0 && imported !== 1)
+  ) {
     throw new BackupError(
       `The backup's ${shown(name)} has a redirect the site would never save: this backup was altered and is refused`,
     );

@@ -31,6 +31,7 @@ import * as m030Leads from "./migrations/030_leads.server";
 import * as m031Booking from "./migrations/031_booking.server";
 import * as m032Newsletter from "./migrations/032_newsletter.server";
 import * as m033ShareCards from "./migrations/033_share_cards.server";
+import * as m034Imports from "./migrations/034_imports.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   "031_booking": m031Booking,
   "032_newsletter": m032Newsletter,
   "033_share_cards": m033ShareCards,
+  "034_imports": m034Imports,
 };

@@ -184,6 +184,57 @@ interface BookingsTable {
   cancelled_at: string | null;
 }
 
+/** One upload of a WordPress or Ghost export and its report (migration 034, ADR 074). */
+export interface ImportsTable {
+  id: string;
+  /** receiving (the file is still arriving), running, done or failed. */
+  status: string;
+  kind: string | null;
+  file_name: string;
+  byte_size: Generated<number | string>;
+  site_url: string | null;
+  total: number | null;
+  processed: Generated<number>;
+  created: Generated<number>;
+  skipped: Generated<number>;
+  /** Of the skipped, those an earlier import (or run) had brought already. */
+  known: Generated<number>;
+  redirects: Generated<number>;
+  images_fetched: Generated<number>;
+  images_failed: Generated<number>;
+  /** A JSON array of at most 100 strings. */
+  problems: Generated<string>;
+  more_problems: Generated<number>;
+  error: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** An import's file in pieces, until the import ends. */
+interface ImportChunksTable {
+  import_id: string;
+  seq: number;
+  bytes: Uint8Array;
+}
+
+/** A source post imported (or found already here): what makes a second import add nothing. */
+interface ImportItemsTable {
+  source_key: string;
+  import_id: string;
+  post_id: string | null;
+  created_at: string;
+}
+
+/** An image URL an import fetched, and the stored upload's URL. */
+interface ImportImagesTable {
+  /** SHA-256 (hex) of the absolute URL. */
+  url_hash: string;
+  image_url: string;
+  created_at: string;
+}
+
 /** A shared link's picture, keyed by its page and what it shows (migration 033, ADR 073). */
 interface ShareCardsTable {
   /** SHA-256 (hex, 32 characters) of the page, the card's subject and the renderer's version. */
@@ -408,6 +459,8 @@ export interface RedirectsTable {
   status: number;
   /** 1: made by the site when a post or category moved; 0: by the owner. */
   automatic: number;
+  /** 1: an old address of an imported post or category (migration 034); not counted in the owner's limit. */
+  imported: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -597,4 +650,8 @@ export interface Database {
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
   share_cards: ShareCardsTable;
+  imports: ImportsTable;
+  import_chunks: ImportChunksTable;
+  import_items: ImportItemsTable;
+  import_images: ImportImagesTable;
 }

@@ -67,3 +67,10 @@ export class ImportFileError extends Error {
 export function bounded(text: string, max: number = IMPORT_LIMITS.textChars): string {
   return text.length > max ? text.slice(0, max) : text;
 }
+
+/** A path or URL without its trailing slashes (a loop: a pattern here could backtrack). */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
+  return text.slice(0, end);
+}

@@ -45,6 +45,8 @@ export interface JobsOptions {
   postgresUrl?: string;
   /** JOB_DELAY_SCALE: retry delays are multiplied by it (1 but in tests). */
   delayScale?: number;
+  /** Only these kinds, and no schedules or flushers: a command-line tool that does one piece of work. */
+  only?: string[];
 }
 
 interface Running {
@@ -60,7 +62,7 @@ export interface Jobs {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "failed";
 
-export function startJobs({ db, concurrency, postgresUrl, delayScale = 1 }: JobsOptions): Jobs {
+export function startJobs({ db, concurrency, postgresUrl, delayScale = 1, only }: JobsOptions): Jobs {
   const log = getLogger();
   const processTag = `${os.hostname().slice(0, 30)}:${process.pid}`;
   const running = new Map<string, Running>();
@@ -132,7 +134,7 @@ export function startJobs({ db, concurrency, postgresUrl, delayScale = 1 }: Jobs
 
   const runSchedules = async () => {
     const now = Date.now();
-    for (const schedule of registeredSchedules()) {
+    for (const schedule of only ? [] : registeredSchedules()) {
       if ((nextScheduleCheck.get(schedule.name) ?? 0) > now) continue;
       try {
         nextScheduleCheck.set(schedule.name, await runScheduleIfDue(db(), schedule, now));
@@ -143,6 +145,8 @@ export function startJobs({ db, concurrency, postgresUrl, delayScale = 1 }: Jobs
     }
   };
 
+  const kindsToClaim = () => (only ? registeredKinds().filter((kind) => only.includes(kind.kind)) : registeredKinds());
+
   const loop = (async () => {
     while (!stopping) {
       woken = false;
@@ -151,7 +155,7 @@ export function startJobs({ db, concurrency, postgresUrl, delayScale = 1 }: Jobs
         await runSchedules();
         const free = concurrency - running.size;
         const owner = `${processTag}:${randomUUID().slice(0, 8)}`;
-        const claimed = free > 0 ? await claimJobs(db(), owner, registeredKinds(), free) : [];
+        const claimed = free > 0 ? await claimJobs(db(), owner, kindsToClaim(), free) : [];
         for (const job of claimed) run(job);
         // Every slot filled: more may be due at once.
         if (claimed.length > 0 && claimed.length === free) continue;
@@ -163,7 +167,7 @@ export function startJobs({ db, concurrency, postgresUrl, delayScale = 1 }: Jobs
     }
   })();
 
-  const flushing = registeredFlushers().map((flusher) => startFlusher(flusher, log));
+  const flushing = (only ? [] : registeredFlushers()).map((flusher) => startFlusher(flusher, log));
 
   return {
     async stop(graceMs) {

@@ -44,6 +44,8 @@ export const BODY_LIMITS = {
   form: 16 * 1024,
   /** An image upload: 10 MiB per file (docs/product/contract.md#the-calls) and room for the multipart framing. */
   upload: 10 * 1024 * 1024 + 64 * 1024,
+  /** A WordPress or Ghost export to import (ADR 074): 80 MiB and the form's framing. */
+  import: 80 * 1024 * 1024 + 64 * 1024,
 } as const;
 
 /** 413 for a body over `maxBytes`; the connection closes after it, the rest unread (server/app.ts dropUnreadBody). */

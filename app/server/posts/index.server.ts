@@ -28,7 +28,7 @@ export {
 } from "./markdown.server";
 export { renderPostBody } from "./post-body.server";
 export { EDIT_CONFLICT_MESSAGE, editConflictResponse, parseBaseUpdatedAt } from "./post-conflict.server";
-export { parsePostInput, postInputSchema } from "./post-input.server";
+export { MAX_POST_TEXT, parsePostInput, postInputSchema } from "./post-input.server";
 export {
   type Autosave,
   deleteAutosave,

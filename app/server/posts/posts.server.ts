@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { sql, type SelectQueryBuilder } from "kysely";
+import { sql, type SelectQueryBuilder, type Transaction } from "kysely";
 import type { PostSort } from "~/lib/admin-lists";
 import { categorySlugOf } from "~/lib/categories";
 import type { PostInput } from "./post-input.server";
@@ -7,6 +7,7 @@ import { readSiteSettings } from "../settings/index.server";
 import { changingContent } from "../db/content-version.server";
 import { isUniqueViolation, type Db } from "../db/db.server";
 import { isRecordId } from "../db/ids.server";
+import type { Database } from "../db/schema.server";
 import { renderPostBody } from "./post-body.server";
 import type { PostListQuery } from "./list-query.server";
 import { fewMatches, titleFilter } from "./title-search.server";
@@ -50,6 +51,17 @@ export class EditConflictError extends Error {
 interface SaveOptions {
   by?: Saver;
   baseUpdatedAt?: string;
+}
+
+/**
+ * How an import creates a post (ADR 074): an old post that is public already
+ * did not become public now, so it fires no `post.published` (a scheduled
+ * one still does, at its date); `alongside` writes the import's own records
+ * in the post's transaction, so both are kept or neither.
+ */
+interface CreateOptions extends SaveOptions {
+  imported?: boolean;
+  alongside?: (trx: Transaction<Database>, post: { id: string; slug: string; categorySlug: string }) => Promise<void>;
 }
 
 /**
@@ -158,7 +170,11 @@ const resolvedOf = (columns: { author: string; publish_date: string; updated_at:
   at: columns.updated_at,
 });
 
-export async function createPost(db: Db, input: PostInput, { by }: SaveOptions = {}): Promise<AdminPost> {
+export async function createPost(
+  db: Db,
+  input: PostInput,
+  { by, imported = false, alongside }: CreateOptions = {},
+): Promise<AdminPost> {
   const now = new Date().toISOString();
   const id = randomUUID();
   const columns = await columnsFrom(db, input, now);
@@ -171,7 +187,8 @@ export async function createPost(db: Db, input: PostInput, { by }: SaveOptions =
       await referencePostImages(trx, id, input);
       await writeRevision(trx, id, input, resolvedOf(columns), by);
       await postCreated(trx, { slug: columns.slug, categorySlug: columns.category_slug });
-      await postSaved(trx, id, columns);
+      if (!imported || Date.parse(columns.publish_date) > Date.now()) await postSaved(trx, id, columns);
+      await alongside?.(trx, { id, slug: columns.slug, categorySlug: columns.category_slug });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new SlugTakenError();

@@ -4,11 +4,13 @@ export { parseNotFoundListQuery, parseRedirectListQuery, parseRedirectScreenQuer
 export { redirectLookup } from "./lookup.server";
 export { dismissNotFound, init, listNotFound, NOT_FOUND_LIMITS, notFoundCounter } from "./not-found.server";
 export {
+  countRedirects,
   createRedirect,
   deleteRedirect,
   dropRedirectsTo,
   findRedirect,
   followAddressChange,
+  importRedirect,
   listRedirects,
   readAllRedirects,
   redirectsFrom,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { REDIRECT_LIMITS, reservedPathMessage, withoutTrailingSlash } from "~/lib/redirects";
+import { isWordPressIdPath, REDIRECT_LIMITS, reservedPathMessage, withoutTrailingSlash } from "~/lib/redirects";
 
 /**
  * Answers the requests a redirect covers, on the bare request before the
@@ -84,9 +84,16 @@ export function redirectLookup({ readVersion, load, logger }: RedirectLookupOpti
   function answerRedirects(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const { method, url = "" } = req;
     if ((method !== "GET" && method !== "HEAD") || url.length > REDIRECT_LIMITS.from * 4) return next();
-    const [rawPath, query] = splitUrl(url);
-    const path = withoutTrailingSlash(rawPath);
-    if (path.length > REDIRECT_LIMITS.from || path === "/") return next();
+    const [rawPath, rawQuery] = splitUrl(url);
+    let path = withoutTrailingSlash(rawPath);
+    let query = rawQuery;
+    // `/` is never redirected; `/?p=123`, WordPress's own address of a post, may be (an import's).
+    if (path === "/") {
+      if (!isWordPressIdPath(`/${query}`)) return next();
+      path = `/${query}`;
+      query = "";
+    }
+    if (path.length > REDIRECT_LIMITS.from) return next();
     const find = (targets: Map<string, Target>) => {
       const target = targets.get(path);
       if (target) send(req, res, target, query);

@@ -4,8 +4,10 @@ import { sql, type Selectable, type SqlBool, type Transaction } from "kysely";
 import {
   checkFromPath,
   checkTarget,
+  isWordPressIdPath,
   localPathOf,
   MAX_REDIRECTS,
+  REDIRECT_LIMITS,
   reservedPathMessage,
   type Redirect,
   type RedirectStatus,
@@ -50,6 +52,7 @@ const toRedirect = (row: Row): Redirect => ({
   to: row.to_target,
   status: row.status === 302 ? 302 : 301,
   automatic: row.automatic === 1,
+  imported: row.imported === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -154,10 +157,12 @@ async function countingInTurn(trx: Trx): Promise<void> {
   if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${COUNT_LOCK})`.execute(trx);
 }
 
-async function countRedirects(db: Db | Trx): Promise<number> {
+/** The owner's and the site's redirects, which MAX_REDIRECTS bounds (imported ones have their own bound). */
+async function countRedirects(db: Db | Trx, { imported = false } = {}): Promise<number> {
   const row = await db
     .selectFrom("redirects")
     .select((eb) => eb.fn.countAll<string | number>().as("count"))
+    .where("imported", "=", imported ? 1 : 0)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -254,6 +259,41 @@ export async function followAddressChange(trx: Trx, oldPath: string, newPath: st
 /** A post or category now answers at `path`: it wins over a redirect from there. */
 export async function takeAddress(trx: Trx, path: string): Promise<void> {
   await trx.deleteFrom("redirects").where("from_path", "=", path).execute();
+}
+
+/**
+ * An imported post's or category's old address (ADR 074), stored when
+ * nothing redirects from there yet: the owner's redirects and earlier ones
+ * win, and none leads to itself. `to` is a page of this site that answers
+ * (the post or category just made), so no chain can form. Answers whether
+ * one was stored; the caller checks that `from` is not one of the site's
+ * own addresses and bounds the count (MAX_IMPORTED_REDIRECTS).
+ */
+export async function importRedirect(trx: Trx, from: string, to: string): Promise<boolean> {
+  if (from === to || from.length > REDIRECT_LIMITS.from) return false;
+  if (!isWordPressIdPath(from)) {
+    const checked = checkFromPath(from);
+    if (!checked.ok || checked.value !== from) return false;
+  }
+  const existing = await trx.selectFrom("redirects").select("id").where("from_path", "=", from).executeTakeFirst();
+  if (existing) return false;
+  const now = new Date().toISOString();
+  await trx
+    .insertInto("redirects")
+    .values({
+      id: randomUUID(),
+      from_path: from,
+      to_target: to,
+      to_path: to,
+      status: 301,
+      automatic: 0,
+      imported: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await trx.deleteFrom("not_found_paths").where("path", "=", from).execute();
+  return true;
 }
 
 /** `path` answers no longer (its post is deleted, its category empty): no redirect leads there. */

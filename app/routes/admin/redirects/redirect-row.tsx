@@ -21,6 +21,7 @@ export function RedirectRow({
           <span className="mt-1 block text-neutral-700">
             {text.statuses[redirect.status]}
             {redirect.automatic && ` · ${text.automatic}`}
+            {redirect.imported && ` · ${text.importedMark}`}
           </span>
         </p>
         <Form
