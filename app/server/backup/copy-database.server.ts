@@ -52,13 +52,18 @@ export const COPIED_TABLES = [
   // sent, a scheduled post's publication) goes with it; a lease from the old processes runs out.
   "jobs",
   "job_schedules",
+  // Imports (ADR 074): their reports, a running one's file, and what makes a second import add nothing.
+  "imports",
+  "import_chunks",
+  "import_items",
+  "import_images",
 ] as const;
 
 /** A table whose one row its migration makes (ADR 071): the source's replaces the target's default. */
 const MIGRATION_MADE_ROWS = "booking_settings";
 
 /**
- * The primary keys of more than one column (migrations 002, 012, 022, 023, 032); every
+ * The primary keys of more than one column (migrations 002, 012, 022, 023, 032, 034); every
  * other copied table's key is its first column. Batches are read in key
  * order, which is total, so no row is skipped or read twice between them.
  */
@@ -68,6 +73,7 @@ const COMPOUND_KEYS: Partial<Record<(typeof COPIED_TABLES)[number], string[]>> =
   page_image_references: ["page", "image_id"],
   analytics_counts: ["day", "dimension", "key"],
   newsletter_recipients: ["mailing_id", "subscriber_id"],
+  import_chunks: ["import_id", "seq"],
 };
 const keyOf = (table: (typeof COPIED_TABLES)[number], firstColumn: string) => COMPOUND_KEYS[table] ?? [firstColumn];
 

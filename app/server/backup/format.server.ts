@@ -99,6 +99,13 @@ export const LEFT_OUT_TABLES = [
   "newsletter_recipients",
   // Share cards (ADR 073): pictures made from the content, drawn again the first time a page names one.
   "share_cards",
+  // Imports (ADR 074): reports and a running import's file are the work of the moment; which source posts
+  // were imported and which image URLs fetched only spare work. A restored site importing the same file again
+  // finds each post by its address and title instead.
+  "imports",
+  "import_chunks",
+  "import_items",
+  "import_images",
 ] as const;
 
 /**

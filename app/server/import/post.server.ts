@@ -25,6 +25,8 @@ export interface PostOutcome {
   redirects: number;
   images: { fetched: number; failed: number };
   problems: string[];
+  /** A post already here that this source post is (a restored site's, or one typed again). */
+  postId?: string;
 }
 
 /** Counts written in the post's transaction (the import's row), so a resumed import counts each post once. */
@@ -71,6 +73,29 @@ function withImages(markdown: string, images: string[], outcomes: Map<string, Im
   return body;
 }
 
+/**
+ * A post already here with the source post's address and title: a site
+ * restored from a backup (which leaves the import records out) or a post
+ * the owner typed again. It is the same post, not a new one to make.
+ */
+async function samePost(db: Db, post: SourcePost): Promise<string | undefined> {
+  const slug = slugify(post.slug) || slugify(post.title);
+  if (slug === "") return undefined;
+  const row = await db.selectFrom("posts").select(["id", "title"]).where("slug", "=", slug).executeTakeFirst();
+  return row && row.title === post.title.trim() ? row.id : undefined;
+}
+
+/** Records that this import brought the source post as `postId`; false when a record was there already. */
+async function recordItem(trx: Trx, importId: string, post: SourcePost, postId: string): Promise<boolean> {
+  const recorded = await trx
+    .insertInto("import_items")
+    .values({ source_key: post.sourceKey, import_id: importId, post_id: postId, created_at: new Date().toISOString() })
+    .onConflict((oc) => oc.column("source_key").doNothing())
+    .returning("source_key")
+    .executeTakeFirst();
+  return recorded !== undefined;
+}
+
 /** The import that brought this source post already, if one did. */
 async function importedBy(db: Db, post: SourcePost): Promise<string | undefined> {
   const row = await db
@@ -105,10 +130,16 @@ export async function importPost(
     if (by === importId) return undefined;
     if (by !== undefined) return { result: "known", redirects: 0, images: { fetched: 0, failed: 0 }, problems: [] };
     if (post.skip) return skipped(post.skip);
+    const here = await samePost(db, post);
+    if (here) return { result: "known", redirects: 0, images: { fetched: 0, failed: 0 }, problems: [], postId: here };
     return buildAndCreate(db, importId, post, options, skipped);
   })();
   if (signal.aborted || !outcome) return undefined;
-  if (outcome.result !== "created") await db.transaction().execute((trx) => writeCounts(trx, outcome));
+  if (outcome.result !== "created")
+    await db.transaction().execute(async (trx) => {
+      if (outcome.postId) await recordItem(trx, importId, post, outcome.postId);
+      await writeCounts(trx, outcome);
+    });
   return outcome;
 }
 

@@ -93,7 +93,8 @@ export function redirectLookup({ readVersion, load, logger }: RedirectLookupOpti
       path = `/${query}`;
       query = "";
     }
-    if (path.length > REDIRECT_LIMITS.from) return next();
+    // The site's own addresses (the admin and its API among them) are never redirected: no load for them.
+    if (path.length > REDIRECT_LIMITS.from || reservedPathMessage(path) !== undefined) return next();
     const find = (targets: Map<string, Target>) => {
       const target = targets.get(path);
       if (target) send(req, res, target, query);
