@@ -60,6 +60,16 @@ describe("convertBody", () => {
     );
     expect(convertBody('<iframe src="javascript:alert(1)"></iframe>').markdown).toBe("");
   });
+
+  it("makes links to the old site paths, and names the blocks the old site filled in", () => {
+    const { markdown, dynamicBlocks } = convertBody(
+      '<!-- wp:paragraph --><p><a href="https://old.example/2019/x/">x</a> <a href="https://other.example/y" title="Y">y</a></p><!-- /wp:paragraph -->' +
+        '<!-- wp:latest-posts {"postsToShow":3} /--><!-- wp:archives/--><!-- wp:jetpack/contact-form {"a":1} /-->',
+      "https://old.example",
+    );
+    expect(markdown).toBe('[x](/2019/x/) [y](https://other.example/y "Y")');
+    expect(dynamicBlocks).toEqual(["latest-posts", "archives", "jetpack/contact-form"]);
+  });
 });
 
 describe("textOf and excerptOf", () => {

@@ -21,6 +21,8 @@ export interface ConvertedBody {
   images: string[];
   /** Shortcode names found and kept as text (`gallery`, `embed`...), at most 10. */
   shortcodes: string[];
+  /** Blocks with no content of their own (`latest-posts`, `archives`...), which the old site filled in: left out, at most 10. */
+  dynamicBlocks: string[];
 }
 
 /** The mark an image's URL leaves in the Markdown until the importer knows where it is stored. */
@@ -29,7 +31,7 @@ export const placeholder = (index: number) => `\u0001img${index}\u0001`;
 const escapeTitle = (text: string) => text.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", " ");
 const escapeAlt = (text: string) => text.replaceAll("\\", "\\\\").replaceAll("]", "\\]").replaceAll("\n", " ").trim();
 
-function converter(images: string[]): TurndownService {
+function converter(images: string[], siteUrl: string | null): TurndownService {
   const service = new TurndownService({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
@@ -62,6 +64,15 @@ function converter(images: string[]): TurndownService {
       return `\n\n${imageOf(images[0] as HTMLElement, caption)}\n\n`;
     },
   });
+  // A link to the old site becomes a path on this one: once the domain moves here, its redirect answers.
+  service.addRule("link", {
+    filter: (node) => node.nodeName === "A" && node.getAttribute("href") !== null,
+    replacement: (content, node) => {
+      const href = localHref((node).getAttribute("href")!.trim(), siteUrl);
+      const title = (node).getAttribute("title");
+      return `[${content}](${href.replaceAll(" ", "%20").replaceAll(")", "%29")}${title ? ` "${escapeTitle(title)}"` : ""})`;
+    },
+  });
   service.addRule("embed", {
     filter: ["iframe", "video", "audio", "object", "embed"],
     replacement: (_content, node) => {
@@ -70,6 +81,33 @@ function converter(images: string[]): TurndownService {
     },
   });
   return service;
+}
+
+/** An address on the old site as a path (`https://old.example/2019/x/` is `/2019/x/`); any other as it is. */
+function localHref(href: string, siteUrl: string | null): string {
+  if (!siteUrl || !href.startsWith(siteUrl)) return href;
+  const rest = href.slice(siteUrl.length);
+  if (rest === "") return "/";
+  return rest.startsWith("/") || rest.startsWith("?") || rest.startsWith("#")
+    ? rest.startsWith("/")
+      ? rest
+      : `/${rest}`
+    : href;
+}
+
+/** Block comments that close themselves (`<!-- wp:latest-posts /-->`): the old site drew their content. */
+function dynamicBlocksIn(html: string): string[] {
+  const names = new Set<string>();
+  for (let at = html.indexOf("<!-- wp:"); at !== -1 && names.size < 10; at = html.indexOf("<!-- wp:", at + 1)) {
+    const end = html.indexOf("-->", at);
+    if (end === -1) break;
+    if (!html.slice(at, end).trimEnd().endsWith("/")) continue;
+    const inner = html.slice(at + "<!-- wp:".length, end).trim();
+    const space = inner.search(/\s/);
+    const name = space === -1 ? inner.slice(0, -1) : inner.slice(0, space);
+    names.add(name.slice(0, 60));
+  }
+  return [...names];
 }
 
 /** Classic-editor bodies have no `<p>`: blank lines are paragraphs and single newlines breaks, as WordPress shows them. */
@@ -112,14 +150,14 @@ function shortcodesIn(html: string): string[] {
   return [...names];
 }
 
-export function convertBody(html: string): ConvertedBody {
+export function convertBody(html: string, siteUrl: string | null = null): ConvertedBody {
   const images: string[] = [];
   const prepared = captions(paragraphs(html.replaceAll("\r\n", "\n")));
-  const markdown = converter(images)
+  const markdown = converter(images, siteUrl)
     .turndown(prepared)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-  return { markdown, images, shortcodes: shortcodesIn(prepared) };
+  return { markdown, images, shortcodes: shortcodesIn(prepared), dynamicBlocks: dynamicBlocksIn(prepared) };
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", hellip: "…" };

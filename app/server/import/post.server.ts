@@ -150,7 +150,7 @@ async function buildAndCreate(
   { signal, writeCounts, makeRedirects }: ImportOptions,
   skipped: (reason: string) => PostOutcome,
 ): Promise<PostOutcome | undefined> {
-  const body = convertBody(post.html);
+  const body = convertBody(post.html, post.siteUrl);
   const sources = post.featureImage ? [...body.images, post.featureImage.url] : body.images;
   const outcomes = await fetchImages(db, [...new Set(sources)], post.siteUrl, signal);
   if (signal.aborted) return skipped("the import stopped");
@@ -169,6 +169,8 @@ async function buildAndCreate(
     problems.push(
       `${named(post)}: shortcodes kept as text, check them: ${body.shortcodes.map((s) => `[${s}]`).join(", ")}`,
     );
+  if (body.dynamicBlocks.length > 0)
+    problems.push(`${named(post)}: blocks the old site filled in were left out: ${body.dynamicBlocks.join(", ")}`);
   const content = withImages(body.markdown, body.images, outcomes) || textOf(post.title);
   if (content.length > MAX_POST_TEXT)
     return skipped(`its body is longer than ${MAX_POST_TEXT.toLocaleString("en-US")} characters once converted`);
