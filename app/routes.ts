@@ -36,6 +36,8 @@ export default [
     route("admin/administrators", "routes/admin/administrators/route.tsx"),
     route("admin/audit", "routes/admin/audit/route.tsx"),
     route("admin/redirects", "routes/admin/redirects/route.tsx"),
+    // Posts from a WordPress or Ghost export, and each import's report (ADR 074).
+    route("admin/import", "routes/admin/import/route.tsx"),
     route("admin/webhooks", "routes/admin/webhooks/route.tsx"),
     route("admin/not-found", "routes/admin/not-found/route.tsx"),
     route("admin/analytics", "routes/admin/analytics/route.tsx"),

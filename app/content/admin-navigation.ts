@@ -23,6 +23,7 @@ export const ADMIN_NAVIGATION: AdminSectionGroup[] = [
       { to: "/admin", label: "Posts" },
       { to: "/admin/pages", label: "Pages" },
       { to: "/admin/images", label: "Images" },
+      { to: "/admin/import", label: "Import" },
     ],
   },
   {

@@ -68,8 +68,8 @@ function converter(images: string[], siteUrl: string | null): TurndownService {
   service.addRule("link", {
     filter: (node) => node.nodeName === "A" && node.getAttribute("href") !== null,
     replacement: (content, node) => {
-      const href = localHref((node).getAttribute("href")!.trim(), siteUrl);
-      const title = (node).getAttribute("title");
+      const href = localHref(node.getAttribute("href")!.trim(), siteUrl);
+      const title = node.getAttribute("title");
       return `[${content}](${href.replaceAll(" ", "%20").replaceAll(")", "%29")}${title ? ` "${escapeTitle(title)}"` : ""})`;
     },
   });

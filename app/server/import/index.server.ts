@@ -14,10 +14,15 @@ export { BUSY_MESSAGE } from "./store.server";
  * Reads the multipart upload (field "file", optional field "siteUrl"),
  * stores it and starts the import job. Throws a Response (JSON {error}):
  * 400 (no file, not a WordPress or Ghost export, a bad siteUrl), 409 (an
- * import is running), 413 (too large).
+ * import is running), 413 (too large). `onField` hears each text field as
+ * it is read (the screen shows the old site's address again after a refusal).
  */
-export async function receiveImport(db: Db, request: Request, { by }: { by: string }): Promise<{ id: string }> {
-  return started(db, await receiveUpload(db, request, by));
+export async function receiveImport(
+  db: Db,
+  request: Request,
+  { by, onField }: { by: string; onField?: (name: string, value: string) => void },
+): Promise<{ id: string }> {
+  return started(db, await receiveUpload(db, request, by, onField));
 }
 
 /**

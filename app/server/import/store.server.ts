@@ -173,7 +173,12 @@ const NOT_AN_EXPORT =
  * file, not an export, a bad address), 409 (an import is under way), 413
  * (too large, counted as it arrives; the rest is left unread).
  */
-export async function receiveUpload(db: Db, request: Request, by: string): Promise<ReceivedFile> {
+export async function receiveUpload(
+  db: Db,
+  request: Request,
+  by: string,
+  onField?: (name: string, value: string) => void,
+): Promise<ReceivedFile> {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data\b/i.test(contentType) || !request.body)
     throw jsonError(400, `Send the export as multipart/form-data with one file field named "${IMPORT_FILE_FIELD}"`);
@@ -205,6 +210,7 @@ export async function receiveUpload(db: Db, request: Request, by: string): Promi
     };
     parser.on("field", (name, value) => {
       if (name === IMPORT_SITE_URL_FIELD) siteUrl = value;
+      onField?.(name, value);
     });
     parser.on("file", (name, stream, info) => {
       if (name !== IMPORT_FILE_FIELD || part) return stream.resume();
