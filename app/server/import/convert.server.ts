@@ -64,6 +64,16 @@ function converter(images: string[], siteUrl: string | null): TurndownService {
       return `\n\n${imageOf(images[0] as HTMLElement, caption)}\n\n`;
     },
   });
+  // GFM tables need a heading row: a table without one (WordPress's table block by default) takes its first.
+  service.addRule("headerlessTable", {
+    filter: (node) => node.nodeName === "TABLE" && !hasHeadingRow(node),
+    replacement: (content, node) => {
+      const rows = content.split("\n").filter((row) => row.trim() !== "");
+      if (rows.length === 0) return "";
+      const columns = node.querySelector("tr")?.children.length ?? 1;
+      return `\n\n${[rows[0] ?? "", `|${" --- |".repeat(columns)}`, ...rows.slice(1)].join("\n")}\n\n`;
+    },
+  });
   // A link to the old site becomes a path on this one: once the domain moves here, its redirect answers.
   service.addRule("link", {
     filter: (node) => node.nodeName === "A" && node.getAttribute("href") !== null,
@@ -81,6 +91,16 @@ function converter(images: string[], siteUrl: string | null): TurndownService {
     },
   });
   return service;
+}
+
+/** Whether a table's first row is a heading (in a thead, or all th): the only tables the GFM plugin writes. */
+function hasHeadingRow(table: HTMLElement): boolean {
+  const row = table.querySelector("tr");
+  if (!row) return false;
+  if (row.parentNode?.nodeName === "THEAD") return true;
+  // domino's collections are not iterable: read them by index.
+  const cells = Array.from({ length: row.children.length }, (_, i) => row.children[i]!);
+  return cells.every((cell) => cell.nodeName === "TH");
 }
 
 /** An address on the old site as a path (`https://old.example/2019/x/` is `/2019/x/`); any other as it is. */

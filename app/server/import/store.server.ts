@@ -203,8 +203,9 @@ export async function receiveUpload(
       settled = true;
       body.unpipe(parser);
       body.pause();
-      // A part still being written stops, and forgets its pieces and its row (storeFilePart).
-      file?.destroy(new Error("the upload was refused"));
+      // A part still being written stops, and forgets its pieces and its row (storeFilePart); one
+      // refused before it read anything (409) has no reader to take the error: unheard, it ends the process.
+      file?.on("error", () => {}).destroy(new Error("the upload was refused"));
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the route answers this Response
       reject(response);
     };

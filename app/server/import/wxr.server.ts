@@ -237,6 +237,9 @@ const STATES: Record<string, SourceState> = {
   private: "draft",
 };
 
+const EARLIEST_DATE = Date.UTC(1900, 0, 1);
+const LATEST_DATE = Date.UTC(9999, 0, 1);
+
 /** The post's date: WordPress's GMT date, else the RSS date, else its local date read as UTC. */
 function dateOf(fields: Map<string, string>): string | null {
   const gmt = fields.get("wp:post_date_gmt");
@@ -248,7 +251,8 @@ function dateOf(fields: Map<string, string>): string | null {
   for (const candidate of candidates) {
     if (!candidate || candidate.startsWith("0000")) continue;
     const time = Date.parse(candidate);
-    if (!Number.isNaN(time)) return new Date(time).toISOString();
+    // WordPress writes year -0001 or 0000 for "no date"; anything before 1900 is one of those.
+    if (!Number.isNaN(time) && time >= EARLIEST_DATE && time < LATEST_DATE) return new Date(time).toISOString();
   }
   return null;
 }

@@ -51,8 +51,10 @@ export function redirectLookup({ readVersion, load, logger }: RedirectLookupOpti
         for (const row of rows) {
           // A row saved before the target check resolved dot segments may lead to //host: never sent.
           // One from an address the site answers itself (/admin.data, saved before that rule or
-          // copied in) is never answered: the site's own answer wins (ADR 054).
-          const mayAnswer = answerable.get(row.from) ?? reservedPathMessage(row.from) === undefined;
+          // copied in) is never answered: the site's own answer wins (ADR 054). `/?p=123` routes
+          // to `/` but is WordPress's address of a post, kept by an import (ADR 074): answered.
+          const mayAnswer =
+            answerable.get(row.from) ?? (isWordPressIdPath(row.from) || reservedPathMessage(row.from) === undefined);
           checked.set(row.from, mayAnswer);
           if (mayAnswer && !row.to.startsWith("//")) targets.set(row.from, { to: row.to, status: row.status });
         }
@@ -84,17 +86,16 @@ export function redirectLookup({ readVersion, load, logger }: RedirectLookupOpti
   function answerRedirects(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const { method, url = "" } = req;
     if ((method !== "GET" && method !== "HEAD") || url.length > REDIRECT_LIMITS.from * 4) return next();
-    const [rawPath, rawQuery] = splitUrl(url);
-    let path = withoutTrailingSlash(rawPath);
-    let query = rawQuery;
-    // `/` is never redirected; `/?p=123`, WordPress's own address of a post, may be (an import's).
-    if (path === "/") {
-      if (!isWordPressIdPath(`/${query}`)) return next();
-      path = `/${query}`;
-      query = "";
-    }
+    const [rawPath, query] = splitUrl(url);
+    const path = withoutTrailingSlash(rawPath);
+    // `/` is never redirected; `/?p=123`, WordPress's own address of a post, may be (an import's), and carries no query on.
+    if (path === "/") return isWordPressIdPath(`/${query}`) ? answerFrom(req, res, next, `/${query}`, "") : next();
     // The site's own addresses (the admin and its API among them) are never redirected: no load for them.
     if (path.length > REDIRECT_LIMITS.from || reservedPathMessage(path) !== undefined) return next();
+    answerFrom(req, res, next, path, query);
+  }
+
+  function answerFrom(req: IncomingMessage, res: ServerResponse, next: () => void, path: string, query: string) {
     const find = (targets: Map<string, Target>) => {
       const target = targets.get(path);
       if (target) send(req, res, target, query);
