@@ -16,7 +16,7 @@ import { OutboundError, outboundFetch } from "../outbound/index.server";
  */
 
 /** Images fetched for one post at most; the rest keep their old URLs and are reported. */
-export const MAX_IMAGES_PER_POST = 30;
+const MAX_IMAGES_PER_POST = 30;
 const FETCH_TIMEOUT_MS = 8_000;
 /** Images fetched side by side for one post. */
 const PARALLEL = 2;
@@ -28,7 +28,7 @@ export type ImageOutcome = { ok: true; url: string } | { ok: false; url: string;
 const hashOf = (url: string) => createHash("sha256").update(url).digest("hex");
 
 /** An image source as an absolute http(s) URL, resolved against the old site; undefined when it is none. */
-export function absoluteImageUrl(src: string, siteUrl: string | null): string | undefined {
+function absoluteImageUrl(src: string, siteUrl: string | null): string | undefined {
   try {
     const url = siteUrl ? new URL(src, `${siteUrl}/`) : new URL(src);
     return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;

@@ -8,7 +8,6 @@ import { forgetFile, receiveFile, receiveUpload, type ReceivedFile } from "./sto
 
 export { init } from "./init.server";
 export { findImport, listImports } from "./report.server";
-export { BUSY_MESSAGE } from "./store.server";
 
 /**
  * Reads the multipart upload (field "file", optional field "siteUrl"),

@@ -30,7 +30,7 @@ export interface PostOutcome {
 }
 
 /** Counts written in the post's transaction (the import's row), so a resumed import counts each post once. */
-export type CountWriter = (trx: Trx, outcome: PostOutcome) => Promise<void>;
+type CountWriter = (trx: Trx, outcome: PostOutcome) => Promise<void>;
 
 export interface ImportOptions {
   /** The run's: aborted at its time-out or when the process stops. */

@@ -12,7 +12,7 @@ import { forgetFile, STALE_RECEIVING_MS } from "./store.server";
  */
 
 /** Reports kept; older ones go with the daily prune. */
-export const IMPORTS_KEPT = 50;
+const IMPORTS_KEPT = 50;
 
 function toReport(row: Selectable<ImportsTable>): ImportReport {
   let problems: string[] = [];

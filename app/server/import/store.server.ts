@@ -23,7 +23,7 @@ const IMPORT_LOCK = 580_074;
 /** A file still arriving after this long without a piece is given up (its process died). */
 export const STALE_RECEIVING_MS = 2 * 60_000;
 
-export const BUSY_MESSAGE = "An import is running: wait for it to finish, then import the next file";
+const BUSY_MESSAGE = "An import is running: wait for it to finish, then import the next file";
 
 /** The pieces of an import's file in order, one query each: memory holds one piece at a time. */
 export function fileOf(db: Db, importId: string): ReadFile {
