@@ -18,6 +18,8 @@ import { OutboundError, outboundFetch } from "../outbound/index.server";
 /** Images fetched for one post at most; the rest keep their old URLs and are reported. */
 const MAX_IMAGES_PER_POST = 30;
 const FETCH_TIMEOUT_MS = 8_000;
+/** All of one post's images: what is left after it keeps its old URLs, so a run ends within its time-out. */
+const POST_IMAGES_MS = 15_000;
 /** Images fetched side by side for one post. */
 const PARALLEL = 2;
 /** A wait for the images' place when uploads hold it all. */
@@ -93,13 +95,16 @@ export async function fetchImages(
 ): Promise<Map<string, ImageOutcome>> {
   const outcomes = new Map<string, ImageOutcome>();
   const queue = sources.slice();
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(POST_IMAGES_MS)]);
   const worker = async () => {
     for (let src = queue.shift(); src !== undefined; src = queue.shift()) {
       const url = absoluteImageUrl(src, siteUrl);
       if (!url) outcomes.set(src, { ok: false, url: src, reason: "its address is not an http(s) URL" });
+      else if (deadline.aborted)
+        outcomes.set(src, { ok: false, url, reason: `the post's images took longer than ${POST_IMAGES_MS / 1000} s` });
       else if (outcomes.size >= MAX_IMAGES_PER_POST)
         outcomes.set(src, { ok: false, url, reason: `the post has more than ${MAX_IMAGES_PER_POST} images` });
-      else outcomes.set(src, await fetchOne(db, url, signal));
+      else outcomes.set(src, await fetchOne(db, url, deadline));
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
