@@ -124,6 +124,8 @@ describe("token-looking segments (the not-found log, ADR 054)", () => {
     [`/a;jsessionid=${TOKEN}/b`, "/[token]/b"],
     // Words before a token do not hide it.
     ["/reset-password-Xa8dk2jD92kdm2KD9dk2", "/[token]"],
+    // Nor does a piece of one that reads as a word ("eul"): a share link's token that a suite run logged.
+    ["/shared/lOagRO_eul_5oqkP04C1JvZ4M3--brlavQ4kk61ksBw", "/shared/[token]"],
     ["/old/my-long-blog-post-title-about-things/", "/old/my-long-blog-post-title-about-things/"],
   ])("a log keeps %j as %j", (path, kept) => {
     expect(redactTokenSegments(path)).toBe(kept);

@@ -95,6 +95,12 @@ const TOKEN_PIECE_MIN_LENGTH = 16;
  * fewer about once in 15,000, of 43 characters never in 300,000.
  */
 const TOKEN_MIN_CHANGES = 4;
+/**
+ * A run that changes kind this often is a token even where a piece reads as
+ * a word: random base64url reads as one now and then (`..._eul_...`), and no
+ * slug or file name alternates digits and capitals this much.
+ */
+const TOKEN_WORDY_MIN_CHANGES = 8;
 
 /** 1 digit, 2 lower case, 3 upper case, 0 another character of base64url (- _), -1 any other. */
 function kindOf(code: number): number {
@@ -116,9 +122,10 @@ const isWordLetter = (code: number) => code >= 0x67 && code <= 0x7a;
  * changes kind that often. So a slug with a short id at its end
  * (`dismiss-me-desktop-mx0mh7lq`) stays, and so do dates, versions and file
  * names (IMG_20190512_123456); a token with words before it does not
- * (`reset-Xa8dk2jD92kdm2KD9dk2`). Misses: about 1 in 400 random 32-character
- * base64url tokens and 1 in 900 of 43 characters, whose pieces happen to
- * read as a word; hex and UUIDs have no word letters. One pass over the
+ * (`reset-Xa8dk2jD92kdm2KD9dk2`), nor does a piece of the token that reads as
+ * a word when the run changes kind TOKEN_WORDY_MIN_CHANGES times. Misses:
+ * about 1 in 1,900 random 32-character base64url tokens and 1 in 30,000 of
+ * 43 characters (300,000 of each tried); hex and UUIDs have no word letters. One pass over the
  * segment, no pattern.
  */
 export function looksLikeToken(segment: string): boolean {
@@ -143,7 +150,7 @@ export function looksLikeToken(segment: string): boolean {
         length++;
         continue;
       }
-      if (length >= TOKEN_MIN_LENGTH && changes >= TOKEN_MIN_CHANGES && !wordy) return true;
+      if (length >= TOKEN_MIN_LENGTH && changes >= (wordy ? TOKEN_WORDY_MIN_CHANGES : TOKEN_MIN_CHANGES)) return true;
       length = changes = 0;
       wordy = false;
       continue;

