@@ -1,7 +1,8 @@
 // WordPress export (WXR) files made by the tests and by npm run bench:import
 // (issue 48, ADR 074), shaped as WordPress writes them: the channel with its
 // authors and categories, items with their post ids, states, GMT dates,
-// permalinks, categories, postmeta and a comment, attachments apart.
+// permalinks, categories, postmeta and a comment, attachments apart; a draft
+// with WordPress's zero dates.
 // Types: exports.d.mts.
 
 const cdata = (text) => `<![CDATA[${text.replaceAll("]]>", "]]]]><![CDATA[>")}]]>`;
@@ -14,7 +15,7 @@ export function wxrItem(post, site) {
     <item>
       <title>${cdata(post.title)}</title>
       <link>${link}</link>
-      <pubDate>Sun, 05 Jan 2020 10:00:00 +0000</pubDate>
+      <pubDate>${status === "draft" ? "Mon, 30 Nov -0001 00:00:00 +0000" : "Sun, 05 Jan 2020 10:00:00 +0000"}</pubDate>
       <dc:creator>${cdata(post.creator ?? "owner")}</dc:creator>
       <guid isPermaLink="false">${site}/?p=${post.id}</guid>
       <description></description>

@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
+import { wxrFile } from "../../scripts/lib/exports.mjs";
 import { DESKTOP, expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**
@@ -20,69 +21,23 @@ test.beforeEach(async ({ page }, testInfo) => {
 /** Lower case, digits and hyphens: a slug and a host name as they are. */
 const runOf = (testInfo: TestInfo) => `${testInfo.project.name}-${Date.now().toString(36)}`;
 
-/**
- * A WordPress export (WXR 1.2) as Tools > Export writes it: the old site,
- * one author and category, a published post and a draft. A draft never
- * published has WordPress's zero dates.
- */
+/** The old site, one category, a published post and a draft (with WordPress's zero dates). */
 function wxr(run: string): string {
   const site = `https://old-${run}.example`;
-  return `<?xml version="1.0" encoding="UTF-8" ?>
-<rss version="2.0"
-  xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/"
-  xmlns:content="http://purl.org/rss/1.0/modules/content/"
-  xmlns:wfw="http://wellformedweb.org/CommentAPI/"
-  xmlns:dc="http://purl.org/dc/elements/1.1/"
-  xmlns:wp="http://wordpress.org/export/1.2/">
-<channel>
-  <title>Old blog</title>
-  <link>${site}</link>
-  <description>Just another WordPress site</description>
-  <language>en-US</language>
-  <wp:wxr_version>1.2</wp:wxr_version>
-  <wp:base_site_url>${site}</wp:base_site_url>
-  <wp:base_blog_url>${site}</wp:base_blog_url>
-  <wp:author><wp:author_id>1</wp:author_id><wp:author_login><![CDATA[ann]]></wp:author_login><wp:author_email><![CDATA[ann@example.com]]></wp:author_email><wp:author_display_name><![CDATA[Ann Example]]></wp:author_display_name></wp:author>
-  <wp:category><wp:term_id>2</wp:term_id><wp:category_nicename><![CDATA[news]]></wp:category_nicename><wp:category_parent><![CDATA[]]></wp:category_parent><wp:cat_name><![CDATA[News]]></wp:cat_name></wp:category>
-  <item>
-    <title><![CDATA[Hello world ${run}]]></title>
-    <link>${site}/2020/01/hello-${run}/</link>
-    <pubDate>Wed, 15 Jan 2020 09:30:00 +0000</pubDate>
-    <dc:creator><![CDATA[ann]]></dc:creator>
-    <guid isPermaLink="false">${site}/?p=101</guid>
-    <description></description>
-    <content:encoded><![CDATA[<p>Hello <strong>world</strong></p>]]></content:encoded>
-    <excerpt:encoded><![CDATA[]]></excerpt:encoded>
-    <wp:post_id>101</wp:post_id>
-    <wp:post_date><![CDATA[2020-01-15 09:30:00]]></wp:post_date>
-    <wp:post_date_gmt><![CDATA[2020-01-15 09:30:00]]></wp:post_date_gmt>
-    <wp:post_name><![CDATA[hello-${run}]]></wp:post_name>
-    <wp:status><![CDATA[publish]]></wp:status>
-    <wp:post_parent>0</wp:post_parent>
-    <wp:post_type><![CDATA[post]]></wp:post_type>
-    <category domain="category" nicename="news"><![CDATA[News]]></category>
-  </item>
-  <item>
-    <title><![CDATA[Not yet ${run}]]></title>
-    <link>${site}/?p=102</link>
-    <pubDate>Mon, 30 Nov -0001 00:00:00 +0000</pubDate>
-    <dc:creator><![CDATA[ann]]></dc:creator>
-    <guid isPermaLink="false">${site}/?p=102</guid>
-    <description></description>
-    <content:encoded><![CDATA[<p>Hello <strong>world</strong></p>]]></content:encoded>
-    <excerpt:encoded><![CDATA[]]></excerpt:encoded>
-    <wp:post_id>102</wp:post_id>
-    <wp:post_date><![CDATA[2020-02-01 10:00:00]]></wp:post_date>
-    <wp:post_date_gmt><![CDATA[0000-00-00 00:00:00]]></wp:post_date_gmt>
-    <wp:post_name><![CDATA[not-yet-${run}]]></wp:post_name>
-    <wp:status><![CDATA[draft]]></wp:status>
-    <wp:post_parent>0</wp:post_parent>
-    <wp:post_type><![CDATA[post]]></wp:post_type>
-    <category domain="category" nicename="news"><![CDATA[News]]></category>
-  </item>
-</channel>
-</rss>
-`;
+  const html = "<p>Hello <strong>world</strong></p>";
+  const category = { name: "News", nicename: "news" };
+  return wxrFile(site, [
+    {
+      id: 101,
+      title: `Hello world ${run}`,
+      slug: `hello-${run}`,
+      link: `${site}/2020/01/hello-${run}/`,
+      dateGmt: "2020-01-15 09:30:00",
+      html,
+      category,
+    },
+    { id: 102, title: `Not yet ${run}`, slug: `not-yet-${run}`, status: "draft", html, category },
+  ]);
 }
 
 async function openImport(page: Page) {

@@ -6,6 +6,7 @@ import {
   type ReadFile,
   type SourcePost,
   type SourceState,
+  withoutTrailingSlashes,
 } from "./source.server";
 
 /**
@@ -399,7 +400,7 @@ function sourcePostOf(row: Row, lookups: Lookups, siteUrl: string | null): Sourc
   const state = stateOf(textOf(row.get("status")));
   const html = row.get("html");
   const skip = skipOf(row, id, html);
-  const base = siteUrl ? withoutTrailingSlash(siteUrl) : null;
+  const base = siteUrl ? withoutTrailingSlashes(siteUrl) : null;
   return {
     sourceKey: `ghost:${id}`,
     title: bounded(textOf(row.get("title"))),
@@ -467,10 +468,4 @@ function featureImageOf(row: Row, id: string, lookups: Lookups, base: string | n
 
 function withSiteUrl(html: string, base: string | null): string {
   return base === null ? html : html.replaceAll(GHOST_URL, () => base);
-}
-
-function withoutTrailingSlash(url: string): string {
-  let end = url.length;
-  while (end > 0 && url[end - 1] === "/") end--;
-  return url.slice(0, end);
 }

@@ -23,7 +23,8 @@ function toReport(row: Selectable<ImportsTable>): ImportReport {
   }
   return {
     id: row.id,
-    status: (row.status === "receiving" ? "running" : row.status) as ImportStatus,
+    // A file still arriving (`receiving`) is never read here: both reads leave it out.
+    status: row.status as ImportStatus,
     kind: row.kind === "wordpress" || row.kind === "ghost" ? row.kind : null,
     fileName: row.file_name,
     total: row.total,

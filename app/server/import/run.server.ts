@@ -3,6 +3,7 @@ import { MAX_IMPORTED_REDIRECTS } from "~/lib/redirects";
 import type { Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
 import { defineJob, enqueue, type JobContext } from "../jobs/index.server";
+import { countRedirects } from "../redirects/index.server";
 import { readGhost } from "./ghost.server";
 import { importPost, type PostOutcome } from "./post.server";
 import { fileOf, forgetFile, type ReceivedFile } from "./store.server";
@@ -94,15 +95,6 @@ const importRun = defineJob<Payload>(
   { maxAttempts: 5, retryDelaysMs: [5_000, 30_000, 60_000], timeoutMs: RUN_TIMEOUT_MS },
 );
 
-async function importedRedirectsFull(db: Db): Promise<boolean> {
-  const row = await db
-    .selectFrom("redirects")
-    .select((eb) => eb.fn.countAll<string | number>().as("count"))
-    .where("imported", "=", 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.count) >= MAX_IMPORTED_REDIRECTS;
-}
-
 /** One run: pass over the posts done, import for STEP_MS, then queue the next run or finish. */
 async function runStep(db: Db, importId: string, ctx: Pick<JobContext, "signal">): Promise<void> {
   const row = await db.selectFrom("imports").selectAll().where("id", "=", importId).executeTakeFirst();
@@ -116,7 +108,7 @@ async function runStep(db: Db, importId: string, ctx: Pick<JobContext, "signal">
   if (row.total === null) await db.updateTable("imports").set({ total }).where("id", "=", importId).execute();
   const until = Date.now() + STEP_MS;
   const writeCounts = countsWriter(importId);
-  const makeRedirects = !(await importedRedirectsFull(db));
+  const makeRedirects = (await countRedirects(db, { imported: true })) < MAX_IMPORTED_REDIRECTS;
   let index = 0;
   for await (const post of source.posts()) {
     if (index++ < row.processed) continue;

@@ -68,6 +68,11 @@ export function bounded(text: string, max: number = IMPORT_LIMITS.textChars): st
   return text.length > max ? text.slice(0, max) : text;
 }
 
+/** A site's address as the import keeps it: scheme, host and path, no trailing slash. */
+export function siteAddress(url: URL): string {
+  return `${url.protocol}//${url.host}${withoutTrailingSlashes(url.pathname)}`;
+}
+
 /** A path or URL without its trailing slashes (a loop: a pattern here could backtrack). */
 export function withoutTrailingSlashes(text: string): string {
   let end = text.length;

@@ -7,7 +7,7 @@ import { IMPORT_FILE_FIELD, IMPORT_SITE_URL_FIELD } from "~/lib/import";
 import type { Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
 import { BODY_LIMITS, bodyTooLarge, jsonError } from "../platform/http.server";
-import { IMPORT_LIMITS, type ReadFile, type SourceKind, withoutTrailingSlashes } from "./source.server";
+import { IMPORT_LIMITS, type ReadFile, siteAddress, type SourceKind } from "./source.server";
 
 /**
  * An import's file and report in the database (ADR 074). The upload is
@@ -119,7 +119,7 @@ function siteUrlOf(text: string): string | null {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:")
     throw jsonError(400, "The old site's address must start with https:// or http://");
-  return `${url.protocol}//${url.host}${withoutTrailingSlashes(url.pathname)}`;
+  return siteAddress(url);
 }
 
 /** Writes one file part in pieces under a reserved import; answers its id and its first bytes. */

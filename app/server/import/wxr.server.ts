@@ -5,6 +5,7 @@ import {
   ImportFileError,
   type ReadFile,
   type SourcePost,
+  siteAddress,
   type SourceState,
   withoutTrailingSlashes,
 } from "./source.server";
@@ -223,7 +224,7 @@ function siteUrlOf(text: string): string | null {
   try {
     const url = new URL(text);
     if (url.protocol !== "https:" && url.protocol !== "http:") return null;
-    return `${url.protocol}//${url.host}${withoutTrailingSlashes(url.pathname)}`;
+    return siteAddress(url);
   } catch {
     return null;
   }

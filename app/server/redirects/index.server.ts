@@ -4,6 +4,7 @@ export { parseNotFoundListQuery, parseRedirectListQuery, parseRedirectScreenQuer
 export { redirectLookup } from "./lookup.server";
 export { dismissNotFound, init, listNotFound, NOT_FOUND_LIMITS, notFoundCounter } from "./not-found.server";
 export {
+  countRedirects,
   createRedirect,
   deleteRedirect,
   dropRedirectsTo,
