@@ -23,6 +23,10 @@ import { siteSettingsFor } from "./server/settings/index.server";
 import { CONTACT_MESSAGES_ELEMENT_ID, humorousMessages } from "./content/contact";
 import { configContext, connectionContext } from "./server/platform/context.server";
 import { publishedContent } from "./server/pages/index.server";
+import { unavailableWhileDatabaseAway } from "./server/platform/unavailable.server";
+
+/** While the database cannot be reached, a request that met the outage answers 503, not 500 (ADR 075). */
+export const middleware: Route.MiddlewareFunction[] = [unavailableWhileDatabaseAway];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { siteUrl } = context.get(configContext);

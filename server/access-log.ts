@@ -23,7 +23,11 @@ export function accessLog(logger: Logger) {
         method: req.method,
         url: req.url === undefined ? undefined : redactSecretPath(req.url),
       }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // A page-cache answer says which (hit, miss, or stale while the database is away: ADR 075).
+      res: (res: { statusCode: number; getHeader(name: string): unknown }) => ({
+        statusCode: res.statusCode,
+        cache: res.getHeader("x-cache"),
+      }),
     },
   });
 }

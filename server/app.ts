@@ -12,6 +12,8 @@ import { frameableBySelf, securityHeaders, setNonce } from "./security-headers";
 import { requestContext } from "~/server/platform/context.server";
 import { getConfig } from "~/server/platform/config.server";
 import { getConnection } from "~/server/db/index.server";
+import type { Connection } from "~/server/db/db.server";
+import { databaseAway, UNAVAILABLE_HEADERS, unavailableBody } from "~/server/platform/unavailable.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { BACKUP_PATH, sendBackup } from "~/server/backup/index.server";
 import { MESSAGES_CSV_PATH, sendMessagesCsv } from "~/server/messages/index.server";
@@ -28,6 +30,14 @@ import { notFoundCounter, readAllRedirects, redirectLookup } from "~/server/redi
 import { analyticsWatch } from "~/server/analytics/index.server";
 import { clientAddressOf } from "./client-address";
 import { beforeExpress } from "./before-express";
+
+const reachabilityOf = (connection: Connection) =>
+  connection.kind === "postgres" ? connection.reachability : undefined;
+
+function sendUnavailable(req: Request, res: Response): void {
+  const { type, body } = unavailableBody(req.path, req.get("accept"));
+  res.status(503).set(UNAVAILABLE_HEADERS).type(type).send(body);
+}
 
 /** Parses TRUST_PROXY the way Express's "trust proxy" setting expects it. */
 function trustProxySetting(value: string): boolean | number | string {
@@ -102,8 +112,19 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
           cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
           openEnded: isOpenEndedKey,
           keepsNotFound,
+          // While the database is away, what the cache holds is still served, stale (ADR 075).
+          outage: () => (databaseAway(connection) ? reachabilityOf(connection)?.sinceReached() : undefined),
+          staleLimitMs: config.pageCacheStaleMs,
           logger: log,
         });
+
+  // While the database is away, a request the cache could not answer gets
+  // 503 at once rather than waiting out the pool's time-outs; files need no
+  // database and are still served (ADR 075).
+  app.use((req, res, next) => {
+    if (!databaseAway(connection) || req.path.startsWith("/assets/") || rootFiles.has(req.path)) return next();
+    sendUnavailable(req, res);
+  });
 
   // The backup download streams hundreds of megabytes: answered here, before
   // compression (images do not compress) and React Router (whose adapter
@@ -164,7 +185,9 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   // A request Express itself refuses (a path whose percent-encoding does not
   // decode, say) is the client's error: a plain 4xx, logged once by the access
   // log, not a stack trace on stderr per request.
-  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    // A streamed answer (the backup, the CSV) that met the database's outage before its first byte.
+    if (!res.headersSent && databaseAway(connection)) return sendUnavailable(req, res);
     const status = Number((error as { status?: unknown } | null)?.status);
     if (!res.headersSent && status >= 400 && status < 500) {
       res

@@ -4,10 +4,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { ImportReport } from "~/lib/import";
 import { migrateToLatest } from "~/server/db/db.server";
-import { getConnection } from "~/server/db/index.server";
+import { getConnection, startListening } from "~/server/db/index.server";
 import { findImport, importFile } from "~/server/import/index.server";
 import { startJobs } from "~/server/jobs/index.server";
-import { getConfig } from "~/server/platform/config.server";
 import { enableMarkdownWorker } from "~/server/posts/index.server";
 import { initDomains } from "./startup";
 
@@ -41,11 +40,10 @@ export async function importCommand(file: string, siteUrl: string): Promise<numb
     console.error(((await error.json()) as { error: string }).error);
     return 1;
   }
-  const config = getConfig();
   const jobs = startJobs({
     db: () => connection.db,
     concurrency: 1,
-    postgresUrl: config.database.kind === "postgres" ? config.database.url : undefined,
+    listener: startListening(),
     only: ["import.run"],
   });
   try {

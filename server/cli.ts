@@ -25,7 +25,7 @@ import {
 } from "~/server/backup/index.server";
 import { ConfigError, resolveDatabase } from "~/server/platform/config.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
-import { closeConnection, getConnection, getDb } from "~/server/db/index.server";
+import { closeConnection, getConnection, getDb, waitForSlowQueries } from "~/server/db/index.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
 import { importCommand } from "./cli-import";
 
@@ -85,6 +85,7 @@ async function readPassword(): Promise<string> {
 }
 
 async function run(args: string[]): Promise<number> {
+  waitForSlowQueries();
   const [command, email] = args;
   if (command === "set-password" && email) {
     const db = getDb();
@@ -132,8 +133,8 @@ async function run(args: string[]): Promise<number> {
       console.error(`No database file at ${source.file}`);
       return 1;
     }
-    const from = connect(source);
-    const to = connect(resolveDatabase(values.to, process.cwd()));
+    const from = connect(source, { queryTimeoutMs: 0 });
+    const to = connect(resolveDatabase(values.to, process.cwd()), { queryTimeoutMs: 0 });
     try {
       // Both at this version's schema: the source as the site would migrate it at start.
       await migrateToLatest(from.db);

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { prepareApp } from "./startup";
 import { createApp } from "./app";
-import { getDb } from "~/server/db/index.server";
+import { getDb, startListening } from "~/server/db/index.server";
 import { startJobs } from "~/server/jobs/index.server";
 import { getConfig } from "~/server/platform/config.server";
 
@@ -13,12 +13,12 @@ export const prepare = prepareApp;
 export function handle(req: Request, res: Response, next: NextFunction) {
   if (!app) {
     app = createApp({ development: true, build: () => import("virtual:react-router/server-build") });
-    const { database, jobs } = getConfig();
+    const { jobs } = getConfig();
     startJobs({
       db: getDb,
       concurrency: jobs.workers,
       delayScale: jobs.delayScale,
-      postgresUrl: database.kind === "postgres" ? database.url : undefined,
+      listener: startListening(),
     });
   }
   app(req, res, next);

@@ -6,7 +6,7 @@ import v8 from "node:v8";
 // Provided by React Router's Vite plugin at build time.
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig } from "~/server/platform/config.server";
-import { closeConnection, getDb } from "~/server/db/index.server";
+import { closeConnection, getDb, startListening } from "~/server/db/index.server";
 import { watchEventLoop } from "~/server/platform/event-loop.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
@@ -65,7 +65,7 @@ async function main() {
     db: getDb,
     concurrency: config.jobs.workers,
     delayScale: config.jobs.delayScale,
-    postgresUrl: config.database.kind === "postgres" ? config.database.url : undefined,
+    listener: startListening(),
   });
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");

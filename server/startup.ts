@@ -1,6 +1,6 @@
 import { samplePosts } from "~/content/sample-posts";
 import { getConfig } from "~/server/platform/config.server";
-import { migrateToLatest, type Db, type Connection } from "~/server/db/db.server";
+import { connect, migrateToLatest, type Db, type Connection } from "~/server/db/db.server";
 import { getConnection } from "~/server/db/index.server";
 import {
   init as initIdentity,
@@ -65,7 +65,7 @@ export async function prepareApp(): Promise<void> {
   const db = connection.db;
   initDomains(connection);
 
-  const applied = await migrateToLatest(db);
+  const applied = await migrateOnce(connection);
   if (applied.length > 0) log.info({ migrations: applied }, "database migrated");
   await warnIfTitleSearchUnindexed(db);
   await ensureSiteSettings(db, config);
@@ -83,6 +83,21 @@ export async function prepareApp(): Promise<void> {
       const link = `${config.siteUrl}/admin/setup?token=${token}`;
       log.warn({ setupLink: link }, `No administrator exists yet. Create one at ${link}`);
     }
+  }
+}
+
+/**
+ * Runs the migrations. On PostgreSQL on a connection of their own without
+ * the requests' query time-out (ADR 075): a migration may take longer, and
+ * so may waiting for another process's migrations to end.
+ */
+async function migrateOnce(connection: Connection): Promise<string[]> {
+  if (connection.kind !== "postgres") return migrateToLatest(connection.db);
+  const migrating = connect(getConfig().database, { queryTimeoutMs: 0 });
+  try {
+    return await migrateToLatest(migrating.db);
+  } finally {
+    await migrating.db.destroy();
   }
 }
 

@@ -7,6 +7,7 @@
  * mid-job. SIGTERM stops it gracefully. Its own logs go to stderr.
  */
 import { connect } from "~/server/db/db.server";
+import { createListener } from "~/server/db/listener.server";
 import { defineJob, startJobs } from "~/server/jobs/index.server";
 
 const url = process.env.DATABASE_URL!;
@@ -28,7 +29,7 @@ defineJob<{ n: number }>(
 const jobs = startJobs({
   db: () => connection.db,
   concurrency: Number(process.env.JOB_WORKERS ?? 4),
-  postgresUrl: url.startsWith("postgres") ? url : undefined,
+  listener: url.startsWith("postgres") ? createListener(url) : undefined,
 });
 process.stdout.write("ready\n");
 process.on("SIGTERM", () => {

@@ -20,24 +20,50 @@ import pg from "pg";
 import type { DatabaseTarget } from "../platform/config.server";
 import { getLogger } from "../platform/logger.server";
 import { migrations } from "./migrations.server";
+import { connectionProbe, Reachability } from "./reachability.server";
+import { watchedPool } from "./watched-pool.server";
 import type { Database } from "./schema.server";
 
 export type Db = Kysely<Database>;
 
 /** A connected database: the Kysely handle plus the raw client some libraries need. */
 export type Connection =
-  { kind: "sqlite"; db: Db; sqlite: SqliteDatabase.Database } | { kind: "postgres"; db: Db; pool: pg.Pool };
+  | { kind: "sqlite"; db: Db; sqlite: SqliteDatabase.Database }
+  | { kind: "postgres"; db: Db; pool: pg.Pool; reachability: Reachability };
 
-export function connect(target: DatabaseTarget): Connection {
+/**
+ * How long the web server's queries may wait for PostgreSQL's answer
+ * before the database counts as unreachable (ADR 075): a request either
+ * has its answer or a 503 well within 10 s. The command line and the
+ * migrations wait as long as their work takes (`queryTimeoutMs: 0`).
+ */
+const QUERY_TIMEOUT_MS = 7000;
+/** A new connection that is not made within this long counts as unreachable too. */
+const CONNECT_TIMEOUT_MS = 4000;
+
+export interface ConnectOptions {
+  /** Each query's time-out on PostgreSQL (ms); 0 for none. */
+  queryTimeoutMs?: number;
+}
+
+export function connect(
+  target: DatabaseTarget,
+  { queryTimeoutMs = QUERY_TIMEOUT_MS }: ConnectOptions = {},
+): Connection {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({
+    const clientConfig = {
       connectionString: target.url,
-      max: 10,
       // A database that does not answer at all (its machine gone, packets
-      // dropped) fails a new connection in 5 s, so /healthz answers 503
-      // instead of waiting; TCP keep-alive finds connections that died so.
-      connectionTimeoutMillis: 5000,
+      // dropped) fails a new connection and a query within their time-outs,
+      // so requests answer 503 instead of waiting; TCP keep-alive finds
+      // connections that died so while idle.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
+    };
+    const pool = new pg.Pool({
+      ...clientConfig,
+      max: 10,
+      ...(queryTimeoutMs > 0 && { query_timeout: queryTimeoutMs }),
     });
     // A connection PostgreSQL ends (a restart, a failover, an administrator)
     // must not end the process. pg reports it as an 'error' event on the
@@ -51,7 +77,9 @@ export function connect(target: DatabaseTarget): Connection {
     });
     // The pool's own report of an idle client's error: the client's listener has logged it.
     pool.on("error", () => {});
-    return { kind: "postgres", pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
+    const reachability = new Reachability(connectionProbe(clientConfig, pg.Client));
+    const dialect = new PostgresDialect({ pool: watchedPool(pool, reachability) });
+    return { kind: "postgres", pool, reachability, db: new Kysely<Database>({ dialect }) };
   }
   prepareSqliteFile(target.file);
   const sqlite = new SqliteDatabase(target.file);

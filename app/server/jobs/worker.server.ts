@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import pg from "pg";
 import type { Db } from "../db/db.server";
+import type { Listener } from "../db/listener.server";
 import { getLogger } from "../platform/logger.server";
 import {
   claimJobs,
@@ -34,15 +34,13 @@ import { runScheduleIfDue } from "./schedules.server";
 
 /** After a failed claim (the database away), wait this long before trying again. */
 const ERROR_PAUSE_MS = 2000;
-/** A lost LISTEN connection is opened again after this long. */
-const RECONNECT_MS = 2000;
 
 export interface JobsOptions {
   db: () => Db;
   /** Jobs run at a time in this process. */
   concurrency: number;
-  /** PostgreSQL's URL, for the LISTEN connection (undefined on SQLite). */
-  postgresUrl?: string;
+  /** The process's LISTEN connection (PostgreSQL; undefined on SQLite): NOTIFY wakes the loop. */
+  listener?: Listener;
   /** JOB_DELAY_SCALE: retry delays are multiplied by it (1 but in tests). */
   delayScale?: number;
   /** Only these kinds, and no schedules or flushers: a command-line tool that does one piece of work. */
@@ -62,7 +60,7 @@ export interface Jobs {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)) || "failed";
 
-export function startJobs({ db, concurrency, postgresUrl, delayScale = 1, only }: JobsOptions): Jobs {
+export function startJobs({ db, concurrency, listener, delayScale = 1, only }: JobsOptions): Jobs {
   const log = getLogger();
   const processTag = `${os.hostname().slice(0, 30)}:${process.pid}`;
   const running = new Map<string, Running>();
@@ -84,7 +82,8 @@ export function startJobs({ db, concurrency, postgresUrl, delayScale = 1, only }
     });
 
   const stopLocal = onLocalEnqueue(poke);
-  const listener = postgresUrl ? listenForWakes(postgresUrl, poke, () => stopping) : undefined;
+  // Woken by each NOTIFY, and once whenever listening (again): a wake-up sent meanwhile was missed.
+  const stopListening = listener?.subscribe(WAKE_CHANNEL, { notify: poke, listening: poke });
   const nextScheduleCheck = new Map<string, number>();
 
   const run = (job: JobRow) => {
@@ -175,7 +174,7 @@ export function startJobs({ db, concurrency, postgresUrl, delayScale = 1, only }
       wake();
       stopLocal();
       await loop;
-      await listener?.close();
+      stopListening?.();
       const all = [...running.values()];
       const finished = Promise.all(all.map((entry) => entry.done));
       let timer: NodeJS.Timeout | undefined;
@@ -211,45 +210,5 @@ function startFlusher(flusher: Flusher, log: ReturnType<typeof getLogger>): () =
   return () => {
     clearInterval(timer);
     return flush();
-  };
-}
-
-/**
- * LISTEN on a dedicated connection (a pooled one would be handed to queries):
- * each NOTIFY wakes the loop. A lost connection is opened again; meanwhile
- * the poll still finds the work.
- */
-function listenForWakes(url: string, wake: () => void, stopped: () => boolean): { close(): Promise<void> } {
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = () => {
-    if (stopped()) return;
-    const current = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, keepAlive: true });
-    client = current;
-    const again = (error: unknown) => {
-      if (client !== current || stopped()) return;
-      getLogger().warn({ err: error }, "the jobs' LISTEN connection was lost; reconnecting");
-      client = undefined;
-      current.removeAllListeners("notification");
-      void current.end().catch(() => {});
-      retry = setTimeout(connect, RECONNECT_MS);
-      retry.unref();
-    };
-    current.on("error", again);
-    current.on("end", () => again(new Error("connection ended")));
-    current.on("notification", wake);
-    current
-      .connect()
-      .then(() => current.query(`LISTEN ${WAKE_CHANNEL}`))
-      .then(wake, again);
-  };
-  connect();
-  return {
-    async close() {
-      clearTimeout(retry);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => {});
-    },
   };
 }

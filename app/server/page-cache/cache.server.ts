@@ -60,6 +60,13 @@ interface PageCacheOptions {
   keepsNotFound?: (key: string) => boolean;
   /** How many open-ended entries are kept; the oldest stored goes first. */
   maxOpenEnded?: number;
+  /**
+   * While the database cannot be reached, how long ago it last answered
+   * (ms); undefined while it answers (db/reachability.server.ts, ADR 075).
+   */
+  outage?: () => number | undefined;
+  /** For how long after the database last answered a stored entry is still served during an outage (ms). */
+  staleLimitMs?: number;
   /** Where each stored entry is reported at debug level, with the cache's entry count and bytes. */
   logger?: { debug(fields: object, message: string): void };
 }
@@ -199,6 +206,36 @@ function replayable(res: Response, version: string, body: Buffer) {
   return { headers, etag, varies };
 }
 
+/** A hit: the stored headers and body, 304 when the client holds it, compressed as the client accepts. */
+async function sendEntry(
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry: Entry,
+  label: string,
+  copyOf: (encoding: Encoding) => Promise<Buffer | undefined>,
+) {
+  res.setHeader("ETag", entry.etag);
+  res.setHeader("X-Cache", label);
+  for (const [name, value] of entry.headers) res.setHeader(name, value);
+  if (entry.status === 200 && etagMatches(req.headers["if-none-match"], entry.etag)) {
+    res.writeHead(304).end();
+    return;
+  }
+  let body = entry.body;
+  if (req.method === "GET" && entry.varies && body.length >= COMPRESSION_THRESHOLD) {
+    const encoding = new Negotiator(req).encoding(ENCODINGS, PREFERRED_ENCODINGS);
+    const copy = encoding === "br" || encoding === "gzip" ? await copyOf(encoding) : undefined;
+    if (copy) {
+      body = copy;
+      res.setHeader("Content-Encoding", encoding!);
+    }
+  }
+  res.setHeader("Content-Length", body.length);
+  res.writeHead(entry.status);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+}
+
 export function pageCache({
   readVersion,
   nextScheduledChange,
@@ -207,6 +244,8 @@ export function pageCache({
   openEnded = () => false,
   keepsNotFound = () => false,
   maxOpenEnded = 256,
+  outage = () => undefined,
+  staleLimitMs = 0,
   logger,
 }: PageCacheOptions) {
   const entries = new LRUCache<string, Entry>({
@@ -257,29 +296,8 @@ export function pageCache({
     return undefined;
   }
 
-  /** A hit: the stored headers and body, 304 when the client holds it, compressed as the client accepts. */
-  async function send(req: IncomingMessage, res: ServerResponse, key: string, entry: Entry) {
-    res.setHeader("ETag", entry.etag);
-    res.setHeader("X-Cache", "hit");
-    for (const [name, value] of entry.headers) res.setHeader(name, value);
-    if (entry.status === 200 && etagMatches(req.headers["if-none-match"], entry.etag)) {
-      res.writeHead(304).end();
-      return;
-    }
-    let body = entry.body;
-    if (req.method === "GET" && entry.varies && body.length >= COMPRESSION_THRESHOLD) {
-      const encoding = new Negotiator(req).encoding(ENCODINGS, PREFERRED_ENCODINGS);
-      const copy = encoding === "br" || encoding === "gzip" ? await copyOf(key, entry, encoding) : undefined;
-      if (copy) {
-        body = copy;
-        res.setHeader("Content-Encoding", encoding!);
-      }
-    }
-    res.setHeader("Content-Length", body.length);
-    res.writeHead(entry.status);
-    if (req.method === "HEAD") res.end();
-    else res.end(body);
-  }
+  const send = (req: IncomingMessage, res: ServerResponse, key: string, entry: Entry, label = "hit") =>
+    sendEntry(req, res, entry, label, (encoding) => copyOf(key, entry, encoding));
 
   /**
    * Answers a GET or HEAD without a body from a current entry, or hands the
@@ -301,6 +319,8 @@ export function pageCache({
       (version) => {
         const entry = current(key, version);
         if (entry) return send(req, res, key, entry);
+        // Out of date, but nothing newer can be rendered while the database is away.
+        if (servesStale()) return answerStale(req, res, key, next);
         const render = rendering.get(key);
         if (render?.version === version) {
           void render.done.then(() => {
@@ -325,8 +345,29 @@ export function pageCache({
         }
         next();
       },
-      () => next(),
+      () => answerStale(req, res, key, next),
     );
+  }
+
+  /**
+   * The version could not be read, or the entry is out of date and cannot
+   * be rendered anew. If that is because the database cannot be reached,
+   * and it answered within the stale limit, the entry the cache holds is
+   * served whatever version it was rendered at, marked
+   * `X-Cache: stale` (the access log and nginx's log show it): a page a
+   * little out of date is better than no page. Otherwise the app answers
+   * (with 503 while the database is away).
+   */
+  function answerStale(req: IncomingMessage, res: ServerResponse, key: string, next: () => void) {
+    const entry = servesStale() ? entries.get(key) : undefined;
+    if (!entry) return next();
+    void send(req, res, key, entry, "stale");
+  }
+
+  /** True while the database is away and answered within the stale limit. */
+  function servesStale(): boolean {
+    const since = outage();
+    return since !== undefined && since <= staleLimitMs;
   }
 
   /** Marks a GET the cache could not answer, for `fillOnMiss`, which calls `finish` once it has stored the answer or refused it. */

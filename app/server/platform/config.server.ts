@@ -63,6 +63,7 @@ const envSchema = z
     KEEP_ALIVE_SECONDS: wholeNumber(1, 600, "a whole number of seconds from 1 to 600").default(5),
     PASSWORD_HASH_COST: z.enum(["standard", "test"], { error: "must be standard or test" }).default("standard"),
     PAGE_CACHE_MB: wholeNumber(0, 1024, "a whole number of megabytes from 0 to 1024").default(32),
+    PAGE_CACHE_STALE_SECONDS: wholeNumber(0, 604_800, "a whole number of seconds from 0 to 604800").default(3600),
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     ANALYTICS_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(730),
     OUTBOUND_ALLOW_PRIVATE: booleanFlag.default(false),
@@ -145,6 +146,8 @@ export interface Config {
   totpEncryptionKey: Buffer | undefined;
   /** The page cache's size in bytes (its bodies and their compressed copies); 0 turns it off. */
   pageCacheBytes: number;
+  /** While the database cannot be reached, cached pages are still served for this long after it last answered (ADR 075). */
+  pageCacheStaleMs: number;
   /** Audit log entries older than this many days are pruned (ADR 038). */
   auditRetentionDays: number;
   /** The analytics' daily rows older than this many days are pruned (ADR 056). */
@@ -224,6 +227,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     keepAliveTimeoutMs: e.KEEP_ALIVE_SECONDS * 1000,
     passwordHashCost: e.PASSWORD_HASH_COST,
     pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
+    pageCacheStaleMs: e.PAGE_CACHE_STALE_SECONDS * 1000,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     analyticsRetentionDays: e.ANALYTICS_RETENTION_DAYS,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE,

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, TEST_BACKEND } from "../support/backend";
+import { ApiClient, startServer, type TestServer } from "../support/server";
+import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
+
+/**
+ * Two processes on PostgreSQL, each through a proxy the test can cut
+ * (docs/product/contract.md#database-outages, ADR 075): an edit in one is
+ * seen by the other within a second, cache hits make no query, and while
+ * the network to the database is cut cached pages answer 200, everything
+ * else 503 with Retry-After well within 10 s, nothing acknowledged is lost,
+ * and everything works again once it heals, with no restart.
+ */
+
+const post = (slug: string) => ({
+  title: `Post ${slug}`,
+  slug,
+  excerpt: "Written while the database may be away",
+  content: "Kept **safe**.",
+  category: "Operations",
+  readTime: "1 min read",
+  published: true,
+  publishDate: new Date(Date.now() - 60_000).toISOString(),
+  headerImage: null,
+});
+
+/** Polls `check` every 25 ms until it holds; answers how long that took (ms), or fails after `limitMs`. */
+async function timeUntil(check: () => Promise<boolean>, limitMs: number): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > limitMs) throw new Error(`not so within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return Date.now() - started;
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; answer: T }> {
+  const started = Date.now();
+  const answer = await run();
+  return { ms: Date.now() - started, answer };
+}
+
+describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is cut off and back", () => {
+  let a: TestServer;
+  let b: TestServer;
+  let toA: TcpProxy;
+  let toB: TcpProxy;
+  let dropDatabase: () => Promise<void>;
+  const adminA = () => new ApiClient(a.url);
+  let firstId = "";
+
+  beforeAll(async () => {
+    const database = await createTestDatabase(TEST_BACKEND, { migrated: true });
+    dropDatabase = database.drop;
+    const target = new URL(database.url);
+    [toA, toB] = await Promise.all([
+      startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) }),
+      startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) }),
+    ]);
+    const through = (proxy: TcpProxy) => {
+      const url = new URL(database.url);
+      url.port = String(proxy.port);
+      return url.toString();
+    };
+    [a, b] = await Promise.all([
+      startServer({ DATABASE_URL: through(toA) }),
+      startServer({ DATABASE_URL: through(toB) }),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await Promise.all([toA?.close(), toB?.close()]);
+    await dropDatabase?.();
+  });
+
+  it("an edit through one process is seen by the other within a second; its cache hits make no query", async () => {
+    const admin = adminA();
+    await admin.signIn();
+    const created = await admin.post("/api/admin/posts", post("first-edit"));
+    expect(created.status).toBe(201);
+    firstId = String(created.json.id);
+    const visitor = new ApiClient(b.url);
+    for (const path of ["/", "/blog", "/blog/first-edit"]) {
+      expect((await visitor.get(path)).status).toBe(200);
+      expect((await visitor.get(path)).headers.get("x-cache")).toBe("hit");
+    }
+
+    // As many queries through B's proxy while it serves 300 hits as in the same time idle.
+    const hits = async () => {
+      for (let i = 0; i < 30; i += 1) {
+        await Promise.all(Array.from({ length: 10 }, () => visitor.get("/blog/first-edit")));
+      }
+    };
+    const before = toB.queries();
+    const { ms } = await timed(hits);
+    const duringHits = toB.queries() - before;
+    const idleStart = toB.queries();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const idle = toB.queries() - idleStart;
+    // Each hit used to read the version: 300 queries. Now only the background work's (jobs, flushes).
+    expect(duringHits, `${duringHits} queries during 300 hits, ${idle} idle`).toBeLessThanOrEqual(idle + 10);
+    expect(duringHits).toBeLessThan(30);
+    console.log(`cache hits: ${duringHits} queries during 300 hits (${ms} ms), ${idle} in as long idle`);
+
+    const edited = await admin.put(`/api/admin/posts/${firstId}`, { ...post("first-edit"), title: "Edited on A" });
+    expect(edited.status).toBe(200);
+    const seenAfter = await timeUntil(
+      async () => (await visitor.get("/blog/first-edit")).text.includes("Edited on A"),
+      1000,
+    );
+    expect(seenAfter).toBeLessThanOrEqual(1000);
+  });
+
+  it("cut off: cached pages answer 200, the rest 503 with Retry-After within 10 s; healed: all works, nothing lost", async () => {
+    const admin = adminA();
+    await admin.signIn();
+    const visitorA = new ApiClient(a.url);
+    const visitorB = new ApiClient(b.url);
+    for (const visitor of [visitorA, visitorB]) {
+      for (const path of ["/", "/blog/first-edit"]) await visitor.get(path);
+    }
+    // Writes go on through A across the cut (saved replies: they leave the cached pages current),
+    // and every one acknowledged must be there afterwards.
+    const acknowledged: string[] = [];
+    let writing = true;
+    const writer = (async () => {
+      for (let n = 0; writing; n += 1) {
+        const name = `Across the cut ${n}`;
+        const answer = await admin.post("/api/admin/saved-replies", { name, body: "Thanks!" }).catch(() => undefined);
+        if (answer?.status === 201) acknowledged.push(name);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pids = [a.pid, b.pid];
+    toA.cut();
+    toB.cut();
+    const cutAt = Date.now();
+
+    // Cached pages: 200 at once from both, first while each still trusts its version, then stale.
+    for (const visitor of [visitorA, visitorB]) {
+      const page = await timed(() => visitor.get("/blog/first-edit"));
+      expect(page.answer.status).toBe(200);
+      expect(page.ms).toBeLessThan(1000);
+    }
+    // Anything else: 503 with Retry-After, never a 500 or a hang past 10 s.
+    const [list, write, unknown] = await Promise.all([
+      timed(() => admin.get("/api/admin/posts")),
+      timed(() => admin.post("/api/admin/posts", post("during-the-cut"))),
+      timed(() => visitorB.get("/blog/search?q=nothing-cached")),
+    ]);
+    for (const { ms, answer } of [list, write, unknown]) {
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(ms).toBeLessThan(10_000);
+    }
+    expect(write.answer.json.error).toMatch(/briefly unavailable/);
+    // Once the database is known to be away, a 503 comes at once; a cached page is served stale, marked so.
+    const again = await timed(() => admin.get("/api/admin/posts"));
+    expect(again.answer.status).toBe(503);
+    expect(again.ms).toBeLessThan(1000);
+    await timeUntil(async () => (await visitorB.get("/blog/first-edit")).headers.get("x-cache") === "stale", 10_000);
+    const stale = await visitorB.get("/blog/first-edit");
+    expect(stale.status).toBe(200);
+    expect(stale.text).toContain("Edited on A");
+    expect(Date.now() - cutAt).toBeLessThan(25_000);
+
+    toA.heal();
+    toB.heal();
+    const back = await timeUntil(async () => {
+      const [listA, pageB] = await Promise.all([admin.get("/api/admin/posts"), visitorB.get("/blog/nowhere-yet")]);
+      return listA.status === 200 && pageB.status === 404;
+    }, 15_000);
+    writing = false;
+    await writer;
+    expect([a.pid, b.pid]).toEqual(pids);
+
+    // Nothing acknowledged was lost, and writes go on after the outage.
+    const after = (await admin.get("/api/admin/saved-replies")).json as Array<{ name: string }>;
+    const names = new Set(after.map((reply) => reply.name));
+    expect(acknowledged.filter((name) => !names.has(name))).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect((await admin.post("/api/admin/posts", post("after-the-cut"))).status).toBe(201);
+    // B listens again: an edit through A is seen there within a second.
+    expect((await admin.put(`/api/admin/posts/${firstId}`, { ...post("first-edit"), title: "Back" })).status).toBe(200);
+    await timeUntil(async () => (await visitorB.get("/blog/first-edit")).text.includes("Back"), 1000);
+    console.log(`database outage: back ${back} ms after healing; ${acknowledged.length} writes acknowledged`);
+  }, 60_000);
+});
