@@ -26,6 +26,7 @@ import {
   pathOf,
 } from "~/server/page-cache/index.server";
 import { contentVersionReader, nextScheduledChange } from "~/server/db/content-version.server";
+import { siteDate, siteNow } from "~/server/platform/clock.server";
 import { notFoundCounter, readAllRedirects, redirectLookup } from "~/server/redirects/index.server";
 import { analyticsWatch } from "~/server/analytics/index.server";
 import { clientAddressOf } from "./client-address";
@@ -107,7 +108,9 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
       : pageCache({
           maxBytes: config.pageCacheBytes,
           readVersion: versionOf,
-          nextScheduledChange: () => nextScheduledChange(connection.db),
+          // Both on site time (ADR 077): an entry ends when the next post is out by the database's clock.
+          nextScheduledChange: () => nextScheduledChange(connection.db, siteDate()),
+          now: siteNow,
           // A file at the top of build/client is express.static's, whatever its name.
           cacheKey: (url) => (rootFiles.has(pathOf(url)) ? undefined : cacheKeyOf(url)),
           openEnded: isOpenEndedKey,

@@ -30,6 +30,7 @@ import {
   SlugTakenError,
   warnIfTitleSearchUnindexed,
 } from "~/server/posts/index.server";
+import { startClock } from "~/server/platform/clock.server";
 import { getLogger } from "~/server/platform/logger.server";
 import { ensureSiteSettings } from "~/server/settings/index.server";
 
@@ -63,6 +64,8 @@ export async function prepareApp(): Promise<void> {
   const log = getLogger();
   const connection = getConnection();
   const db = connection.db;
+  // Site time first: every decision below and after (a seeded post's event, a due job) reads it (ADR 077).
+  await startClock(db, log);
   initDomains(connection);
 
   const applied = await migrateOnce(connection);

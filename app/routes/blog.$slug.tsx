@@ -8,6 +8,7 @@ import { articleMeta, blogPostingJsonLd } from "~/lib/article-seo";
 import { blogPageHref, pageOfIndex } from "~/lib/blog-pages";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import { articleCardFor } from "~/server/share-cards/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { findPublicArticle } from "~/server/posts/index.server";
@@ -26,7 +27,7 @@ export function headers() {
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const found = await findPublicArticle(context.get(connectionContext), params.slug, new Date());
+  const found = await findPublicArticle(context.get(connectionContext), params.slug, siteDate());
   if (!found) throw new Response("Not found", { status: 404 });
   const { siteUrl } = context.get(configContext);
   const { companyName, socialUrls } = await siteSettingsFor(request);

@@ -8,6 +8,7 @@ import {
   FEED_SIZE,
 } from "~/server/posts/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import { readSiteSettings } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.category.$slug.rss.xml";
 
@@ -19,7 +20,7 @@ import type { Route } from "./+types/blog.category.$slug.rss.xml";
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const connection = context.get(connectionContext);
   const { db } = connection;
-  const now = new Date();
+  const now = siteDate();
   const category = await currentCategory(connection, params.slug, now);
   if (!category) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   const [articles, { companyName }] = await Promise.all([

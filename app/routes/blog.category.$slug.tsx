@@ -10,6 +10,7 @@ import { followLink } from "~/lib/page-transition";
 import { pageMeta, shareMeta } from "~/lib/seo";
 import { currentCategory, listCategorySummaries } from "~/server/posts/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { categoryCardFor } from "~/server/share-cards/index.server";
@@ -37,7 +38,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (page === undefined) throw notFound();
   const connection = context.get(connectionContext);
   const { db } = connection;
-  const now = new Date();
+  const now = siteDate();
   const category = await currentCategory(connection, params.slug, now);
   if (!category) throw notFound();
   const pages = Math.max(1, Math.ceil(category.total / BLOG_PAGE_SIZE));

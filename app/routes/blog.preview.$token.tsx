@@ -6,6 +6,7 @@ import { articleMeta, articleUrl } from "~/lib/article-seo";
 import { formatDate } from "~/lib/dates";
 import { PREVIEW_HEADERS, previewNotice } from "~/lib/share-links";
 import { configContext, dbContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import { findPreviewArticle } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.preview.$token";
@@ -29,7 +30,7 @@ export function headers() {
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const now = new Date();
+  const now = siteDate();
   const found = await findPreviewArticle(context.get(dbContext), params.token, now);
   if (!found) throw new Response("Not found", { status: 404 });
   const { siteUrl } = context.get(configContext);

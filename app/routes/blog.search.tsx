@@ -24,6 +24,7 @@ import {
 import { siteSettingsFor } from "~/server/settings/index.server";
 import type { Route } from "./+types/blog.search";
 import { clientAddressContext, configContext, connectionContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 
 /**
  * /blog/search?q=WORDS (docs/product/contract.md#search, ADR 042): server-rendered results of the
@@ -71,7 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   let found: Awaited<ReturnType<typeof searchPosts>>;
   try {
-    found = await searchPosts(context.get(connectionContext), query, { page, now: new Date() });
+    found = await searchPosts(context.get(connectionContext), query, { page, now: siteDate() });
   } catch (error) {
     if (!(error instanceof SearchBusyError)) throw error;
     if (counts) await refundSearch(context.get(clientAddressContext));

@@ -10,6 +10,7 @@ import { blogPageHref, BLOG_PAGE_SIZE, pageOfIndex, parseBlogPage } from "~/lib/
 import { pageMeta, shareMeta } from "~/lib/seo";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { configContext, connectionContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import { articleCardFor, pageCardFor } from "~/server/share-cards/index.server";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { currentListShape, findPublicArticle, listPublicSummaries } from "~/server/posts/index.server";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const connection = context.get(connectionContext);
   const site = { companyName, siteUrl };
-  const now = new Date();
+  const now = siteDate();
 
   const slug = params.get("article");
   if (slug !== null) {

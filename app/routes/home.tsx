@@ -4,6 +4,7 @@ import { landingPage } from "~/islands/page";
 import { pageMeta, shareMeta } from "~/lib/seo";
 import { PUBLIC_CACHE_CONTROL } from "~/server/platform/http.server";
 import { configContext, connectionContext, dbContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { pageCardFor } from "~/server/share-cards/index.server";
@@ -30,7 +31,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { siteUrl } = context.get(configContext);
   const [posts, settings, content] = await Promise.all([
-    listPublicSummaries(context.get(dbContext), { limit: insights.maxPosts, offset: 0, now: new Date() }),
+    listPublicSummaries(context.get(dbContext), { limit: insights.maxPosts, offset: 0, now: siteDate() }),
     siteSettingsFor(request),
     publishedContent(context.get(connectionContext)),
   ]);

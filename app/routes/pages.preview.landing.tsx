@@ -4,6 +4,7 @@ import { pagesText } from "~/content/pages";
 import { landingPage } from "~/islands/page";
 import { PREVIEW_HEADERS } from "~/lib/share-links";
 import { configContext, dbContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import { listPublicSummaries } from "~/server/posts/index.server";
 import { siteSettingsFor } from "~/server/settings/index.server";
 import { previewDocument } from "~/server/pages/index.server";
@@ -27,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requirePagePreview(request, db, ["landing", "contact"], params.token);
   const { siteUrl } = context.get(configContext);
   const [posts, settings, landing, contact] = await Promise.all([
-    listPublicSummaries(db, { limit: insights.maxPosts, offset: 0, now: new Date() }),
+    listPublicSummaries(db, { limit: insights.maxPosts, offset: 0, now: siteDate() }),
     siteSettingsFor(request),
     previewDocument(db, "landing"),
     previewDocument(db, "contact"),

@@ -1,4 +1,5 @@
 import { configContext, connectionContext } from "~/server/platform/context.server";
+import { siteDate } from "~/server/platform/clock.server";
 import {
   buildSitemap,
   buildSitemapIndex,
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const site = { siteUrl, companyName: company.name };
   const connection = context.get(connectionContext);
   const { db } = connection;
-  const now = new Date();
+  const now = siteDate();
   const page = new URL(request.url).searchParams.get("page");
   const [shape, categoryCount] = await Promise.all([
     currentListShape(connection, now),

@@ -43,14 +43,27 @@ export const TEST_TOTP_KEY = Buffer.alloc(32, 7).toString("base64");
  * to share a database between servers; the caller then owns it.
  * Tests talk to the server over real HTTP.
  */
-export async function startServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
-  if (env.DATABASE_URL) return launch(env, env.DATABASE_URL, async () => {});
+export async function startServer(
+  env: Record<string, string | undefined> = {},
+  options: LaunchOptions = {},
+): Promise<TestServer> {
+  if (env.DATABASE_URL) return launch(env, env.DATABASE_URL, async () => {}, options);
   // Loaded only here: a file whose servers run on a database it names, or on
   // startSqliteServer's, does not reach the backend under test (ADR 062).
   const { createTestDatabase } = await import("./backend");
   // Migrated already, as the server would leave it at its start (ADR 066).
   const created = await createTestDatabase(undefined, { migrated: true });
-  return launch(env, created.url, created.drop);
+  return launch(env, created.url, created.drop, options);
+}
+
+export interface LaunchOptions {
+  /**
+   * A command the server runs under, its arguments before node's (a machine
+   * whose clock is off: `["faketime", "-f", "+3s"]`). Such a wrapper may fork
+   * and not pass signals on, so the server's own process, named by its first
+   * log line, gets them.
+   */
+  under?: string[];
 }
 
 /**
@@ -69,12 +82,14 @@ async function launch(
   env: Record<string, string | undefined>,
   databaseUrl: string,
   dropDatabase: () => Promise<void>,
+  { under = [] }: LaunchOptions = {},
 ): Promise<TestServer> {
   if (!fs.existsSync(ENTRY)) {
     await dropDatabase();
     throw new Error("build/server/index.js is missing: run npm run build first");
   }
-  const child: ChildProcess = spawn(process.execPath, [ENTRY], {
+  const [command, ...args] = [...under, process.execPath, ENTRY];
+  const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -97,13 +112,16 @@ async function launch(
   // A process ended by a signal keeps exitCode null: signalCode tells.
   const running = () => child.exitCode === null && child.signalCode === null;
   const logs: Array<Record<string, unknown>> = [];
+  // Under a wrapper, the server's process is the one its log lines name.
+  let serverPid = under.length > 0 ? undefined : child.pid;
+  const signal = (name: NodeJS.Signals) => (serverPid === undefined ? child.kill(name) : process.kill(serverPid, name));
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
 
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = "";
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      signal("SIGKILL");
       reject(new Error(`server did not start in 20 s\n${stderr}`));
     }, 20_000);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -115,6 +133,7 @@ async function launch(
         try {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
+          if (typeof entry.pid === "number") serverPid ??= entry.pid;
           if (entry.msg === "server listening") {
             clearTimeout(timer);
             resolve(`http://127.0.0.1:${String(entry.port)}`);
@@ -145,18 +164,18 @@ async function launch(
     logs,
     databaseUrl,
     stderr: () => stderr,
-    pid: child.pid!,
-    async kill(signal) {
-      if (running()) child.kill(signal);
+    pid: serverPid ?? child.pid!,
+    async kill(name) {
+      if (running()) signal(name);
       await exited;
     },
     async stop() {
       if (running()) {
-        child.kill("SIGTERM");
+        signal("SIGTERM");
         // Once it drains, a second signal ends its idle keep-alive connections (fetch's, kept 4 s)
         // rather than waiting for them: nothing will be sent on them (ADR 033).
         for (let i = 0; i < 200 && running() && !logs.some((line) => line.msg === SHUTTING_DOWN); i++) await sleep(10);
-        if (running()) child.kill("SIGTERM");
+        if (running()) signal("SIGTERM");
       }
       await exited;
       await dropDatabase();

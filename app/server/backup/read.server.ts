@@ -47,6 +47,7 @@ import {
   type Manifest,
   type RowTable,
 } from "./format.server";
+import { siteNow } from "../platform/clock.server";
 
 type Row = Record<string, string | number | null>;
 
@@ -708,7 +709,7 @@ export async function restoreBackup(
       // Jobs are not in a backup: the calls still to come get their reminders queued again (ADR 071).
       await queueRestoredReminders(trx);
       // ...and the posts scheduled for later get their publication job (post.published, a mailing).
-      await queueRestoredPublications(trx);
+      await queueRestoredPublications(trx, siteNow());
       await bumpContentVersion(trx);
       return read;
     });

@@ -8,6 +8,7 @@ import { importRedirect } from "../redirects/index.server";
 import { convertBody, excerptOf, placeholder, textOf } from "./convert.server";
 import { fetchImages, type ImageOutcome } from "./images.server";
 import type { SourcePost } from "./source.server";
+import { siteDate } from "../platform/clock.server";
 
 /**
  * One source post made a post of this site (ADR 074): its body converted,
@@ -192,7 +193,7 @@ async function buildAndCreate(
   if (!parsed.ok) return skipped(parsed.message);
   const input =
     post.state !== "draft" && !post.publishDate
-      ? { ...parsed.value, publishDate: new Date().toISOString() }
+      ? { ...parsed.value, publishDate: siteDate().toISOString() }
       : parsed.value;
   return createImported(db, importId, post, input, { images, problems }, { writeCounts, makeRedirects });
 }

@@ -5,6 +5,7 @@ import { limit, offset, page, parseQuery, screenPage, type QueryResult } from ".
 import { WAKE_CHANNEL } from "./queue.server";
 import { isPostgres } from "../db/dialect.server";
 import { sql } from "kysely";
+import { siteDate } from "../platform/clock.server";
 
 /**
  * What the owner sees of background work (Admin > Activity, ADR 067): the
@@ -87,7 +88,7 @@ export async function retryJob(
   id: string,
 ): Promise<{ id: string; kind: string; status: "queued" } | undefined> {
   if (!isRecordId(id)) return undefined;
-  const now = new Date().toISOString();
+  const now = siteDate().toISOString();
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable("jobs")

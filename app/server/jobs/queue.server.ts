@@ -4,6 +4,7 @@ import type { Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
 import type { Database, JobsTable } from "../db/schema.server";
 import { registeredKind, type JobKind, type RegisteredKind } from "./registry.server";
+import { siteNow } from "../platform/clock.server";
 
 /**
  * The queue's rows (ADR 067): enqueueing (in the caller's transaction, so a
@@ -67,7 +68,7 @@ export async function enqueue<P>(
   if (text.length > MAX_PAYLOAD_CHARS) throw new Error(`${kind.kind}: payload over ${MAX_PAYLOAD_CHARS} characters`);
   if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_KEY_CHARS))
     throw new Error(`${kind.kind}: idempotency key must be 1 to ${MAX_KEY_CHARS} characters`);
-  const now = Date.now();
+  const now = siteNow();
   const id = randomUUID();
   const inserted = await db
     .insertInto("jobs")
@@ -125,7 +126,7 @@ function dueJobs(db: Db, kinds: string[], now: string) {
  */
 export async function claimJobs(db: Db, owner: string, kinds: RegisteredKind[], limit: number): Promise<JobRow[]> {
   if (kinds.length === 0 || limit <= 0) return [];
-  const now = Date.now();
+  const now = siteNow();
   const names = kinds.map((k) => k.kind);
   const any = await dueJobs(db, names, iso(now)).select("id").limit(1).executeTakeFirst();
   if (!any) return [];
@@ -157,7 +158,7 @@ export async function claimJobs(db: Db, owner: string, kinds: RegisteredKind[], 
 export async function completeJob(db: Db, job: JobRow): Promise<boolean> {
   const result = await db
     .updateTable("jobs")
-    .set({ status: "done", lease_owner: null, lease_until: null, updated_at: iso(Date.now()) })
+    .set({ status: "done", lease_owner: null, lease_until: null, updated_at: iso(siteNow()) })
     .where("id", "=", job.id)
     .where("lease_owner", "=", job.lease_owner)
     .executeTakeFirst();
@@ -182,7 +183,7 @@ export async function failJob(
   error: string,
   delayScale = 1,
 ): Promise<{ outcome: "retry" | "failed"; delayMs: number }> {
-  const now = Date.now();
+  const now = siteNow();
   const attempts = Number(job.attempts);
   const last = attempts >= Number(job.max_attempts) || !kind;
   const delay = last ? 0 : retryDelayMs(kind, attempts, delayScale);
@@ -212,11 +213,11 @@ export async function releaseJobs(db: Db, jobs: JobRow[]): Promise<void> {
       .updateTable("jobs")
       .set((eb) => ({
         status: "queued",
-        run_at: iso(Date.now()),
+        run_at: iso(siteNow()),
         attempts: eb("attempts", "-", 1),
         lease_owner: null,
         lease_until: null,
-        updated_at: iso(Date.now()),
+        updated_at: iso(siteNow()),
       }))
       .where("id", "=", job.id)
       .where("lease_owner", "=", job.lease_owner)

@@ -21,6 +21,7 @@ import {
   type Flusher,
 } from "./registry.server";
 import { runScheduleIfDue } from "./schedules.server";
+import { siteNow } from "../platform/clock.server";
 
 /**
  * The workers of one process (ADR 067), started by server/main.ts only: CLI
@@ -132,7 +133,7 @@ export function startJobs({ db, concurrency, listener, delayScale = 1, only }: J
   };
 
   const runSchedules = async () => {
-    const now = Date.now();
+    const now = siteNow();
     for (const schedule of only ? [] : registeredSchedules()) {
       if ((nextScheduleCheck.get(schedule.name) ?? 0) > now) continue;
       try {

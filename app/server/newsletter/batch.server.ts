@@ -7,6 +7,7 @@ import { readSiteSettings } from "../settings/index.server";
 import { subscriberLink } from "./links.server";
 import { type PostMail, renderPostMail } from "./post-mail.server";
 import { finishMailing, mark, nextRecipients, noteDoubt, type Recipient } from "./recipients.server";
+import { siteNow } from "../platform/clock.server";
 
 /**
  * A mailing's sending (ADR 072): one `newsletter.batch` job per batch of
@@ -145,7 +146,7 @@ async function runBatch({ mailingId }: { mailingId: string }, { db, signal }: Jo
     db,
     batchJob,
     { mailingId },
-    { idempotencyKey: `newsletter.batch:${mailingId}:after:${first}`, runAt: new Date(Date.now() + gapMs) },
+    { idempotencyKey: `newsletter.batch:${mailingId}:after:${first}`, runAt: new Date(siteNow() + gapMs) },
   );
 }
 

@@ -3,6 +3,7 @@ import type { Db } from "../db/db.server";
 import { enqueue, onEvent, type SiteEvent } from "../jobs/index.server";
 import { getLogger } from "../platform/logger.server";
 import { batchJob } from "./batch.server";
+import { siteNow } from "../platform/clock.server";
 
 /**
  * A mailing starts (ADR 072) when a post asked to be e-mailed becomes public:
@@ -25,7 +26,7 @@ async function startMailing(db: Db, event: SiteEvent): Promise<void> {
       .executeTakeFirst();
     if (!post || post.email_subscribers !== 1 || post.published !== 1) return;
     // Moved to a later date since the event: that date's own event starts it.
-    if (Date.parse(post.publish_date) > Date.now()) return;
+    if (Date.parse(post.publish_date) > siteNow()) return;
     const id = randomUUID();
     const inserted = await trx
       .insertInto("newsletter_mailings")

@@ -42,6 +42,13 @@ interface PageCacheOptions {
   readVersion: (req: IncomingMessage) => Promise<string>;
   /** When public content next changes by itself (ms since epoch), if ever. */
   nextScheduledChange: () => Promise<number | undefined>;
+  /**
+   * The time an entry's expiry is compared with (ms since epoch): site time
+   * (ADR 077), the clock `nextScheduledChange` is read by, so that a page
+   * turns over when the post is out by the database's clock, not this
+   * machine's. Date.now by default.
+   */
+  now?: () => number;
   /** Total size of the stored bodies and their compressed copies (PAGE_CACHE_MB). */
   maxBytes: number;
   /**
@@ -239,6 +246,7 @@ async function sendEntry(
 export function pageCache({
   readVersion,
   nextScheduledChange,
+  now = Date.now,
   maxBytes,
   cacheKey,
   openEnded = () => false,
@@ -290,7 +298,7 @@ export function pageCache({
   /** The entry for `key` if it is current at `version`. */
   function current(key: string, version: string): Entry | undefined {
     const cached = entries.get(key);
-    if (cached && cached.version === version && (cached.expiresAt === undefined || Date.now() < cached.expiresAt)) {
+    if (cached && cached.version === version && (cached.expiresAt === undefined || now() < cached.expiresAt)) {
       return cached;
     }
     return undefined;

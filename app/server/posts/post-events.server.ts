@@ -2,6 +2,7 @@ import type { Transaction } from "kysely";
 import type { Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
 import { defineJob, emit, enqueue } from "../jobs/index.server";
+import { siteNow } from "../platform/clock.server";
 
 /**
  * `post.published` (ADR 067): fires when a post becomes public, once. Saving
@@ -46,7 +47,7 @@ const publishDue = defineJob<{ postId: string; publishDate: string }>(
         .executeTakeFirst();
       // Unpublished, deleted or moved to another date since: that save decided.
       if (!post || post.published !== 1 || post.publish_date !== publishDate) return;
-      if (!isPublic(post, Date.now())) throw new Error("the post's date has not come yet");
+      if (!isPublic(post, siteNow())) throw new Error("the post's date has not come yet");
       await emitPublished(trx, postId, post);
     });
   },
@@ -56,7 +57,7 @@ const publishDue = defineJob<{ postId: string; publishDate: string }>(
 /** Called in every save's transaction (create and update) with the row as saved. */
 export async function postSaved(trx: Trx, id: string, post: SavedPost, before?: PublishState): Promise<void> {
   if (post.published !== 1) return;
-  const now = Date.now();
+  const now = siteNow();
   if (!isPublic(post, now)) {
     const runAt = new Date(Date.parse(post.publish_date));
     await enqueue(

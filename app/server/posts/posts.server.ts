@@ -24,6 +24,7 @@ import {
   type AdminPost,
   type PostListItem,
 } from "./post-shape.server";
+import { siteNow } from "../platform/clock.server";
 
 /**
  * The admin's reads (drafts and scheduled posts included) and every write of
@@ -187,7 +188,7 @@ export async function createPost(
       await referencePostImages(trx, id, input);
       await writeRevision(trx, id, input, resolvedOf(columns), by);
       await postCreated(trx, { slug: columns.slug, categorySlug: columns.category_slug });
-      if (!imported || Date.parse(columns.publish_date) > Date.now()) await postSaved(trx, id, columns);
+      if (!imported || Date.parse(columns.publish_date) > siteNow()) await postSaved(trx, id, columns);
       await alongside?.(trx, { id, slug: columns.slug, categorySlug: columns.category_slug });
     });
   } catch (error) {
