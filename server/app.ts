@@ -126,7 +126,9 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   // database and are still served (ADR 075).
   app.use((req, res, next) => {
     if (!databaseAway(connection) || req.path.startsWith("/assets/") || rootFiles.has(req.path)) return next();
-    sendUnavailable(req, res);
+    // A page the cache holds, however old, rather than the 503 (a render it waited for met the outage).
+    if (cache) cache.answerStaleOr(req, res, () => sendUnavailable(req, res));
+    else sendUnavailable(req, res);
   });
 
   // The backup download streams hundreds of megabytes: answered here, before
@@ -180,6 +182,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
           connection,
           config,
           cspNonce: String(res.locals.cspNonce),
+          staleAnswer: cache?.staleAnswer,
           clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown",
         }),
     }),

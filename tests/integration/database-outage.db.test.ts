@@ -80,15 +80,16 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     expect(created.status).toBe(201);
     firstId = String(created.json.id);
     const visitor = new ApiClient(b.url);
-    for (const path of ["/", "/blog", "/blog/first-edit"]) {
+    for (const path of ["/", "/blog", "/blog/first-edit", "/api/posts/first-edit"]) {
       expect((await visitor.get(path)).status).toBe(200);
       expect((await visitor.get(path)).headers.get("x-cache")).toBe("hit");
     }
 
-    // As many queries through B's proxy while it serves 300 hits as in the same time idle.
+    // As many queries through B's proxy while it serves 300 hits as in the same time idle. (The
+    // public API, which the analytics do not count: their writes would land in one window or the other.)
     const hits = async () => {
       for (let i = 0; i < 30; i += 1) {
-        await Promise.all(Array.from({ length: 10 }, () => visitor.get("/blog/first-edit")));
+        await Promise.all(Array.from({ length: 10 }, () => visitor.get("/api/posts/first-edit")));
       }
     };
     const before = toB.queries();
@@ -98,7 +99,7 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     await new Promise((resolve) => setTimeout(resolve, ms));
     const idle = toB.queries() - idleStart;
     // Each hit used to read the version: 300 queries. Now only the background work's (jobs, flushes).
-    expect(duringHits, `${duringHits} queries during 300 hits, ${idle} idle`).toBeLessThanOrEqual(idle + 10);
+    expect(duringHits, `${duringHits} queries during 300 hits, ${idle} idle`).toBeLessThanOrEqual(idle + 8);
     expect(duringHits).toBeLessThan(30);
     console.log(`cache hits: ${duringHits} queries during 300 hits (${ms} ms), ${idle} in as long idle`);
 
@@ -109,6 +110,28 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
       1000,
     );
     expect(seenAfter).toBeLessThanOrEqual(1000);
+  });
+
+  it("restarted: a page whose entry an edit outdated is served stale at once, not 503", async () => {
+    const admin = adminA();
+    await admin.signIn();
+    const visitor = new ApiClient(b.url);
+    expect((await visitor.get("/blog/first-edit")).status).toBe(200);
+    // A write leaves B's entry out of date: only a render could bring it up to date.
+    expect((await admin.post("/api/admin/posts", post("outdating"))).status).toBe(201);
+    toB.refuse();
+    try {
+      const pages = await Promise.all(Array.from({ length: 5 }, () => timed(() => visitor.get("/blog/first-edit"))));
+      for (const { ms, answer } of pages) {
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get("x-cache")).toBe("stale");
+        expect(ms).toBeLessThan(2000);
+      }
+      expect((await visitor.get("/api/admin/posts")).status).toBe(503);
+    } finally {
+      toB.heal();
+    }
+    await timeUntil(async () => (await visitor.get("/blog/outdating")).status === 200, 10_000);
   });
 
   it("cut off: cached pages answer 200, the rest 503 with Retry-After within 10 s; healed: all works, nothing lost", async () => {

@@ -830,6 +830,8 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
         databaseDownMs: startedAgainAt - stoppedAt,
         reconnectedMsAfterStart: healthyAt - startedAgainAt,
         failedWhileDown: failures.length,
+        failedReads: failures.filter((f) => f.method === "GET").length,
+        failedWrites: failures.filter((f) => f.method !== "GET").length,
       });
 
       // /healthz said 503 on both processes while the database was down, and neither process exited.
@@ -840,6 +842,11 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
       }
       expect(apps.map((app) => app.running())).toEqual([true, true]);
       expect(apps.map((app) => app.pid)).toEqual(pids);
+      // The pages the load reads were cached: they answered all along, stale while it was down (ADR 075).
+      expect(
+        failures.filter((f) => f.method === "GET"),
+        describeFailures(failures),
+      ).toEqual([]);
       // Requests failed only while the database was away: none that started once both were healthy again.
       const afterwards = failures.filter((f) => f.start >= healthyAt || f.end < stoppedAt);
       expect(afterwards.length, describeFailures(afterwards)).toBe(0);

@@ -16,7 +16,10 @@ export interface TcpProxy {
   port: number;
   /** Queries sent through the proxy so far. */
   queries(): number;
+  /** A partition: nothing delivered, nothing refused. */
   cut(): void;
+  /** A restart: every connection closed at once, and new ones too, until healed. */
+  refuse(): void;
   heal(): void;
   close(): Promise<void>;
 }
@@ -51,8 +54,10 @@ function messageCounter(onQuery: () => void) {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let queries = 0;
   let cut = false;
+  let refusing = false;
   const open = new Set<{ client: net.Socket; upstream?: net.Socket; acrossCut: boolean }>();
   const server = net.createServer((client) => {
+    if (refusing) return void client.destroy();
     const pair: { client: net.Socket; upstream?: net.Socket; acrossCut: boolean } = { client, acrossCut: cut };
     open.add(pair);
     const count = messageCounter(() => (queries += 1));
@@ -85,7 +90,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       cut = true;
       for (const pair of open) pair.acrossCut = true;
     },
+    refuse() {
+      refusing = true;
+      for (const pair of open) {
+        pair.client.destroy();
+        pair.upstream?.destroy();
+      }
+    },
     heal() {
+      refusing = false;
       cut = false;
       for (const pair of open) {
         if (!pair.acrossCut) continue;

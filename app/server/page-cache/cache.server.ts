@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
+import type { StaleAnswer } from "../platform/context.server";
 
 /**
  * A cache of whole public answers (pages, feeds, the public API) in front of
@@ -194,7 +195,9 @@ function recordAnswer(res: Response, limit: number, onEnd: (body: (() => Buffer)
 function shareable(res: Response, notFoundKept: boolean): boolean {
   const cacheControl = String(res.getHeader("cache-control") ?? "");
   const status = res.statusCode === 200 || (notFoundKept && res.statusCode === 404);
-  return status && /\bpublic\b/.test(cacheControl) && !res.getHeader("set-cookie");
+  // A stale answer a render gave way to (ADR 075) is an old page, never stored under the new version.
+  const stale = res.getHeader("x-cache") === "stale";
+  return status && !stale && /\bpublic\b/.test(cacheControl) && !res.getHeader("set-cookie");
 }
 
 /** What a hit replays of an answer: its stored headers, its ETag and whether it varies on Accept-Encoding. */
@@ -334,8 +337,11 @@ export function pageCache({
           void render.done.then(() => {
             const rendered = current(key, version);
             if (rendered) return send(req, res, key, rendered);
-            missed(req, res, key, version);
-            next();
+            // That render failed: if the database went away meanwhile, the old entry still serves.
+            answerStale(req, res, key, () => {
+              missed(req, res, key, version);
+              next();
+            });
           });
           return;
         }
@@ -430,5 +436,26 @@ export function pageCache({
     next();
   }
 
-  return { answerHits, fillOnMiss };
+  /**
+   * For a GET or HEAD that reached the app while the database is away: the
+   * entry for its URL, stale, if there is one, else `otherwise`.
+   */
+  function answerStaleOr(req: IncomingMessage, res: ServerResponse, otherwise: () => void): void {
+    const key = req.method === "GET" || req.method === "HEAD" ? cacheKey(req.url ?? "") : undefined;
+    if (key === undefined) return otherwise();
+    answerStale(req, res, key, otherwise);
+  }
+
+  /**
+   * The entry for `url` while the database is away and answered within the
+   * stale limit, for a render that met the outage midway (the root route's
+   * middleware gives it instead of a 503, ADR 075).
+   */
+  function staleAnswer(url: string): StaleAnswer | undefined {
+    const key = cacheKey(url);
+    const entry = key !== undefined && servesStale() ? entries.get(key) : undefined;
+    return entry && { status: entry.status, headers: entry.headers, body: entry.body };
+  }
+
+  return { answerHits, answerStaleOr, fillOnMiss, staleAnswer };
 }

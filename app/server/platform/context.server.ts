@@ -27,11 +27,26 @@ export const clientAddressContext = createContext<string>();
 /** Per-request nonce that the Content-Security-Policy allows for inline scripts. */
 export const cspNonceContext = createContext<string>();
 
+/** A stored public answer, as the page cache keeps it. */
+export interface StaleAnswer {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer;
+}
+
+/**
+ * The page cache's answer for a URL (path and query) while the database is
+ * away, whatever version it was rendered at (ADR 075): what a render that
+ * met the outage gives way to. Nothing without a page cache.
+ */
+export const staleAnswerContext = createContext<(url: string) => StaleAnswer | undefined>(() => undefined);
+
 interface RequestValues {
   connection: Connection;
   config: Config;
   clientAddress: string;
   cspNonce: string;
+  staleAnswer?: (url: string) => StaleAnswer | undefined;
 }
 
 /** The context of one request, as server/app.ts builds it before React Router. */
@@ -42,5 +57,6 @@ export function requestContext(values: RequestValues): RouterContextProvider {
   context.set(configContext, values.config);
   context.set(clientAddressContext, values.clientAddress);
   context.set(cspNonceContext, values.cspNonce);
+  if (values.staleAnswer) context.set(staleAnswerContext, values.staleAnswer);
   return context;
 }

@@ -1,7 +1,7 @@
-import type { MiddlewareFunction } from "react-router";
+import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { unavailableText } from "~/content/unavailable";
 import type { Connection } from "../db/db.server";
-import { connectionContext } from "./context.server";
+import { connectionContext, staleAnswerContext } from "./context.server";
 
 /**
  * The answer while the database cannot be reached (ADR 075): 503 with
@@ -40,14 +40,30 @@ function unavailableResponse(request: Request): Response {
   return new Response(body, { status: 503, headers: { ...UNAVAILABLE_HEADERS, "Content-Type": type } });
 }
 
-/** The root route's middleware: a 5xx that met the database's outage becomes the 503 above. */
+/** The page cache's old answer for a page request, marked stale; undefined when it has none. */
+function staleResponse(request: Request, context: Readonly<RouterContextProvider>): Response | undefined {
+  if (request.method !== "GET") return undefined;
+  const url = new URL(request.url);
+  const stale = context.get(staleAnswerContext)(url.pathname + url.search);
+  if (!stale) return undefined;
+  const headers = new Headers(stale.headers);
+  headers.set("X-Cache", "stale");
+  return new Response(new Uint8Array(stale.body), { status: stale.status, headers });
+}
+
+/**
+ * The root route's middleware: a 5xx that met the database's outage gives
+ * way to the page cache's old answer for a public page, else to the 503
+ * above.
+ */
 export const unavailableWhileDatabaseAway: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const connection = context.get(connectionContext);
+  const away = () => staleResponse(request, context) ?? unavailableResponse(request);
   try {
     const response = await next();
-    return response.status >= 500 && databaseAway(connection) ? unavailableResponse(request) : response;
+    return response.status >= 500 && databaseAway(connection) ? away() : response;
   } catch (error) {
-    if (databaseAway(connection)) return unavailableResponse(request);
+    if (databaseAway(connection)) return away();
     throw error;
   }
 };
