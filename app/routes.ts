@@ -103,6 +103,7 @@ export default [
       route("subscribers/:id", "routes/api/admin.subscribers.$id.ts"),
       route("newsletter/mailings", "routes/api/admin.newsletter.mailings.ts"),
       route("settings", "routes/api/admin.settings.ts"),
+      route("backups/run", "routes/api/admin.backups.run.ts"),
       route("images", "routes/api/admin.images.ts"),
       route("images/:id", "routes/api/admin.images.$id.ts"),
       route("administrators", "routes/api/admin.administrators.ts"),

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { pipeline } from "node:stream/promises";
@@ -17,13 +18,16 @@ import {
 } from "~/server/identity/index.server";
 import {
   BackupError,
+  backupStorage,
+  type BackupStorage,
+  type StoredBackup,
   readBackupFile,
   restoreBackup,
   writeBackup,
   CopyError,
   copyDatabase,
 } from "~/server/backup/index.server";
-import { ConfigError, resolveDatabase } from "~/server/platform/config.server";
+import { ConfigError, getConfig, resolveDatabase } from "~/server/platform/config.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb, waitForSlowQueries } from "~/server/db/index.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
@@ -46,6 +50,10 @@ const USAGE = `Usage:
                                           load a backup into DATABASE_URL (SQLite or PostgreSQL, whichever
                                           made it), in one transaction; a database that already holds a
                                           site is refused unless --replace (which empties it first)
+  npm run admin -- backups                list the off-site backups in BACKUP_STORAGE_URL, newest first
+  npm run admin -- restore --from-storage <key|latest> [--replace]
+                                          download one of them (a key as the list shows it, or the newest)
+                                          to a temporary file, then restore it as above
   npm run admin -- import <file> [--site-url <url>]
                                           import the posts of a WordPress (.xml) or Ghost (.json) export,
                                           their images, and redirects from their old addresses; --site-url
@@ -160,17 +168,19 @@ async function run(args: string[]): Promise<number> {
     }
     return importCommand(path.resolve(positionals[0]!), values["site-url"]);
   }
+  if (command === "backups" && args.length === 1) return listStored();
   if (command === "backup" || command === "restore") {
     const { values, positionals } = parseArgs({
       args: args.slice(1),
-      options: { replace: { type: "boolean", default: false } },
+      options: { replace: { type: "boolean", default: false }, "from-storage": { type: "boolean", default: false } },
       allowPositionals: true,
     });
     const [file] = positionals;
-    if (!file || positionals.length > 1 || (command === "backup" && values.replace)) {
+    if (!file || positionals.length > 1 || (command === "backup" && (values.replace || values["from-storage"]))) {
       console.error(USAGE);
       return 2;
     }
+    if (values["from-storage"]) return restoreStored(file, values.replace);
     return command === "backup" ? backup(path.resolve(file)) : restore(path.resolve(file), values.replace);
   }
   console.error(USAGE);
@@ -243,6 +253,50 @@ async function restore(file: string, replace: boolean): Promise<number> {
       : "Restored. Start the site (or restart it) on this DATABASE_URL.",
   );
   return 0;
+}
+
+/** The bucket of BACKUP_STORAGE_URL (ADR 076), or a BackupError saying it is not set. */
+function storage(): BackupStorage {
+  const found = backupStorage(getConfig());
+  if (!found)
+    throw new BackupError("Off-site backups are not configured: set BACKUP_STORAGE_URL (docs/configuration.md).");
+  return found;
+}
+
+/** `backups`: the stored backups, newest first, one a line: key, size, when stored. */
+async function listStored(): Promise<number> {
+  const where = storage();
+  const stored: StoredBackup[] = await where.list();
+  for (const backup of stored)
+    console.log(`${backup.key}  ${(backup.size / 1024 / 1024).toFixed(1)} MB  ${backup.lastModified.toISOString()}`);
+  console.log(`${stored.length} backup(s) in ${where.where}.`);
+  return 0;
+}
+
+/**
+ * `restore --from-storage KEY|latest`: the object downloaded into a private
+ * temporary folder (mode 0700, the file 0600), restored with every check a
+ * file gets, and deleted either way.
+ */
+async function restoreStored(key: string, replace: boolean): Promise<number> {
+  const where = storage();
+  let chosen = key;
+  if (key === "latest") {
+    const [newest] = await where.list();
+    if (!newest) throw new BackupError(`No backups in ${where.where}.`);
+    chosen = newest.key;
+  }
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "site-restore-"));
+  try {
+    const file = path.join(folder, path.basename(chosen));
+    await where.download(chosen, file).catch((error: unknown) => {
+      throw new BackupError(`Could not download ${chosen}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    console.log(`Downloaded ${chosen} (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB).`);
+    return await restore(file, replace);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 // An unexpected error is thrown again: Node reports it with its stack and exits with 1.

@@ -23,6 +23,7 @@ import { init as initBooking } from "~/server/booking/index.server";
 import { init as initNewsletter } from "~/server/newsletter/index.server";
 import { init as initShareCards } from "~/server/share-cards/index.server";
 import { init as initImport } from "~/server/import/index.server";
+import { init as initBackup } from "~/server/backup/index.server";
 import {
   init as initPosts,
   countPosts,
@@ -56,6 +57,7 @@ export function initDomains(connection: Connection = getConnection()): void {
   initNewsletter(connection);
   initShareCards();
   initImport();
+  initBackup(config);
 }
 
 /** Everything the app needs before it takes requests. Safe to run in several processes at once. */

@@ -23,3 +23,10 @@ export const BACKUP_STARTED_COOKIE_PATH = "/admin";
 
 /** What a download id may be: a UUID or the like, never anything a cookie's value could not hold. */
 export const isDownloadId = (value: string): boolean => /^[\w-]{8,64}$/.test(value);
+
+/** POST only: one off-site backup now (ADR 076), for the administrator's current password. */
+export const BACKUP_RUN_PATH = "/api/admin/backups/run";
+
+/** The 409 of BACKUP_RUN_PATH on a site without BACKUP_STORAGE_URL. */
+export const BACKUPS_NOT_CONFIGURED =
+  "Off-site backups are not configured: set BACKUP_STORAGE_URL (docs/configuration.md)";

@@ -249,3 +249,13 @@ describe("the Settings form (/admin/settings) without JavaScript", () => {
     });
   });
 });
+
+describe("POST /api/admin/backups/run without BACKUP_STORAGE_URL (ADR 076)", () => {
+  it("answers 409 saying storage is not configured, and 401 signed out", async () => {
+    const answer = await admin.post("/api/admin/backups/run", { password: "whatever it is" });
+    expect(answer.status).toBe(409);
+    expect(answer.json.error).toContain("BACKUP_STORAGE_URL");
+    expect((await visitor().post("/api/admin/backups/run", { password: "x" })).status).toBe(401);
+    expect((await admin.get("/healthz")).json).not.toHaveProperty("backup");
+  });
+});

@@ -100,6 +100,8 @@ export const SKIPPED_TABLES = [
   "throttle_secrets",
   // Share cards (ADR 073): pictures made from the content, drawn again the first time a page names one.
   "share_cards",
+  // Off-site backups' last attempt (ADR 076): the target's own uploads start afresh.
+  "backup_status",
 ] as const;
 
 /**

@@ -106,6 +106,8 @@ export const LEFT_OUT_TABLES = [
   "import_chunks",
   "import_items",
   "import_images",
+  // Off-site backups' last attempt (ADR 076): the running site's own uploads, not content.
+  "backup_status",
 ] as const;
 
 /**

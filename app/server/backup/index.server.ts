@@ -2,5 +2,7 @@
 export { copyDatabase, CopyError } from "./copy-database.server";
 export { BACKUP_PATH, sendBackup } from "./download.server";
 export { BackupError } from "./format.server";
+export { init, offsiteBackupsWhere, readBackupStatus, startBackupNow, type BackupStatus } from "./offsite.server";
 export { readBackupFile, restoreBackup } from "./read.server";
+export { backupStorage, type BackupStorage, type StoredBackup } from "./storage.server";
 export { writeBackup } from "./write.server";

@@ -128,6 +128,7 @@ async function runMail(payload: BookingMailPayload) {
   const kind = registeredKind("booking.mail")!;
   await kind.handler(payload, {
     db,
+    enqueuedAt: new Date().toISOString(),
     attempt: 1,
     maxAttempts: kind.maxAttempts,
     jobId: "test",

@@ -33,6 +33,7 @@ import * as m032Newsletter from "./migrations/032_newsletter.server";
 import * as m033ShareCards from "./migrations/033_share_cards.server";
 import * as m034Imports from "./migrations/034_imports.server";
 import * as m035ContentVersionNotify from "./migrations/035_content_version_notify.server";
+import * as m036BackupStatus from "./migrations/036_backup_status.server";
 
 /**
  * Every migration, by the name Kysely records for it in the kysely_migration
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   "033_share_cards": m033ShareCards,
   "034_imports": m034Imports,
   "035_content_version_notify": m035ContentVersionNotify,
+  "036_backup_status": m036BackupStatus,
 };

@@ -602,6 +602,24 @@ export interface JobsTable {
   updated_at: string;
 }
 
+/** Off-site backups' last attempt: one row, id 1 (migration 036, ADR 076). */
+interface BackupStatusTable {
+  id: number;
+  attempted_at: string;
+  result: "ok" | "failed";
+  /** A failure's short reason, never a secret; null after a success. */
+  reason: string | null;
+  /** The object written (a success) or being written (a failure). */
+  object_key: string | null;
+  /** Bytes of the object a success wrote. */
+  byte_size: number | string | null;
+  last_ok_at: string | null;
+  /** The first failed attempt since the last success; null while backups succeed. */
+  failing_since: string | null;
+  /** 1 once this failure streak's e-mail went out (one per streak). */
+  failure_mailed: number;
+}
+
 /** A recurring job's next run, claimed by one process (app/server/jobs/schedules.server.ts). */
 interface JobSchedulesTable {
   name: string;
@@ -654,4 +672,5 @@ export interface Database {
   import_chunks: ImportChunksTable;
   import_items: ImportItemsTable;
   import_images: ImportImagesTable;
+  backup_status: BackupStatusTable;
 }

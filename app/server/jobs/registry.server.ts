@@ -15,6 +15,8 @@ export interface JobContext {
   /** After a failed run with attempt === maxAttempts the job is failed, not retried. */
   maxAttempts: number;
   jobId: string;
+  /** When the job was enqueued (ISO 8601): for a schedule's job, its period's start, however late it runs. */
+  enqueuedAt: string;
   /** Aborted at the kind's time-out and when the process stops before the job ends. */
   signal: AbortSignal;
 }

@@ -103,7 +103,14 @@ export function startJobs({ db, concurrency, listener, delayScale = 1, only }: J
           const aborted = new Promise<never>((_, reject) =>
             abort.signal.addEventListener("abort", () => reject(abort.signal.reason as Error), { once: true }),
           );
-          const ctx = { db: db(), attempt, maxAttempts: Number(job.max_attempts), jobId: job.id, signal: abort.signal };
+          const ctx = {
+            db: db(),
+            attempt,
+            maxAttempts: Number(job.max_attempts),
+            jobId: job.id,
+            enqueuedAt: job.created_at,
+            signal: abort.signal,
+          };
           await Promise.race([kind.handler(JSON.parse(job.payload), ctx), aborted]);
         } finally {
           clearTimeout(timer);

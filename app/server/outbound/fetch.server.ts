@@ -102,7 +102,7 @@ export interface OutboundResponse {
 }
 
 /** A dns.lookup that passes on only the addresses the rules allow; none left is a refusal. */
-function guardedLookup(allowPrivate: boolean, lookup: LookupFunction | undefined): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, lookup: LookupFunction | undefined): LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
     resolveAll(hostname, lookup).then(
       (addresses) => {

@@ -184,3 +184,71 @@ describe("parseConfig", () => {
     expect(parseConfig({ TOTP_ENCRYPTION_KEY: "" }).totpEncryptionKey).toBeUndefined();
   });
 });
+
+describe("BACKUP_STORAGE_URL (ADR 076)", () => {
+  const secret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYzEXAMPLEKEY";
+  const url = (rest: string, scheme = "s3") => `${scheme}://AKIDEXAMPLE:${encodeURIComponent(secret)}@${rest}`;
+  const refusal = (env: NodeJS.ProcessEnv) => {
+    try {
+      parseConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.message;
+      throw error;
+    }
+    throw new Error("accepted");
+  };
+
+  it("reads the key and secret percent-decoded, the endpoint, bucket, prefix and region; the knobs' defaults", () => {
+    const config = parseConfig({
+      BACKUP_STORAGE_URL: url("s3.eu-west-1.example.com/site-backups/ojai/prod/?region=eu-west-1"),
+    });
+    expect(config.backups).toEqual({
+      storage: {
+        endpoint: "https://s3.eu-west-1.example.com",
+        host: "s3.eu-west-1.example.com",
+        bucket: "site-backups",
+        prefix: "ojai/prod",
+        region: "eu-west-1",
+        accessKeyId: "AKIDEXAMPLE",
+        secretAccessKey: secret,
+      },
+      everyMs: 1440 * 60_000,
+      keep: 14,
+    });
+    expect(parseConfig({}).backups).toBeUndefined();
+    const local = parseConfig({
+      BACKUP_STORAGE_URL: url("[::1]:9000/bkt", "s3+http"),
+      OUTBOUND_ALLOW_PRIVATE: "true",
+      BACKUP_INTERVAL_MINUTES: "1",
+      BACKUP_KEEP: "3",
+      BACKUP_TIME_SCALE: "0.05",
+    }).backups!;
+    expect([local.storage.endpoint, local.storage.host, local.storage.prefix, local.everyMs, local.keep]).toEqual([
+      "http://[::1]:9000",
+      "::1",
+      "",
+      3000,
+      3,
+    ]);
+  });
+
+  it("refuses a bad URL in one line that never holds the key or the secret", () => {
+    const cases: Array<[NodeJS.ProcessEnv, string]> = [
+      [{ BACKUP_STORAGE_URL: url("host.example.com/bkt", "s3+http") }, "OUTBOUND_ALLOW_PRIVATE=true"],
+      [{ BACKUP_STORAGE_URL: url("host.example.com/bkt", "https") }, "must be s3://"],
+      [{ BACKUP_STORAGE_URL: url("host.example.com/B_ad") }, "must name a bucket"],
+      [{ BACKUP_STORAGE_URL: url("host.example.com/bkt/a b") }, "prefix"],
+      [{ BACKUP_STORAGE_URL: "s3://host.example.com/bkt" }, "percent-encoded"],
+      [{ BACKUP_STORAGE_URL: `s3://AKIDEXAMPLE:${secret}@host.example.com/bkt` }, "BACKUP_STORAGE_URL"],
+      [{ BACKUP_STORAGE_URL: url("host.example.com/bkt"), BACKUP_INTERVAL_MINUTES: "0" }, "BACKUP_INTERVAL_MINUTES"],
+      [{ BACKUP_STORAGE_URL: url("host.example.com/bkt"), BACKUP_KEEP: "0" }, "BACKUP_KEEP"],
+    ];
+    for (const [env, expected] of cases) {
+      const message = refusal(env);
+      expect(message).toContain(expected);
+      expect(message.split("\n")).toHaveLength(1);
+      for (const piece of [secret, encodeURIComponent(secret), "wJalrXUtnFEMI", "AKIDEXAMPLE"])
+        expect(message).not.toContain(piece);
+    }
+  });
+});

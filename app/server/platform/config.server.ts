@@ -86,6 +86,14 @@ const envSchema = z
     CONTACT_PHONE: optionalString.pipe(
       z.string().refine(isValidPhone, { error: "must be a phone number (digits, spaces, + ( ) - or dots)" }).optional(),
     ),
+    BACKUP_STORAGE_URL: optionalString,
+    BACKUP_INTERVAL_MINUTES: wholeNumber(1, 525_600, "a whole number of minutes from 1 to 525600").default(1440),
+    BACKUP_KEEP: wholeNumber(1, 1000, "a whole number from 1 to 1000").default(14),
+    BACKUP_TIME_SCALE: z.coerce
+      .number({ error: "must be a number above 0 and at most 1" })
+      .gt(0, { error: "must be a number above 0 and at most 1" })
+      .max(1, { error: "must be a number above 0 and at most 1" })
+      .default(1),
     TOTP_ENCRYPTION_KEY: optionalString.pipe(
       z
         .string()
@@ -109,7 +117,90 @@ const envSchema = z
         message: "must be set together with " + (env.ADMIN_EMAIL ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"),
       });
     }
+    if (env.BACKUP_STORAGE_URL !== undefined) {
+      const parsed = parseStorageUrl(env.BACKUP_STORAGE_URL, env.OUTBOUND_ALLOW_PRIVATE);
+      if (typeof parsed === "string") ctx.addIssue({ code: "custom", path: ["BACKUP_STORAGE_URL"], message: parsed });
+    }
   });
+
+/**
+ * Where off-site backups go (ADR 076): an S3-compatible bucket, and the
+ * folder (prefix) in it the site's objects live under. Never logged whole:
+ * `secretAccessKey` is a password.
+ */
+export interface BackupStorageConfig {
+  /** https://HOST[:PORT], or http:// for s3+http:// (OUTBOUND_ALLOW_PRIVATE=true only). */
+  endpoint: string;
+  /** The endpoint's host as written (a name or an address; brackets of IPv6 taken off). */
+  host: string;
+  bucket: string;
+  /** "" or a path without slashes at either end ("site/backups"). */
+  prefix: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** S3's rules for a bucket's name (3 to 63 lower-case letters, digits, dots and dashes). */
+const BUCKET_NAME = /^[\da-z][\d.a-z-]{1,61}[\da-z]$/;
+/** A prefix's folders: letters, digits, dots, dashes and underscores, joined by slashes. */
+const PREFIX_PART = /^[\w.-]{1,100}$/;
+const REGION_NAME = /^[\da-z-]{1,40}$/;
+const MAX_STORAGE_URL_LENGTH = 2048;
+
+/** decodeURIComponent, or undefined for a malformed escape. */
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * BACKUP_STORAGE_URL, `s3://KEY:SECRET@HOST[:PORT]/BUCKET[/PREFIX][?region=NAME]`
+ * (`s3+http://` for a plain-http endpoint, allowed only with
+ * OUTBOUND_ALLOW_PRIVATE=true), read into its parts; or why it is refused.
+ * The reason never holds the URL or any part of it: it goes to logs.
+ * Whether the host's addresses are allowed is checked at each connection
+ * (outbound), not here: DNS answers change.
+ */
+function parseStorageUrl(text: string, allowPrivate: boolean): BackupStorageConfig | string {
+  const shape = "must be s3://KEY:SECRET@HOST[:PORT]/BUCKET[/PREFIX]";
+  if (text.length > MAX_STORAGE_URL_LENGTH) return `must be at most ${MAX_STORAGE_URL_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return shape;
+  }
+  if (url.protocol !== "s3:" && url.protocol !== "s3+http:") return shape;
+  if (url.protocol === "s3+http:" && !allowPrivate)
+    return "must start with s3:// (https): s3+http:// needs OUTBOUND_ALLOW_PRIVATE=true";
+  const accessKeyId = decoded(url.username);
+  const secretAccessKey = decoded(url.password);
+  if (!accessKeyId || !secretAccessKey) return `${shape}, with the key and secret percent-encoded`;
+  if (!url.hostname) return shape;
+  // Empty pieces (a slash at either end, or two together) are dropped: "/bucket/site/" is bucket and "site".
+  const [bucket = "", ...folders] = url.pathname.split("/").filter((piece) => piece !== "");
+  if (!BUCKET_NAME.test(bucket)) return "must name a bucket (3 to 63 lower-case letters, digits, dots and dashes)";
+  if (folders.some((folder) => !PREFIX_PART.test(folder)))
+    return "must have a prefix of letters, digits, dots, dashes and underscores between slashes";
+  const prefix = folders.join("/");
+  if (prefix.length > 200) return "must have a prefix of at most 200 characters";
+  const region = url.searchParams.get("region") ?? "us-east-1";
+  if (!REGION_NAME.test(region)) return "must name a region of lower-case letters, digits and dashes";
+  const scheme = url.protocol === "s3:" ? "https" : "http";
+  return {
+    endpoint: `${scheme}://${url.host}`,
+    host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    bucket,
+    prefix,
+    region,
+    accessKeyId,
+    secretAccessKey,
+  };
+}
 
 const DEFAULT_COMPANY_NAME = "Ojai Technology Services";
 
@@ -178,6 +269,16 @@ export interface Config {
    * and private networks, off by default.
    */
   outboundAllowPrivate: boolean;
+  /** Off-site backups (ADR 076); undefined when BACKUP_STORAGE_URL is not set. */
+  backups:
+    | {
+        storage: BackupStorageConfig;
+        /** BACKUP_INTERVAL_MINUTES times BACKUP_TIME_SCALE (a test's knob, 1 otherwise), at least a second. */
+        everyMs: number;
+        /** BACKUP_KEEP: the newest this many objects are kept. */
+        keep: number;
+      }
+    | undefined;
   /**
    * The first start's site settings (ADR 034): saved in the database then,
    * and changed in Admin > Settings afterwards. Unset values stay unset: no
@@ -239,6 +340,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       failedRetentionMs: e.JOB_FAILED_RETENTION_DAYS * 86_400_000,
     },
     totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
+    backups: backupsOf(e),
     company: {
       name: e.COMPANY_NAME ?? DEFAULT_COMPANY_NAME,
       nameFromEnvironment: e.COMPANY_NAME !== undefined,
@@ -246,6 +348,17 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       phone: e.CONTACT_PHONE,
       notifyTo: e.CONTACT_NOTIFY_TO,
     },
+  };
+}
+
+function backupsOf(e: z.infer<typeof envSchema>): Config["backups"] {
+  if (e.BACKUP_STORAGE_URL === undefined) return undefined;
+  // Checked by the schema's refinement: a string here cannot happen.
+  const storage = parseStorageUrl(e.BACKUP_STORAGE_URL, e.OUTBOUND_ALLOW_PRIVATE) as BackupStorageConfig;
+  return {
+    storage,
+    everyMs: Math.max(1000, Math.round(e.BACKUP_INTERVAL_MINUTES * 60_000 * e.BACKUP_TIME_SCALE)),
+    keep: e.BACKUP_KEEP,
   };
 }
 

@@ -14,13 +14,19 @@ import { readSiteSettings, saveSiteSettings } from "~/server/settings/index.serv
 import { recordAudit } from "~/server/audit/index.server";
 import type { Route } from "./+types/route";
 import { BackupDownload } from "./backup-download";
+import { BackupNow } from "./backup-now";
+import { backupsText } from "~/content/backups";
+import { offsiteBackupsWhere, readBackupStatus, type BackupStatus } from "~/server/backup/index.server";
 import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 
 /** /admin/settings: the owner's site settings and the backup download (ADR 034). */
 export async function loader({ context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
+  const where = offsiteBackupsWhere(context.get(configContext));
   return {
-    settings: await readSiteSettings(context.get(dbContext)),
+    settings: await readSiteSettings(db),
     mailConfigured: context.get(configContext).smtp !== undefined,
+    offsite: where ? { where, status: (await readBackupStatus(db)) ?? null } : null,
   };
 }
 
@@ -115,7 +121,7 @@ const issueText = (issue: SettingsIssue) => {
 };
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { settings, mailConfigured } = loaderData;
+  const { settings, mailConfigured, offsite } = loaderData;
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formMethod === "POST";
   const refused = actionData && !actionData.saved ? actionData : undefined;
@@ -251,8 +257,28 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           (docs/operations.md, &ldquo;Backups&rdquo;).
         </p>
         <BackupDownload />
+        <h3 className="mt-8 font-semibold">{backupsText.heading}</h3>
+        {offsite ? (
+          <>
+            <p className="mt-2 text-neutral-800">{backupsText.on(offsite.where)}</p>
+            <OffsiteStatus status={offsite.status} />
+            <BackupNow />
+          </>
+        ) : (
+          <p className="mt-2 text-neutral-800">{backupsText.off}</p>
+        )}
       </section>
     </div>
+  );
+}
+
+/** The last off-site backup: when, how large, and whether it worked (with the reason when not). */
+function OffsiteStatus({ status }: { status: BackupStatus | null }) {
+  if (!status) return <p className="mt-2 text-neutral-800">{backupsText.none}</p>;
+  return status.result === "ok" ? (
+    <p className="mt-2 text-neutral-800">{backupsText.ok(status.lastAt, status.size)}</p>
+  ) : (
+    <p className="mt-2 font-medium text-red-800">{backupsText.failed(status.lastAt, status.reason, status.lastOkAt)}</p>
   );
 }
 
