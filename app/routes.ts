@@ -111,6 +111,9 @@ export default [
       route("invites", "routes/api/admin.invites.ts"),
       route("invites/:id", "routes/api/admin.invites.$id.ts"),
       route("audit", "routes/api/admin.audit.ts"),
+      // Restore from the admin (ADR 078): an uploaded backup or a stored one; and the stored ones.
+      route("backups", "routes/api/admin.backups.ts"),
+      route("backups/restore", "routes/api/admin.backups.restore.ts"),
       route("import", "routes/api/admin.import.ts"),
       route("import/:id", "routes/api/admin.import.$id.ts"),
       route("redirects", "routes/api/admin.redirects.ts"),

@@ -45,11 +45,12 @@ export function refuseCrossOriginWrites(siteOrigin: string) {
   };
 }
 
-/** The largest body a path takes: an image upload, an export to import (the API's and the screen's), else JSON's. */
+/** The largest body a path takes: an image upload, an export to import (the API's and the screen's), a backup to restore, else JSON's. */
 function bodyLimitOf(path: string): number {
   if (path === "/api/admin/upload") return BODY_LIMITS.upload;
   if (path === "/api/admin/import" || path === "/admin/import" || path === "/admin/import.data")
     return BODY_LIMITS.import;
+  if (path === "/api/admin/backups/restore") return BODY_LIMITS.restore;
   return BODY_LIMITS.json;
 }
 

@@ -30,3 +30,38 @@ export const BACKUP_RUN_PATH = "/api/admin/backups/run";
 /** The 409 of BACKUP_RUN_PATH on a site without BACKUP_STORAGE_URL. */
 export const BACKUPS_NOT_CONFIGURED =
   "Off-site backups are not configured: set BACKUP_STORAGE_URL (docs/configuration.md)";
+
+/**
+ * Restore from the admin (ADR 078): a backup file uploaded (multipart, the
+ * password field before the file field) or a stored backup named by its key
+ * (JSON), with the administrator's password. Everything is replaced.
+ */
+export const RESTORE_PATH = "/api/admin/backups/restore";
+/** GET: the stored (off-site) backups, newest first, paged. */
+export const STORED_BACKUPS_PATH = "/api/admin/backups";
+export const RESTORE_FILE_FIELD = "file";
+export const RESTORE_PASSWORD_FIELD = "password";
+/**
+ * The largest backup file an upload may be: 2 GiB. A backup is the site's
+ * images and rows uncompressed; a site past this is restored from the
+ * command line, which has no limit.
+ */
+export const MAX_RESTORE_FILE_BYTES = 2 * 1024 * 1024 * 1024;
+/** The longest key of a stored backup a restore accepts (S3 allows 1,024 bytes). */
+export const MAX_STORED_KEY_LENGTH = 1024;
+
+/** What a finished restore answers: the backup it loaded, its rows per table, and what it changed from the file. */
+export interface RestoreResult {
+  /** When and on which site the backup was made (its manifest). */
+  createdAt: string;
+  source: string;
+  rows: Record<string, number>;
+  notices: string[];
+}
+
+/** A stored backup (an object of off-site storage) as GET /api/admin/backups lists it, in JSON. */
+export interface StoredBackupJson {
+  key: string;
+  size: number;
+  lastModified: string;
+}

@@ -24,6 +24,7 @@ export {
 export { adminApiMiddleware, adminPageMiddleware, signedInAdmin } from "./middleware.server";
 export { busyRefusal, HashingBusyError } from "./passwords.server";
 export {
+  type AdminUser,
   deleteExpiredSessions,
   getAdmin,
   hasSessionCookie,

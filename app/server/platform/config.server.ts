@@ -67,6 +67,8 @@ const envSchema = z
     AUDIT_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(365),
     ANALYTICS_RETENTION_DAYS: wholeNumber(1, 36500, "a whole number of days from 1 to 36500").default(730),
     OUTBOUND_ALLOW_PRIVATE: booleanFlag.default(false),
+    // Set by systemd's StateDirectory= (deploy/systemd): the folder the service may write in.
+    STATE_DIRECTORY: z.string().trim().min(1).optional(),
     JOB_WORKERS: wholeNumber(1, 32, "a whole number from 1 to 32").default(2),
     NEWSLETTER_RATE_PER_MINUTE: wholeNumber(1, 60_000, "a whole number from 1 to 60000").default(120),
     JOB_DELAY_SCALE: z.coerce
@@ -210,6 +212,12 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseTarget;
+  /**
+   * Where the site may write files of its own (an uploaded backup on its way
+   * to a restore, ADR 078): the SQLite database's folder; on PostgreSQL
+   * systemd's STATE_DIRECTORY (its first folder), else ./data.
+   */
+  dataDir: string;
   siteUrl: string;
   secureCookies: boolean;
   admin: { email: string; password: string } | undefined;
@@ -314,10 +322,15 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
   }
   const e = result.data;
   const siteUrl = e.SITE_URL ?? `http://localhost:${e.PORT}`;
+  const database = resolveDatabase(e.DATABASE_URL, cwd);
   return {
     port: e.PORT,
     host: e.HOST,
-    database: resolveDatabase(e.DATABASE_URL, cwd),
+    database,
+    dataDir:
+      database.kind === "sqlite"
+        ? path.dirname(database.file)
+        : path.resolve(cwd, e.STATE_DIRECTORY?.split(":")[0] || "data"),
     siteUrl,
     secureCookies: siteUrl.startsWith("https:"),
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,

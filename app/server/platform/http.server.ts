@@ -46,6 +46,8 @@ export const BODY_LIMITS = {
   upload: 10 * 1024 * 1024 + 64 * 1024,
   /** A WordPress or Ghost export to import (ADR 074): 80 MiB and the form's framing. */
   import: 80 * 1024 * 1024 + 64 * 1024,
+  /** A backup file to restore from the admin (ADR 078): 2 GiB (MAX_RESTORE_FILE_BYTES) and the form's framing. */
+  restore: 2 * 1024 * 1024 * 1024 + 64 * 1024,
 } as const;
 
 /** 413 for a body over `maxBytes`; the connection closes after it, the rest unread (server/app.ts dropUnreadBody). */

@@ -17,9 +17,10 @@ import { BackupDownload } from "./backup-download";
 import { BackupNow } from "./backup-now";
 import { backupsText } from "~/content/backups";
 import { offsiteBackupsWhere, readBackupStatus, type BackupStatus } from "~/server/backup/index.server";
+import { BackupRestore } from "./backup-restore";
 import { clientAddressContext, configContext, dbContext } from "~/server/platform/context.server";
 
-/** /admin/settings: the owner's site settings and the backup download (ADR 034). */
+/** /admin/settings: the owner's site settings, the backup download (ADR 034) and restore (ADR 078). */
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const where = offsiteBackupsWhere(context.get(configContext));
@@ -252,9 +253,8 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         </h2>
         <p className="mt-2 text-neutral-800">
           One file with the whole site: posts, images, these settings, administrators and contact messages. Keep copies
-          somewhere other than this server. Your password is asked before each download. To load a backup, the person
-          who runs the server uses <code className="rounded bg-neutral-100 px-1">npm run admin -- restore FILE</code>{" "}
-          (docs/operations.md, &ldquo;Backups&rdquo;).
+          somewhere other than this server. Your password is asked before each download. To load one, see Restore from a
+          backup below.
         </p>
         <BackupDownload />
         <h3 className="mt-8 font-semibold">{backupsText.heading}</h3>
@@ -268,6 +268,8 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           <p className="mt-2 text-neutral-800">{backupsText.off}</p>
         )}
       </section>
+
+      <BackupRestore storageConfigured={offsite !== null} />
     </div>
   );
 }
