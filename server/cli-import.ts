@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { ImportReport } from "~/lib/import";
 import { migrateToLatest } from "~/server/db/db.server";
 import { getConnection, startListening } from "~/server/db/index.server";
+import { startCommandClock } from "~/server/platform/clock.server";
 import { findImport, importFile } from "~/server/import/index.server";
 import { startJobs } from "~/server/jobs/index.server";
 import { enableMarkdownWorker } from "~/server/posts/index.server";
@@ -26,6 +27,8 @@ const line = (report: ImportReport) =>
 export async function importCommand(file: string, siteUrl: string): Promise<number> {
   const connection = getConnection();
   await migrateToLatest(connection.db);
+  // Old posts' state (published or scheduled) is judged by site time (ADR 077).
+  await startCommandClock(connection.db);
   initDomains(connection);
   enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
   let id: string;

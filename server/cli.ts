@@ -30,6 +30,7 @@ import {
 import { ConfigError, getConfig, resolveDatabase } from "~/server/platform/config.server";
 import { connect, migrateToLatest } from "~/server/db/db.server";
 import { closeConnection, getConnection, getDb, waitForSlowQueries } from "~/server/db/index.server";
+import { startCommandClock } from "~/server/platform/clock.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
 import { importCommand } from "./cli-import";
 
@@ -243,6 +244,8 @@ async function restore(file: string, replace: boolean): Promise<number> {
   console.log(`${file}: a backup made ${checked.manifest.createdAt} on ${checked.manifest.source}; checksums match.`);
   const connection = getConnection();
   await migrateToLatest(connection.db);
+  // Publications the restore queues again are judged by site time (ADR 077).
+  await startCommandClock(connection.db);
   enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
   const { counts, notices } = await restoreBackup(connection, file, { replace, totpKey: getTotpKey() });
   for (const [table, count] of Object.entries(counts.rows)) console.log(`${table}: ${count} rows`);

@@ -82,6 +82,11 @@ async function main() {
   // closes a connection as the proxy sends a request on it: that request would
   // be lost, and a proxy does not resend a POST to another process (ADR 033).
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // A request may take as long as nginx lets it (deploy/: 30 minutes on the
+  // restore's upload path, ADR 078), not Node's default 5 minutes: a 2 GB
+  // backup on a slow uplink takes longer. Headers still come within Node's
+  // 60 s, and nginx ends bodies that stop coming.
+  server.requestTimeout = 31 * 60_000;
   watchEventLoop(log);
   server.listen(config.port, config.host, () => {
     const address = server.address();

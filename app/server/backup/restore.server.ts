@@ -6,7 +6,7 @@ import busboy from "busboy";
 import { MAX_PASSWORD_LENGTH } from "~/lib/account";
 import { MAX_RESTORE_FILE_BYTES, RESTORE_FILE_FIELD, RESTORE_PASSWORD_FIELD, type RestoreResult } from "~/lib/backup";
 import { recordAudit } from "../audit/index.server";
-import type { Connection } from "../db/db.server";
+import { connect, type Connection } from "../db/db.server";
 import { type AdminUser, checkOwnPassword, getTotpKey, PASSWORD_REQUIRED } from "../identity/index.server";
 import { getConfig } from "../platform/config.server";
 import { BODY_LIMITS, bodyTooLarge, jsonError, refusedAttempt } from "../platform/http.server";
@@ -54,19 +54,17 @@ export async function checkedLease(connection: Connection, who: Restorer, passwo
  * it replacing everything, and records who did it in the restored audit log.
  * A bad file is a 400 with the reason and changes nothing. Ends the lease.
  */
-export async function restoreLeased(
-  connection: Connection,
-  lease: RestoreLease,
-  who: Restorer,
-  label: string,
-): Promise<RestoreResult> {
+export async function restoreLeased(lease: RestoreLease, who: Restorer, label: string): Promise<RestoreResult> {
   const log = getLogger();
   try {
     const started = Date.now();
     const { manifest } = await checked(() => readBackupFile(lease.file));
+    // On a connection of its own with no query time-out, as the command line's (ADR 075): a
+    // restore's statements may take longer than a request's may, and a slow one is not an outage.
+    const own = connect(getConfig().database, { queryTimeoutMs: 0 });
     const { counts, notices } = await checked(() =>
-      restoreBackup(connection, lease.file, { replace: true, totpKey: getTotpKey() }),
-    );
+      restoreBackup(own, lease.file, { replace: true, totpKey: getTotpKey() }),
+    ).finally(() => own.db.destroy());
     await recordAudit({ action: "backup-restored", ...who, target: label });
     log.info({ by: who.admin.email, rows: counts.rows, ms: Date.now() - started }, "backup restored");
     return { createdAt: manifest.createdAt, source: manifest.source, rows: counts.rows, notices };

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { getLogger } from "../platform/logger.server";
+import { destroyClient } from "./reachability.server";
 
 /**
  * This process's one LISTEN connection to PostgreSQL (ADR 075): the content
@@ -52,7 +53,8 @@ export function createListener(url: string): Listener {
     connected = false;
     clearInterval(heartbeat);
     current.removeAllListeners("notification");
-    void current.end().catch(() => {});
+    // Destroyed, not ended politely: a connection that went silent never answers the goodbye.
+    destroyClient(current);
     if (wasConnected) {
       log.warn({ err: error }, "the LISTEN connection was lost; reconnecting");
       each((subscriber) => subscriber.lost?.());

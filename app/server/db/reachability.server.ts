@@ -33,11 +33,20 @@ const GONE_CODES = new Set([
 const GONE_MESSAGES = [
   "Connection terminated",
   "timeout exceeded when trying to connect",
-  "Query read timeout",
   "Client has encountered a connection error",
   "Client was closed",
   "Connection ended",
 ];
+
+/**
+ * pg's word for a query that had no answer within the time-out: the network
+ * may be cut, or the query slow or waiting on a lock. Suspect, not proof.
+ */
+export const QUERY_TIMED_OUT = "Query read timeout";
+
+const timedOut = (error: unknown) =>
+  typeof (error as { message?: unknown } | null)?.message === "string" &&
+  (error as { message: string }).message.startsWith(QUERY_TIMED_OUT);
 
 /** True when `error` says the database could not be reached, not that it refused the query. */
 export function isUnreachableError(error: unknown): boolean {
@@ -51,6 +60,8 @@ export function isUnreachableError(error: unknown): boolean {
 export class Reachability {
   /** When the database was last found unreachable, if it still is (ms since epoch). */
   #unreachableSince: number | undefined;
+  /** When a query last failed for want of the database (ms since epoch; 0: never). */
+  #lastUnreachableAt = 0;
   /** When a query last got an answer (ms since epoch). */
   #lastReached = Date.now();
   #probing = false;
@@ -66,6 +77,11 @@ export class Reachability {
     return this.#unreachableSince === undefined ? undefined : now - this.#unreachableSince;
   }
 
+  /** True when a query failed for want of the database at or after `since` (ms since epoch), even if it is back now. */
+  failedSince(since: number): boolean {
+    return this.#lastUnreachableAt >= since;
+  }
+
   /** How long ago a query last got an answer (ms). */
   sinceReached(now = Date.now()): number {
     return now - this.#lastReached;
@@ -78,12 +94,41 @@ export class Reachability {
     this.#unreachableSince = undefined;
   }
 
-  /** Reports a failed query or connection; only one that says the database is gone counts. */
+  /**
+   * Reports a failed query or connection; only one that says the database is
+   * gone counts. A time-out is checked first by the probe: a slow query or a
+   * lock wait is not an outage, a cut network is.
+   */
   failed(error: unknown): void {
-    if (!isUnreachableError(error) || this.#unreachableSince !== undefined) return;
+    const suspect = timedOut(error);
+    if (!suspect && !isUnreachableError(error)) return;
+    this.#lastUnreachableAt = Date.now();
+    if (this.#unreachableSince !== undefined) return;
+    if (suspect) return this.#confirm(error);
+    this.#markUnreachable(error);
+  }
+
+  #markUnreachable(error: unknown): void {
+    if (this.#unreachableSince !== undefined) return;
     this.#unreachableSince = Date.now();
     getLogger().warn({ err: error }, "the database cannot be reached: answering from the page cache or with 503");
     this.#startProbe();
+  }
+
+  /** One probe now: unreachable if even a fresh connection gets no answer. */
+  #confirm(error: unknown): void {
+    if (this.#probing) return;
+    this.#probing = true;
+    this.#probe().then(
+      () => {
+        this.#probing = false;
+        this.reached();
+      },
+      () => {
+        this.#probing = false;
+        this.#markUnreachable(error);
+      },
+    );
   }
 
   #startProbe(): void {
@@ -106,16 +151,33 @@ export class Reachability {
   }
 }
 
-/** The probe: a connection of its own (a pooled one may be a dead socket), one query, closed. */
+/** A probe has its answer within this long, or fails. */
+const PROBE_WITHIN_MS = 4000;
+
+/**
+ * The probe: a connection of its own (a pooled one may be a dead socket),
+ * one query, closed; bounded in time, its socket destroyed rather than
+ * closed politely when the other end may never answer.
+ */
 export function connectionProbe(options: pg.ClientConfig, Client: typeof pg.Client): () => Promise<void> {
-  return async () => {
-    const client = new Client(options);
-    client.on("error", () => {});
-    try {
-      await client.connect();
-      await client.query("select 1");
-    } finally {
-      await client.end().catch(() => {});
-    }
-  };
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      const client = new Client({ ...options, query_timeout: PROBE_WITHIN_MS });
+      client.on("error", () => {});
+      const timer = setTimeout(() => reject(new Error("the probe had no answer in time")), PROBE_WITHIN_MS);
+      client
+        .connect()
+        .then(() => client.query("select 1"))
+        .then(() => resolve(), reject)
+        .finally(() => {
+          clearTimeout(timer);
+          destroyClient(client);
+        });
+    });
+}
+
+/** Ends a client at once, whether or not its server still answers. */
+export function destroyClient(client: pg.Client): void {
+  void client.end().catch(() => {});
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }

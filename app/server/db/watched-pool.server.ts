@@ -1,6 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import type pg from "pg";
-import { isUnreachableError, type Reachability } from "./reachability.server";
+import { isUnreachableError, QUERY_TIMED_OUT, type Reachability } from "./reachability.server";
 
 /**
  * The pool Kysely is given on PostgreSQL (ADR 075): pg's own, with each
@@ -44,6 +44,9 @@ class WatchedClient implements PostgresPoolClient {
 
   // Kysely passes either a statement and its parameters or (for streams) a cursor; the site streams none.
   query(...args: unknown[]): never {
+    // A connection whose query timed out still waits for that answer: what follows (a
+    // transaction's ROLLBACK) would wait its own time-out behind it. It fails at once instead.
+    if (this.broken) return Promise.reject(new Error(`${QUERY_TIMED_OUT} earlier on this connection`)) as never;
     const pending = (this.#client.query as (...a: unknown[]) => Promise<unknown>)(...args);
     return pending.then(
       (result) => {
@@ -51,7 +54,8 @@ class WatchedClient implements PostgresPoolClient {
         return result;
       },
       (error: unknown) => {
-        if (isUnreachableError(error)) this.broken = true;
+        if (isUnreachableError(error) || String((error as Error | null)?.message).startsWith(QUERY_TIMED_OUT))
+          this.broken = true;
         else this.#reachability.reached();
         this.#reachability.failed(error);
         throw error;

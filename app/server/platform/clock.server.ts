@@ -113,3 +113,8 @@ export async function startClock(db: Db, log: ClockLog): Promise<void> {
   await measure(true);
   setInterval(() => void measure(false), MEASURE_EVERY_MS).unref();
 }
+
+/** startClock for a command: the skew warning in its own words on stderr, nothing else. */
+export function startCommandClock(db: Db): Promise<void> {
+  return startClock(db, { info() {}, warn: (_fields, message) => console.warn(message) });
+}

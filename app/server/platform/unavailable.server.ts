@@ -58,12 +58,16 @@ function staleResponse(request: Request, context: Readonly<RouterContextProvider
  */
 export const unavailableWhileDatabaseAway: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const connection = context.get(connectionContext);
+  const startedAt = Date.now();
+  // Away now, or away for a moment during this request (it may be back by the time the render ends).
+  const metOutage = () =>
+    databaseAway(connection) || (connection.kind === "postgres" && connection.reachability.failedSince(startedAt));
   const away = () => staleResponse(request, context) ?? unavailableResponse(request);
   try {
     const response = await next();
-    return response.status >= 500 && databaseAway(connection) ? away() : response;
+    return response.status >= 500 && metOutage() ? away() : response;
   } catch (error) {
-    if (databaseAway(connection)) return away();
+    if (metOutage()) return away();
     throw error;
   }
 };
