@@ -800,6 +800,9 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
             return status;
           }),
         );
+      // Every page the load reads is in both processes' caches before the database goes: a page
+      // never rendered cannot be served without it (503 is then the right answer).
+      for (const app of apps) for (const path of readPaths) await fetch(`${app.url}${path}`);
       const restarting = (async () => {
         await sleep(Math.min(3000, LOAD_MS / 4));
         stoppedAt = Date.now();

@@ -60,10 +60,14 @@ interface VersionSource {
 }
 
 const sources = new WeakMap<Connection, VersionSource>();
+const byDb = new WeakMap<Db, VersionSource>();
 
 function sourceOf(connection: Connection): VersionSource {
   let source = sources.get(connection);
-  if (!source) sources.set(connection, (source = versionSource(connection)));
+  if (!source) {
+    sources.set(connection, (source = versionSource(connection)));
+    byDb.set(connection.db, source);
+  }
   return source;
 }
 
@@ -101,12 +105,24 @@ function versionSource(connection: Connection): VersionSource {
   };
 }
 
-export async function bumpContentVersion(db: Db | Transaction<Database>): Promise<void> {
-  await db
+/** Bumps the version in the caller's transaction; answers the new one, for `contentVersionCommitted`. */
+export async function bumpContentVersion(db: Db | Transaction<Database>): Promise<string> {
+  const row = await db
     .updateTable("content_version")
     .set((eb) => ({ version: eb("version", "+", 1) }))
     .where("id", "=", 1)
-    .execute();
+    .returning("version")
+    .executeTakeFirst();
+  return String(row?.version ?? 0);
+}
+
+/**
+ * After the transaction that bumped the version to `version` committed:
+ * this process knows it at once, so its own next request shows the edit
+ * without waiting for the announcement to come back (ADR 075).
+ */
+export function contentVersionCommitted(db: Db, version: string): void {
+  byDb.get(db)?.heard(version);
 }
 
 /**
@@ -126,9 +142,12 @@ export async function nextScheduledChange(db: Db, now = new Date()): Promise<num
 
 /** Runs a write that changes public pages, and bumps the version with it. */
 export async function changingContent<T>(db: Db, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const result = await write(trx);
-    await bumpContentVersion(trx);
-    return result;
+  let version: string | undefined;
+  const result = await db.transaction().execute(async (trx) => {
+    const written = await write(trx);
+    version = await bumpContentVersion(trx);
+    return written;
   });
+  if (version !== undefined) contentVersionCommitted(db, version);
+  return result;
 }

@@ -96,15 +96,13 @@ export class Reachability {
 
   /**
    * Reports a failed query or connection; only one that says the database is
-   * gone counts. A time-out is checked first by the probe: a slow query or a
-   * lock wait is not an outage, a cut network is.
+   * gone counts, or one that had no answer within the time-out: a request
+   * must not wait out a second one. A slow query or a lock wait can look the
+   * same; the probe, which starts at once, then ends it within a moment.
    */
   failed(error: unknown): void {
-    const suspect = timedOut(error);
-    if (!suspect && !isUnreachableError(error)) return;
+    if (!timedOut(error) && !isUnreachableError(error)) return;
     this.#lastUnreachableAt = Date.now();
-    if (this.#unreachableSince !== undefined) return;
-    if (suspect) return this.#confirm(error);
     this.#markUnreachable(error);
   }
 
@@ -113,22 +111,6 @@ export class Reachability {
     this.#unreachableSince = Date.now();
     getLogger().warn({ err: error }, "the database cannot be reached: answering from the page cache or with 503");
     this.#startProbe();
-  }
-
-  /** One probe now: unreachable if even a fresh connection gets no answer. */
-  #confirm(error: unknown): void {
-    if (this.#probing) return;
-    this.#probing = true;
-    this.#probe().then(
-      () => {
-        this.#probing = false;
-        this.reached();
-      },
-      () => {
-        this.#probing = false;
-        this.#markUnreachable(error);
-      },
-    );
   }
 
   #startProbe(): void {
@@ -147,7 +129,7 @@ export class Reachability {
         () => setTimeout(tryOnce, PROBE_EVERY_MS).unref(),
       );
     };
-    setTimeout(tryOnce, PROBE_EVERY_MS).unref();
+    tryOnce();
   }
 }
 

@@ -196,7 +196,8 @@ function shareable(res: Response, notFoundKept: boolean): boolean {
   const cacheControl = String(res.getHeader("cache-control") ?? "");
   const status = res.statusCode === 200 || (notFoundKept && res.statusCode === 404);
   // A stale answer a render gave way to (ADR 075) is an old page, never stored under the new version.
-  const stale = res.getHeader("x-cache") === "stale";
+  // (Appended to the "miss" the hit path set, hence "includes".)
+  const stale = String(res.getHeader("x-cache") ?? "").includes("stale");
   return status && !stale && /\bpublic\b/.test(cacheControl) && !res.getHeader("set-cookie");
 }
 
@@ -451,9 +452,10 @@ export function pageCache({
    * stale limit, for a render that met the outage midway (the root route's
    * middleware gives it instead of a 503, ADR 075).
    */
-  function staleAnswer(url: string): StaleAnswer | undefined {
+  function staleAnswer(url: string, metOutage = false): StaleAnswer | undefined {
     const key = cacheKey(url);
-    const entry = key !== undefined && servesStale() ? entries.get(key) : undefined;
+    // A render that met the outage may end after the database is back (mid-restart, it can blink).
+    const entry = key !== undefined && (metOutage || servesStale()) ? entries.get(key) : undefined;
     return entry && { status: entry.status, headers: entry.headers, body: entry.body };
   }
 

@@ -39,14 +39,16 @@ export interface StaleAnswer {
  * away, whatever version it was rendered at (ADR 075): what a render that
  * met the outage gives way to. Nothing without a page cache.
  */
-export const staleAnswerContext = createContext<(url: string) => StaleAnswer | undefined>(() => undefined);
+export const staleAnswerContext = createContext<(url: string, metOutage?: boolean) => StaleAnswer | undefined>(
+  () => undefined,
+);
 
 interface RequestValues {
   connection: Connection;
   config: Config;
   clientAddress: string;
   cspNonce: string;
-  staleAnswer?: (url: string) => StaleAnswer | undefined;
+  staleAnswer?: (url: string, metOutage?: boolean) => StaleAnswer | undefined;
 }
 
 /** The context of one request, as server/app.ts builds it before React Router. */

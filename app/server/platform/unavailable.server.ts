@@ -44,7 +44,7 @@ function unavailableResponse(request: Request): Response {
 function staleResponse(request: Request, context: Readonly<RouterContextProvider>): Response | undefined {
   if (request.method !== "GET") return undefined;
   const url = new URL(request.url);
-  const stale = context.get(staleAnswerContext)(url.pathname + url.search);
+  const stale = context.get(staleAnswerContext)(url.pathname + url.search, true);
   if (!stale) return undefined;
   const headers = new Headers(stale.headers);
   headers.set("X-Cache", "stale");
