@@ -30,23 +30,21 @@ const GONE_CODES = new Set([
   "ENOTFOUND",
   "EAI_AGAIN",
 ]);
+/**
+ * pg's word for a query that had no answer within the time-out: the network
+ * may be cut, or the query slow or waiting on a lock. It counts as gone (a
+ * request must not wait out a second time-out); the probe ends a false alarm.
+ */
+export const QUERY_TIMED_OUT = "Query read timeout";
+
 const GONE_MESSAGES = [
   "Connection terminated",
   "timeout exceeded when trying to connect",
+  QUERY_TIMED_OUT,
   "Client has encountered a connection error",
   "Client was closed",
   "Connection ended",
 ];
-
-/**
- * pg's word for a query that had no answer within the time-out: the network
- * may be cut, or the query slow or waiting on a lock. Suspect, not proof.
- */
-export const QUERY_TIMED_OUT = "Query read timeout";
-
-const timedOut = (error: unknown) =>
-  typeof (error as { message?: unknown } | null)?.message === "string" &&
-  (error as { message: string }).message.startsWith(QUERY_TIMED_OUT);
 
 /** True when `error` says the database could not be reached, not that it refused the query. */
 export function isUnreachableError(error: unknown): boolean {
@@ -101,12 +99,8 @@ export class Reachability {
    * same; the probe, which starts at once, then ends it within a moment.
    */
   failed(error: unknown): void {
-    if (!timedOut(error) && !isUnreachableError(error)) return;
+    if (!isUnreachableError(error)) return;
     this.#lastUnreachableAt = Date.now();
-    this.#markUnreachable(error);
-  }
-
-  #markUnreachable(error: unknown): void {
     if (this.#unreachableSince !== undefined) return;
     this.#unreachableSince = Date.now();
     getLogger().warn({ err: error }, "the database cannot be reached: answering from the page cache or with 503");

@@ -54,8 +54,7 @@ class WatchedClient implements PostgresPoolClient {
         return result;
       },
       (error: unknown) => {
-        if (isUnreachableError(error) || String((error as Error | null)?.message).startsWith(QUERY_TIMED_OUT))
-          this.broken = true;
+        if (isUnreachableError(error)) this.broken = true;
         else this.#reachability.reached();
         this.#reachability.failed(error);
         throw error;
