@@ -5,8 +5,9 @@ import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
 /**
  * Two processes on PostgreSQL, each through a proxy the test can cut
- * (docs/product/contract.md#database-outages, ADR 075): an edit in one is
- * seen by the other within a second, cache hits make no query, and while
+ * (docs/product/contract.md#database-outages, ADR 075, ADR 079): an edit in
+ * one is seen by the other's next request, cache hits at once share their
+ * version reads, and while
  * the network to the database is cut cached pages answer 200, everything
  * else 503 with Retry-After well within 10 s, nothing acknowledged is lost,
  * and everything works again once it heals, with no restart.
@@ -73,7 +74,7 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     await dropDatabase?.();
   });
 
-  it("an edit through one process is seen by the other within a second; its cache hits make no query", async () => {
+  it("an edit through one process is seen by the other at once; its hits at once share a version read", async () => {
     const admin = adminA();
     await admin.signIn();
     const created = await admin.post("/api/admin/posts", post("first-edit"));
@@ -85,8 +86,10 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
       expect((await visitor.get(path)).headers.get("x-cache")).toBe("hit");
     }
 
-    // As many queries through B's proxy while it serves 300 hits as in the same time idle. (The
-    // public API, which the analytics do not count: their writes would land in one window or the other.)
+    // 300 hits, ten at a time, through B's proxy: the hits that arrive while a version read
+    // runs share the next one (two or three reads for each ten, not ten), beside what the same
+    // time idle makes. (The public API, which the analytics do not count: their writes would
+    // land in one window or the other.)
     const hits = async () => {
       for (let i = 0; i < 30; i += 1) {
         await Promise.all(Array.from({ length: 10 }, () => visitor.get("/api/posts/first-edit")));
@@ -98,18 +101,12 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     const idleStart = toB.queries();
     await new Promise((resolve) => setTimeout(resolve, ms));
     const idle = toB.queries() - idleStart;
-    // Each hit used to read the version: 300 queries. Now only the background work's (jobs, flushes).
-    expect(duringHits, `${duringHits} queries during 300 hits, ${idle} idle`).toBeLessThanOrEqual(idle + 8);
-    expect(duringHits).toBeLessThan(30);
+    expect(duringHits, `${duringHits} queries during 300 hits, ${idle} idle`).toBeLessThanOrEqual(idle + 150);
     console.log(`cache hits: ${duringHits} queries during 300 hits (${ms} ms), ${idle} in as long idle`);
 
     const edited = await admin.put(`/api/admin/posts/${firstId}`, { ...post("first-edit"), title: "Edited on A" });
     expect(edited.status).toBe(200);
-    const seenAfter = await timeUntil(
-      async () => (await visitor.get("/blog/first-edit")).text.includes("Edited on A"),
-      1000,
-    );
-    expect(seenAfter).toBeLessThanOrEqual(1000);
+    expect((await visitor.get("/blog/first-edit")).text).toContain("Edited on A");
   });
 
   it("restarted: a page whose entry an edit outdated is served stale at once, not 503", async () => {
@@ -160,11 +157,11 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     toB.cut();
     const cutAt = Date.now();
 
-    // Cached pages: 200 at once from both, first while each still trusts its version, then stale.
+    // Cached pages: 200 from both, stale once the version read has waited a second in vain.
     for (const visitor of [visitorA, visitorB]) {
       const page = await timed(() => visitor.get("/blog/first-edit"));
       expect(page.answer.status).toBe(200);
-      expect(page.ms).toBeLessThan(1000);
+      expect(page.ms).toBeLessThan(2500);
     }
     // Anything else: 503 with Retry-After, never a 500 or a hang past 10 s.
     const [list, write, unknown] = await Promise.all([
@@ -204,9 +201,9 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     expect(acknowledged.filter((name) => !names.has(name))).toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(0);
     expect((await admin.post("/api/admin/posts", post("after-the-cut"))).status).toBe(201);
-    // B listens again: an edit through A is seen there within a second.
+    // An edit through A is seen on B's next request again.
     expect((await admin.put(`/api/admin/posts/${firstId}`, { ...post("first-edit"), title: "Back" })).status).toBe(200);
-    await timeUntil(async () => (await visitorB.get("/blog/first-edit")).text.includes("Back"), 1000);
+    expect((await visitorB.get("/blog/first-edit")).text).toContain("Back");
     console.log(`database outage: back ${back} ms after healing; ${acknowledged.length} writes acknowledged`);
   }, 60_000);
 });

@@ -1,6 +1,5 @@
 import type { Transaction } from "kysely";
 import type { Connection, Db } from "./db.server";
-import type { Listener } from "./listener.server";
 import type { Database } from "./schema.server";
 
 /**
@@ -13,8 +12,13 @@ import type { Database } from "./schema.server";
  * inside their own transactions, and the page cache reads it (ADR 052).
  */
 const READ_VERSION = "select version from content_version where id = 1";
-/** The channel migration 035's trigger announces each new version on. */
-const CHANNEL = "content_version";
+/**
+ * A primary-key read that takes longer than this means the database is in
+ * trouble: it counts as a time-out (the probe then decides, ADR 075), so a
+ * cached page is served stale within about a second of a silent network
+ * instead of after the web queries' 7 s.
+ */
+const VERSION_READ_TIMEOUT_MS = 1_000;
 
 /**
  * The current version: a reader shared by everything in this process that
@@ -23,106 +27,77 @@ const CHANNEL = "content_version";
  *
  * - SQLite (one machine): a statement prepared once; reading it costs less
  *   than keeping it in step would.
- * - PostgreSQL: once `listenForContentVersions` has the process's LISTEN
- *   connection, the version it last heard, with no query at all (ADR 075);
- *   while that connection is being made again, a named prepared statement
- *   per read; and while the database cannot be reached, an immediate
+ * - PostgreSQL: a read that starts after the caller asked, so an edit that
+ *   any process has answered shows on the next request here (ADR 079).
+ *   Callers that ask while a read is running share the next one: at most
+ *   one read runs and one waits, however many requests arrive. While the
+ *   database cannot be reached, or when the read takes over a second, a
  *   refusal (the page cache then answers what it has, stale).
  */
 export function contentVersionReader(connection: Connection): () => Promise<string> {
-  return sourceOf(connection).read;
+  let reader = readers.get(connection);
+  if (!reader) readers.set(connection, (reader = versionReader(connection)));
+  return reader;
 }
 
-/**
- * Keeps this process's version in step with every other's through `listener`
- * (PostgreSQL): each change is announced as it commits, and the version is
- * read again whenever the connection is (re)made. An edit in any process is
- * seen here as soon as the announcement arrives.
- */
-export function listenForContentVersions(connection: Connection, listener: Listener): () => void {
-  const source = sourceOf(connection);
-  return listener.subscribe(CHANNEL, {
-    notify: (payload) => source.heard(payload),
-    listening: async (client) => {
-      const result = await client.query<{ version: string }>(READ_VERSION);
-      source.heard(String(result.rows[0]?.version ?? 0));
-    },
-    lost: () => source.forget(),
-  });
-}
+const readers = new WeakMap<Connection, () => Promise<string>>();
 
-interface VersionSource {
-  read: () => Promise<string>;
-  /** A version announced or read on the LISTEN connection. */
-  heard(version: string): void;
-  /** The LISTEN connection is lost: read the version per request until it is back. */
-  forget(): void;
-}
-
-const sources = new WeakMap<Connection, VersionSource>();
-const byDb = new WeakMap<Db, VersionSource>();
-
-function sourceOf(connection: Connection): VersionSource {
-  let source = sources.get(connection);
-  if (!source) {
-    sources.set(connection, (source = versionSource(connection)));
-    byDb.set(connection.db, source);
-  }
-  return source;
-}
-
-function versionSource(connection: Connection): VersionSource {
+function versionReader(connection: Connection): () => Promise<string> {
   if (connection.kind === "sqlite") {
     const statement = connection.sqlite.prepare<[], number>(READ_VERSION).pluck();
     // better-sqlite3 reads synchronously; callers await the answer.
-    return { read: () => Promise.resolve(String(statement.get() ?? 0)), heard() {}, forget() {} };
+    return () => Promise.resolve(String(statement.get() ?? 0));
   }
   const { pool, reachability } = connection;
-  const query = { name: "read_content_version", text: READ_VERSION };
-  let known: bigint | undefined;
+  const query = { name: "read_content_version", text: READ_VERSION, query_timeout: VERSION_READ_TIMEOUT_MS };
   const unreachable = new Error("Connection terminated: the database cannot be reached");
-  return {
-    read: async () => {
-      if (known !== undefined) return String(known);
-      if (reachability.unreachableFor() !== undefined) throw unreachable;
-      try {
-        const result = await pool.query<{ version: string }>(query);
-        reachability.reached();
-        return String(result.rows[0]?.version ?? 0);
-      } catch (error) {
-        reachability.failed(error);
-        throw error;
-      }
-    },
-    // Versions only grow; an announcement may arrive after a read that already saw a newer one.
-    heard(version) {
-      const heard = BigInt(version);
-      if (known === undefined || heard > known) known = heard;
-    },
-    forget() {
-      known = undefined;
-    },
-  };
-}
-
-/** Bumps the version in the caller's transaction; answers the new one, for `contentVersionCommitted`. */
-export async function bumpContentVersion(db: Db | Transaction<Database>): Promise<string> {
-  const row = await db
-    .updateTable("content_version")
-    .set((eb) => ({ version: eb("version", "+", 1) }))
-    .where("id", "=", 1)
-    .returning("version")
-    .executeTakeFirst();
-  return String(row?.version ?? 0);
+  return readsStartedAfterAsking(async () => {
+    if (reachability.unreachableFor() !== undefined) throw unreachable;
+    try {
+      const result = await pool.query<{ version: string }>(query);
+      reachability.reached();
+      return String(result.rows[0]?.version ?? 0);
+    } catch (error) {
+      reachability.failed(error);
+      throw error;
+    }
+  });
 }
 
 /**
- * After the transaction that bumped the version to `version` committed:
- * this process knows it at once, so its own next request shows the edit
- * without waiting for the announcement to come back (ADR 075).
+ * Shares `read` between callers without ever answering one of them with a
+ * read that began before it asked: a caller that finds a read running gets
+ * the next one, which starts when the running one ends and is shared by
+ * everyone who asked meanwhile.
  */
-export function contentVersionCommitted(db: Db, version: string): void {
-  byDb.get(db)?.heard(version);
+export function readsStartedAfterAsking<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  let next: Promise<T> | undefined;
+  const start = (): Promise<T> => {
+    const current: Promise<T> = read().finally(() => {
+      if (running === current) running = undefined;
+    });
+    running = current;
+    return current;
+  };
+  const ignore = () => undefined;
+  return () => {
+    if (!running) return start();
+    next ??= running.then(ignore, ignore).then(() => {
+      next = undefined;
+      return start();
+    });
+    return next;
+  };
+}
+
+/** Bumps the version in the caller's transaction. */
+export async function bumpContentVersion(db: Db | Transaction<Database>): Promise<void> {
+  await db
+    .updateTable("content_version")
+    .set((eb) => ({ version: eb("version", "+", 1) }))
+    .where("id", "=", 1)
+    .execute();
 }
 
 /**
@@ -142,12 +117,9 @@ export async function nextScheduledChange(db: Db, now = new Date()): Promise<num
 
 /** Runs a write that changes public pages, and bumps the version with it. */
 export async function changingContent<T>(db: Db, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-  let version: string | undefined;
-  const result = await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const written = await write(trx);
-    version = await bumpContentVersion(trx);
+    await bumpContentVersion(trx);
     return written;
   });
-  if (version !== undefined) contentVersionCommitted(db, version);
-  return result;
 }

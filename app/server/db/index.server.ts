@@ -1,5 +1,4 @@
 import { getConfig } from "../platform/config.server";
-import { listenForContentVersions } from "./content-version.server";
 import { connect, type Connection, type Db } from "./db.server";
 import { createListener, type Listener } from "./listener.server";
 import { closeSqliteReaderOf } from "./sqlite-reader.server";
@@ -28,9 +27,8 @@ export function getDb(): Db {
 
 /**
  * The process's LISTEN connection on PostgreSQL (undefined on SQLite), made
- * once by whoever serves requests or runs jobs (server/main.ts): from then
- * on the content version is kept in step by announcements (ADR 075), and the
- * jobs' workers are woken by them (ADR 067).
+ * once by whoever serves requests or runs jobs (server/main.ts): the jobs'
+ * workers are woken by its announcements (ADR 067, ADR 075).
  */
 export function startListening(): Listener | undefined {
   const connection = getConnection();
@@ -38,7 +36,6 @@ export function startListening(): Listener | undefined {
   const database = getConfig().database;
   if (database.kind !== "postgres") return undefined;
   listener = createListener(database.url);
-  listenForContentVersions(connection, listener);
   return listener;
 }
 

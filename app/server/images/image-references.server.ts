@@ -5,7 +5,7 @@ import { isContentName } from "~/lib/site-content";
 import type { Db } from "../db/db.server";
 import { isForeignKeyViolation } from "../db/dialect.server";
 import type { Database } from "../db/schema.server";
-import { bumpContentVersion, contentVersionCommitted } from "../db/content-version.server";
+import { bumpContentVersion } from "../db/content-version.server";
 import type { PageQuery } from "../platform/paging.server";
 
 /**
@@ -281,18 +281,15 @@ async function usedBy(reader: Writer, id: string): Promise<ImageDeletion> {
 export async function deleteImage(db: Db, id: string): Promise<ImageDeletion> {
   if (!IMAGE_ID.test(id)) return { status: "missing" };
   try {
-    let version: string | undefined;
-    const deletion = await db.transaction().execute(async (trx): Promise<ImageDeletion> => {
+    return await db.transaction().execute(async (trx): Promise<ImageDeletion> => {
       const image = await trx.selectFrom("images").select("id").where("id", "=", id).executeTakeFirst();
       if (!image) return { status: "missing" };
       const used = await usedBy(trx, id);
       if (used.status === "used" && (used.posts > 0 || used.pages.length > 0)) return used;
       await trx.deleteFrom("images").where("id", "=", id).execute();
-      version = await bumpContentVersion(trx);
+      await bumpContentVersion(trx);
       return { status: "deleted" };
     });
-    if (version !== undefined) contentVersionCommitted(db, version);
-    return deletion;
   } catch (error) {
     if (!isForeignKeyViolation(error)) throw error;
     return usedBy(db, id);
