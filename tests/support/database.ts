@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { connect, migrateToLatest, type Connection } from "~/server/db/db.server";
+import { connect, migrateToLatest, type Connection, type Db } from "~/server/db/db.server";
 import { createPostgresDatabase, TEST_BACKEND } from "./backend";
 
 export interface FreshDatabase {
@@ -55,4 +55,20 @@ export function anotherConnection(database: FreshDatabase): Connection {
       ? { kind: "postgres", url: database.url }
       : { kind: "sqlite", file: database.url },
   );
+}
+
+/**
+ * Ends the leases of every running job, as the clock would once a killed
+ * process's leases ran out (tens of seconds for the longer kinds). That
+ * a lease runs out, and that the job then runs again elsewhere, is
+ * tests/integration/jobs-processes.db.test.ts's; a test of what a killed
+ * process leaves behind need not wait for it.
+ */
+export async function endRunningLeases(db: Db): Promise<number> {
+  const ended = await db
+    .updateTable("jobs")
+    .set({ lease_until: new Date(0).toISOString() })
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows);
 }
