@@ -16,7 +16,7 @@ import { connect, type Connection } from "~/server/db/db.server";
 import { KEY_FILE_NAME } from "~/server/identity/two-factor-key.server";
 import { TEST_BACKEND } from "../support/backend";
 import { freshPostgres, freshSqlite, type FreshDatabase } from "../support/database";
-import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
+import { ApiClient, AS_NPM_START, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
 
 /**
  * Issue 16, backup and restore (docs/product/contract.md#backups, ADR 034): one file holds the
@@ -1476,12 +1476,7 @@ describe("a large backup streams: the server's memory does not grow with the sit
   let bigAdmin: ApiClient;
 
   beforeAll(async () => {
-    // npm start's heap cap and malloc settings (docs/configuration.md#how-the-process-is-started, ADR 028).
-    big = await startServer({
-      NODE_OPTIONS: "--max-old-space-size=160",
-      MALLOC_ARENA_MAX: "2",
-      MALLOC_MMAP_THRESHOLD_: "131072",
-    });
+    big = await startServer(AS_NPM_START);
     const connection = connect(
       big.databaseUrl.startsWith("postgres")
         ? { kind: "postgres", url: big.databaseUrl }

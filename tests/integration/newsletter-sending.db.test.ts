@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "~/server/db/db.server";
 import { TEST_BACKEND } from "../support/backend";
 import { endRunningLeases, freshDatabase, type FreshDatabase } from "../support/database";
-import { ApiClient, startServer, type TestServer } from "../support/server";
+import { ApiClient, AS_NPM_START, startServer, type TestServer } from "../support/server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
 /**
@@ -37,6 +37,7 @@ afterEach(async () => {
 
 const start = async () => {
   const server = await startServer({
+    ...AS_NPM_START,
     DATABASE_URL: database.url,
     SMTP_URL: smtp.url,
     CONTACT_EMAIL: "hello@ojai.example",

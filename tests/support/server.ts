@@ -27,6 +27,17 @@ export interface TestServer {
 
 const SHUTTING_DOWN = "shutting down: finishing in-flight requests";
 
+/**
+ * npm start's heap cap and malloc settings (package.json, ADR 028), for a
+ * test that measures a process's memory against its 200 MB budget: the
+ * budget is the deployed process's.
+ */
+export const AS_NPM_START = {
+  NODE_OPTIONS: "--max-old-space-size=160 --max-semi-space-size=4",
+  MALLOC_ARENA_MAX: "2",
+  MALLOC_MMAP_THRESHOLD_: "131072",
+};
+
 export const TEST_ADMIN = { email: "admin@example.com", password: "correct-horse-battery" };
 
 /**
