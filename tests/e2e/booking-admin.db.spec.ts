@@ -1,7 +1,7 @@
 import { type Locator, type Page, type TestInfo } from "@playwright/test";
 import { formatCallTime } from "../../app/lib/call-time";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
 
 /**
  * Issue 45, the owner's side of booking a call (ADR 071): in Admin >
@@ -143,60 +143,61 @@ test("the owner changes the time zone, adds a range and a day off by the keyboar
   await expect(page.getByRole("listitem").filter({ hasText: "Booking hours changed" }).first()).toBeVisible();
 });
 
-test("a range that ends before it starts is refused beside its field, and what was typed is kept", async ({
-  page,
-  baseURL,
-}) => {
-  await putAvailability(page, baseURL!, BASELINE);
-  await openBooking(page);
-  const zone = page.getByRole("combobox", { name: "Your time zone" });
-  await zone.selectOption("Asia/Tokyo");
-  await page.getByRole("button", { name: "Add a day off" }).click();
-  await page.getByLabel("Date (day off 1)", { exact: true }).fill("2030-12-26");
+test(
+  "a range that ends before it starts is refused beside its field, and what was typed is kept",
+  DESKTOP,
+  async ({ page, baseURL }) => {
+    await putAvailability(page, baseURL!, BASELINE);
+    await openBooking(page);
+    const zone = page.getByRole("combobox", { name: "Your time zone" });
+    await zone.selectOption("Asia/Tokyo");
+    await page.getByRole("button", { name: "Add a day off" }).click();
+    await page.getByLabel("Date (day off 1)", { exact: true }).fill("2030-12-26");
 
-  // Monday's new range starts at 09:00; the owner types an end before it.
-  const mondayFrom = page.getByLabel("From (Monday)", { exact: true });
-  const mondayTo = page.getByLabel("To (Monday)", { exact: true });
-  await tabTo(page, page.getByRole("button", { name: "Add hours on Monday" }));
-  await page.keyboard.press("Enter");
-  await expect(mondayFrom).toBeFocused();
-  await expect(mondayFrom).toHaveValue("09:00");
-  await tabTo(page, mondayTo);
-  await page.keyboard.type("0800A");
-  await expect(mondayTo).toHaveValue("08:00");
-  await page.getByRole("button", { name: "Save", exact: true }).click();
+    // Monday's new range starts at 09:00; the owner types an end before it.
+    const mondayFrom = page.getByLabel("From (Monday)", { exact: true });
+    const mondayTo = page.getByLabel("To (Monday)", { exact: true });
+    await tabTo(page, page.getByRole("button", { name: "Add hours on Monday" }));
+    await page.keyboard.press("Enter");
+    await expect(mondayFrom).toBeFocused();
+    await expect(mondayFrom).toHaveValue("09:00");
+    await tabTo(page, mondayTo);
+    await page.keyboard.type("0800A");
+    await expect(mondayTo).toHaveValue("08:00");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
 
-  const message = "To (Monday) must be after its start (09:00)";
-  const alert = page.getByRole("alert");
-  await expect(alert).toContainText("Nothing was saved");
-  await expect(alert).toContainText(message);
-  await expect(mondayTo).toHaveAttribute("aria-invalid", "true");
-  await expect(mondayTo).toHaveAccessibleDescription(message);
-  // Focus goes to the field to fix.
-  await expect(mondayTo).toBeFocused();
-  await expect(mondayFrom).not.toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("To (Tuesday)", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
-  // Nothing is lost: the refused range, the zone and the day off are as typed.
-  await expect(mondayTo).toHaveValue("08:00");
-  await expect(zone).toHaveValue("Asia/Tokyo");
-  await expect(page.getByLabel("Date (day off 1)", { exact: true })).toHaveValue("2030-12-26");
-  expect(await (await page.request.get("/api/admin/booking")).json()).toMatchObject({
-    timeZone: BASELINE.timeZone,
-    weekly: BASELINE.weekly,
-  });
-  await screenshotForReview(page, "booking-admin-refused");
-  await expectNoAxeViolations(page);
+    const message = "To (Monday) must be after its start (09:00)";
+    const alert = page.getByRole("alert");
+    await expect(alert).toContainText("Nothing was saved");
+    await expect(alert).toContainText(message);
+    await expect(mondayTo).toHaveAttribute("aria-invalid", "true");
+    await expect(mondayTo).toHaveAccessibleDescription(message);
+    // Focus goes to the field to fix.
+    await expect(mondayTo).toBeFocused();
+    await expect(mondayFrom).not.toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("To (Tuesday)", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
+    // Nothing is lost: the refused range, the zone and the day off are as typed.
+    await expect(mondayTo).toHaveValue("08:00");
+    await expect(zone).toHaveValue("Asia/Tokyo");
+    await expect(page.getByLabel("Date (day off 1)", { exact: true })).toHaveValue("2030-12-26");
+    expect(await (await page.request.get("/api/admin/booking")).json()).toMatchObject({
+      timeZone: BASELINE.timeZone,
+      weekly: BASELINE.weekly,
+    });
+    await screenshotForReview(page, "booking-admin-refused");
+    await expectNoAxeViolations(page);
 
-  // The summary's entry leads to the field; once corrected, the save goes through.
-  await page.getByLabel("From (Monday)", { exact: true }).focus();
-  await alert.getByRole("link", { name: message }).click();
-  await expect(mondayTo).toBeFocused();
-  await page.keyboard.type("1100A");
-  await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Booking settings saved." })).toBeVisible();
-  await expect(page.getByRole("alert")).toBeEmpty();
-  await expect(page.getByLabel("To (Monday)", { exact: true })).toHaveValue("11:00");
-});
+    // The summary's entry leads to the field; once corrected, the save goes through.
+    await page.getByLabel("From (Monday)", { exact: true }).focus();
+    await alert.getByRole("link", { name: message }).click();
+    await expect(mondayTo).toBeFocused();
+    await page.keyboard.type("1100A");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Booking settings saved." })).toBeVisible();
+    await expect(page.getByRole("alert")).toBeEmpty();
+    await expect(page.getByLabel("To (Monday)", { exact: true })).toHaveValue("11:00");
+  },
+);
 
 test("a call booked on the site is listed under Upcoming calls and is a New lead with its time", async ({
   page,

@@ -134,68 +134,70 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize(original);
 }
 
-test("Download backup asks the password in a dialog, refuses a wrong one in place, then saves one tar file", async ({
-  page,
-}) => {
-  // Its wrong password counts on an address of its own (the sign-in throttle, ADR 046).
-  await useOwnClientAddress(page);
-  await openSettings(page);
-  const downloads: Download[] = [];
-  page.on("download", (download) => downloads.push(download));
+test(
+  "Download backup asks the password in a dialog, refuses a wrong one in place, then saves one tar file",
+  DESKTOP,
+  async ({ page }) => {
+    // Its wrong password counts on an address of its own (the sign-in throttle, ADR 046).
+    await useOwnClientAddress(page);
+    await openSettings(page);
+    const downloads: Download[] = [];
+    page.on("download", (download) => downloads.push(download));
 
-  // Escape closes the question and gives focus back to the button.
-  const opener = page.getByRole("button", { name: "Download backup" });
-  await opener.click();
-  const dialog = page.getByRole("alertdialog", { name: "Download a backup" });
-  await expectDialogReady(dialog);
-  const password = dialog.getByLabel("Your password, to confirm");
-  await expect(password).toBeFocused();
-  await expect(dialog).toContainText("every administrator's password hash");
-  await expectNoAxeViolations(page);
-  await screenshots(page, "dialog");
-  await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
-  await expect(opener).toBeFocused();
+    // Escape closes the question and gives focus back to the button.
+    const opener = page.getByRole("button", { name: "Download backup" });
+    await opener.click();
+    const dialog = page.getByRole("alertdialog", { name: "Download a backup" });
+    await expectDialogReady(dialog);
+    const password = dialog.getByLabel("Your password, to confirm");
+    await expect(password).toBeFocused();
+    await expect(dialog).toContainText("every administrator's password hash");
+    await expectNoAxeViolations(page);
+    await screenshots(page, "dialog");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
 
-  // A wrong password: no file, the page stays, the refusal under the field with what was typed kept.
-  await page.keyboard.press("Enter");
-  await expectDialogReady(dialog);
-  await password.fill("not-my-password");
-  await page.keyboard.press("Enter");
-  await expect(password).toHaveAccessibleDescription("The password is not correct");
-  await expect(dialog.getByRole("alert")).toHaveText("The password is not correct");
-  await expect(password).toBeFocused();
-  await expect(password).toHaveValue("not-my-password");
-  await expect(password).toHaveAttribute("aria-invalid", "true");
-  await expect(page).toHaveURL(/\/admin\/settings$/);
-  expect(downloads).toEqual([]);
-  await expectNoAxeViolations(page);
-  await screenshots(page, "refused");
+    // A wrong password: no file, the page stays, the refusal under the field with what was typed kept.
+    await page.keyboard.press("Enter");
+    await expectDialogReady(dialog);
+    await password.fill("not-my-password");
+    await page.keyboard.press("Enter");
+    await expect(password).toHaveAccessibleDescription("The password is not correct");
+    await expect(dialog.getByRole("alert")).toHaveText("The password is not correct");
+    await expect(password).toBeFocused();
+    await expect(password).toHaveValue("not-my-password");
+    await expect(password).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/admin\/settings$/);
+    expect(downloads).toEqual([]);
+    await expectNoAxeViolations(page);
+    await screenshots(page, "refused");
 
-  // The right one: the browser downloads the file; the dialog closes and says so.
-  await password.fill(E2E_ADMIN.password);
-  const [download] = await Promise.all([
-    page.waitForEvent("download"),
-    dialog.getByRole("button", { name: "Download", exact: true }).click(),
-  ]);
-  expect(download.suggestedFilename()).toMatch(/^site-backup-[\dT-]+Z\.tar$/);
-  const file = await download.path();
-  const head = fs.readFileSync(file).subarray(0, 512).toString("latin1");
-  expect(head.startsWith("ojai-backup/manifest.json")).toBe(true);
-  expect(head).toContain("ustar");
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-  await expect(dialog).toBeHidden();
-  await expect(opener).toBeFocused();
-  await expect(page.getByRole("status").filter({ hasText: "The backup is downloading" })).toBeVisible();
-  expect(downloads).toHaveLength(1);
-  // The cookie that told the page is gone once read.
-  expect(await page.evaluate(() => document.cookie)).not.toContain("backup-started");
-  await expectNoAxeViolations(page);
-  await screenshots(page, "started");
+    // The right one: the browser downloads the file; the dialog closes and says so.
+    await password.fill(E2E_ADMIN.password);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      dialog.getByRole("button", { name: "Download", exact: true }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^site-backup-[\dT-]+Z\.tar$/);
+    const file = await download.path();
+    const head = fs.readFileSync(file).subarray(0, 512).toString("latin1");
+    expect(head.startsWith("ojai-backup/manifest.json")).toBe(true);
+    expect(head).toContain("ustar");
+    expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+    await expect(page.getByRole("status").filter({ hasText: "The backup is downloading" })).toBeVisible();
+    expect(downloads).toHaveLength(1);
+    // The cookie that told the page is gone once read.
+    expect(await page.evaluate(() => document.cookie)).not.toContain("backup-started");
+    await expectNoAxeViolations(page);
+    await screenshots(page, "started");
 
-  // The Audit screen lists the download.
-  await page.goto("/admin/audit?action=backup-downloaded");
-  const entry = page.getByRole("listitem").filter({ hasText: download.suggestedFilename() }).first();
-  await expect(entry).toContainText("Backup downloaded");
-  await expect(entry).toContainText(E2E_ADMIN.email);
-});
+    // The Audit screen lists the download.
+    await page.goto("/admin/audit?action=backup-downloaded");
+    const entry = page.getByRole("listitem").filter({ hasText: download.suggestedFilename() }).first();
+    await expect(entry).toContainText("Backup downloaded");
+    await expect(entry).toContainText(E2E_ADMIN.email);
+  },
+);
