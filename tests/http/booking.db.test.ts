@@ -386,6 +386,29 @@ describe(`booking a call (${TEST_BACKEND})`, () => {
     expect((await book(slot.start)).status).toBe(201);
   });
 
+  it("cancelled by the owner (POST /api/admin/bookings/{id}/cancel): the slot is free again, once, and the audit log says so", async () => {
+    const slot = await freeSlot();
+    const booked = await book(slot.start);
+    expect(booked.status, booked.text).toBe(201);
+    const { id } = booked.json as { id: string };
+    const cancelled = await admin.post(`/api/admin/bookings/${id}/cancel`);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.json).toEqual({ id, start: slot.start, end: slot.end, status: "cancelled" });
+    expect((await slotsBetween(dateOf(slot), dateOf(slot))).slots).toContainEqual(slot);
+    // Again: nothing changes, and nothing more is recorded.
+    expect((await admin.post(`/api/admin/bookings/${id}/cancel`)).json.status).toBe("cancelled");
+    expect((await admin.post(`/api/admin/bookings/${crypto.randomUUID()}/cancel`)).status).toBe(404);
+    expect((await new ApiClient(server.url).post(`/api/admin/bookings/${id}/cancel`)).status).toBe(401);
+
+    const audit = async (action: string) =>
+      ((await admin.get(`/api/admin/audit?action=${action}&limit=100`)).json as Array<{ target: string }>).map(
+        (entry) => entry.target,
+      );
+    expect((await audit("booking-cancelled")).filter((target) => target === id)).toHaveLength(1);
+    // The hours saved in beforeAll, with booking on.
+    expect(await audit("booking-changed")).toContain("on");
+  });
+
   it("refuses a time not offered with 400: off the grid, past, too soon, on a day off, beyond the horizon", async () => {
     const slot = await freeSlot();
     const offGrid = new Date(Date.parse(slot.start) + 60_000).toISOString();

@@ -418,6 +418,23 @@ describe("unknown paths and the not-found log", () => {
     const after = await admin.get("/api/admin/not-found?limit=100");
     expect(after.json.some((entry: { path: string }) => entry.path === "/counted-once")).toBe(false);
     expect((await admin.get("/api/admin/not-found?offset=-1")).status).toBe(400);
+
+    // Dismiss, the screen's form (without JavaScript): the path leaves the log, and the audit log says so.
+    const dismiss = (path: string, cookie = admin.cookie) =>
+      fetch(`${server.url}/admin/not-found`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, Origin: server.url },
+        body: new URLSearchParams({ intent: "dismiss", path }),
+      });
+    expect((await dismiss("/counted-often", "")).status).not.toBe(200);
+    expect((await dismiss("/counted-often")).status).toBe(200);
+    const left = await admin.get("/api/admin/not-found?limit=100");
+    expect(left.json.some((entry: { path: string }) => entry.path === "/counted-often")).toBe(false);
+    const dismissed = (await admin.get("/api/admin/audit?action=not-found-dismissed&limit=100")).json as Array<{
+      target: string;
+    }>;
+    expect(dismissed.map((entry) => entry.target)).toEqual(["/counted-often"]);
   });
 });
 

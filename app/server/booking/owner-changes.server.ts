@@ -24,8 +24,13 @@ export async function saveAvailabilityBy(db: Db, value: Availability, by: Change
   return saved;
 }
 
-/** Cancels a call for the owner and records `booking-cancelled` (target: the booking's id). */
+/**
+ * Cancels a call for the owner and records `booking-cancelled` (target: the
+ * booking's id). A call already cancelled changes nothing, and is not
+ * recorded again.
+ */
 export async function cancelBookingBy(db: Db, booking: Booking, by: ChangedBy): Promise<Booking> {
+  if (booking.status === "cancelled") return booking;
   const cancelled = await cancelBooking(db, booking);
   await recordAudit({ action: "booking-cancelled", target: booking.id, ...by });
   return cancelled;

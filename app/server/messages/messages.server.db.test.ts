@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type FreshDatabase } from "../../../tests/support/database";
 import { countMessagesBySender, deleteMessagesFrom, messagesForExport } from "./contact.server";
+import { countLeadsByStatus } from "./leads.server";
 import type { Db } from "../db/db.server";
 
 /**
@@ -81,5 +82,24 @@ describe("senders", () => {
     expect(await deleteMessagesFrom(db, "SAME.SENDER@EXAMPLE.COM")).toBe(6);
     expect(await deleteMessagesFrom(db, "same.sender@example.com")).toBe(0);
     expect(await exported(200)).toHaveLength(17);
+  });
+});
+
+describe("leads by status", () => {
+  it("counts each status as a number, every status named (PostgreSQL answers a count as text)", async () => {
+    const left = (await db.selectFrom("contact_messages").select("id").orderBy("id").execute()).map((row) => row.id);
+    const set = (status: "won" | "spam" | "contacted", some: string[]) =>
+      db.updateTable("contact_messages").set({ status }).where("id", "in", some).execute();
+    await set("won", left.slice(0, 2));
+    await set("spam", left.slice(2, 3));
+    await set("contacted", left.slice(3, 5));
+    expect(await countLeadsByStatus(db)).toEqual({
+      new: left.length - 5,
+      contacted: 2,
+      qualified: 0,
+      won: 2,
+      lost: 0,
+      spam: 1,
+    });
   });
 });
