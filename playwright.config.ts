@@ -11,23 +11,20 @@ export { E2E_ADMIN } from "./tests/support/e2e-site";
 const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } };
 
 /**
- * The backends to run on (npm test sets TEST_BACKENDS): the first for every
- * file in both viewports, each other one for the `*.db.spec.ts` files on the
- * desktop: those whose outcome can differ with the database, because they
- * write through the admin (posts, drafts and revisions, administrators,
- * settings and the backup, the inbox, images, two-factor secrets, the pages'
- * content, the analytics) or search (each backend has its own full-text search).
- * Without it, TEST_DATABASE's backend alone, as when working on one file.
+ * The backend the browser tests run on: TEST_BACKENDS's first (SQLite when
+ * npm test runs both), else TEST_DATABASE's. Every behaviour whose outcome
+ * can differ with the database is checked on each backend by the Vitest
+ * tests of the same server, over HTTP; the browser adds what the pages do
+ * with those answers, which is the same on any backend (ADR 080).
+ * `TEST_DATABASE=postgres npx playwright test` runs them all on PostgreSQL.
  */
-const [first, ...others] = (process.env.TEST_BACKENDS ?? process.env.TEST_DATABASE ?? "sqlite")
-  .split(",")
-  .map((backend) => backend.trim())
-  .filter(Boolean) as Array<"sqlite" | "postgres">;
+const backend = ((process.env.TEST_BACKENDS ?? process.env.TEST_DATABASE ?? "sqlite").split(",")[0]?.trim() ||
+  "sqlite") as "sqlite" | "postgres";
 
-export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibility: boolean }>({
+export default defineConfig<object, { backend: "sqlite" | "postgres" }>({
   testDir: "tests/e2e",
   // The PostgreSQL to run on, found or started once for the run (ADR 049).
-  globalSetup: [first, ...others].includes("postgres") ? "./tests/support/postgres-setup.ts" : undefined,
+  globalSetup: backend === "postgres" ? "./tests/support/postgres-setup.ts" : undefined,
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
@@ -54,17 +51,9 @@ export default defineConfig<object, { backend: "sqlite" | "postgres"; accessibil
     },
   },
   projects: [
-    { name: "desktop", use: { ...desktop, backend: first } },
+    { name: "desktop", use: { ...desktop, backend } },
     // Tests tagged @desktop (DESKTOP in tests/e2e/fixtures.ts) check what no
     // screen size changes: they run on the desktop alone.
-    { name: "phone", grepInvert: /@desktop/, use: { ...devices["Pixel 7"], backend: first } },
-    // The other backends: the desktop viewport, for the files whose behaviour
-    // depends on the database (the rest is the same page on any backend),
-    // without axe: the markup is the desktop project's (ADR 058).
-    ...others.map((backend) => ({
-      name: `desktop-${backend}`,
-      testMatch: "**/*.db.spec.ts",
-      use: { ...desktop, backend, accessibility: false },
-    })),
+    { name: "phone", grepInvert: /@desktop/, use: { ...devices["Pixel 7"], backend } },
   ],
 });

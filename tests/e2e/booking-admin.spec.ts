@@ -13,7 +13,7 @@ import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, 
  * cancels it there, and the time is offered again.
  *
  * The availability is one setting for the whole site, which other files
- * (booking.db.spec.ts) change too: the tests here run one after the other,
+ * (booking.spec.ts) change too: the tests here run one after the other,
  * each sets the availability it needs, and each puts back what it found.
  */
 test.describe.configure({ mode: "serial" });

@@ -29,13 +29,10 @@ export async function hydrated(page: Page) {
  * a click are full page loads too: call `hydrated(page)` before relying on
  * their scripts. A test fails if the browser reported a CSP violation.
  */
-export const test = base.extend<object, { backend: "sqlite" | "postgres"; accessibility: boolean; site: Site }>({
+export const test = base.extend<object, { backend: "sqlite" | "postgres"; site: Site }>({
   // The database the worker's site runs on: a project's option
   // (playwright.config.ts), TEST_DATABASE's by default.
   backend: [TEST_BACKEND, { scope: "worker", option: true }],
-  // Whether expectNoAxeViolations runs axe: off in the projects that run the
-  // same pages again on another backend (playwright.config.ts).
-  accessibility: [true, { scope: "worker", option: true }],
   // Each worker process has a site of its own: the built server on a new
   // database with the sample posts, on its own port (E2E_PORT + the worker's
   // slot). Workers run side by side without seeing each other's changes, and
@@ -102,7 +99,6 @@ const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-
  * frames still goes through AxeBuilder, which checks inside them.
  */
 export async function expectNoAxeViolations(page: Page) {
-  if ((test.info().project.use as { accessibility?: boolean }).accessibility === false) return;
   let violations: Result[];
   if (page.frames().length > 1) {
     violations = (await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()).violations;

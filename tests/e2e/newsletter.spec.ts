@@ -23,7 +23,7 @@ import {
  * button that unsubscribes.
  *
  * The e-mails need a mail server, so the file runs a site of its own
- * (booking.db.spec.ts does the same), on the project's backend, with the
+ * (booking.spec.ts does the same), on the project's backend, with the
  * sample posts and the test SMTP server; the admin's API tells each
  * subscriber's status.
  */

@@ -19,7 +19,7 @@ import { ApiClient, startServer, type TestServer } from "../support/server";
  * source; a flood of unique referrers, campaigns, addresses and 404 paths
  * leaving the tables bounded; kill -9 losing at most the last few seconds,
  * SIGTERM none. The browser's own view (a real Chromium, no other host) is
- * tests/e2e/analytics.db.spec.ts.
+ * tests/e2e/analytics.spec.ts.
  *
  * Client addresses are told apart by X-Forwarded-For: the test connects from
  * the loopback address, which TRUST_PROXY trusts by default.
