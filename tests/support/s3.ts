@@ -35,6 +35,10 @@ export async function startS3Server(bucket = "site-backups"): Promise<TestS3Serv
     for (const record of event.Records) events.push({ name: record.eventName, key: record.s3.object.key });
   });
   const { port } = await server.run();
+  // Removed when the test process ends, never at stop(): a request s3rver
+  // was still handling (an upload the test cut off) would go on to open its
+  // object files, and their folder gone, fail as an uncaught ENOENT.
+  process.once("exit", () => fs.rmSync(directory, { recursive: true, force: true }));
   let stopped = false;
   return {
     port,
@@ -49,7 +53,6 @@ export async function startS3Server(bucket = "site-backups"): Promise<TestS3Serv
       const closed = server.close();
       server.httpServer.closeAllConnections();
       await closed;
-      fs.rmSync(directory, { recursive: true, force: true });
     },
   };
 }
