@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
 import { CODE_MAX_LENGTH } from "~/lib/account";
 import { ConfigError } from "../platform/config.server";
 import type { Connection, Db } from "../db/db.server";
@@ -345,8 +344,13 @@ export async function pendingSetup(db: Db, user: { id: string; email: string }):
   return { secret, otpauthUrl: await otpauthUrl(db, user.email, secret) };
 }
 
-/** The QR code of an otpauth:// URL as an SVG document, drawn here (no outside service sees the secret). */
-export function qrCodeSvg(url: string): Promise<string> {
+/**
+ * The QR code of an otpauth:// URL as an SVG document, drawn here (no
+ * outside service sees the secret). qrcode (and pngjs) load on the first
+ * setup, not at every process's start.
+ */
+export async function qrCodeSvg(url: string): Promise<string> {
+  const { default: QRCode } = await import("qrcode");
   return QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
 }
 

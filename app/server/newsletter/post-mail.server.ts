@@ -20,7 +20,6 @@
  */
 import type { Element, ElementContent, Properties, Root } from "hast";
 import { convert, type HtmlToTextOptions } from "html-to-text";
-import juice from "juice";
 import rehypeParse from "rehype-parse";
 import rehypeStringify from "rehype-stringify";
 import { unified } from "unified";
@@ -338,6 +337,9 @@ export async function renderPostMail(input: PostMailInput): Promise<PostMail> {
   const body = await mailBody(input.post.body, articleUrl);
   // The cached nodes are copied into this mail's tree, never changed by it.
   const document = mailDocument(input, siteUrl, articleUrl, structuredClone(body.nodes));
+  // Loaded here, not at start: juice brings some 250 files (cheerio, undici)
+  // that only a process sending a post's mail needs.
+  const { default: juice } = await import("juice");
   const html = juice.inlineContent(printer.stringify(document), STYLESHEET, {
     applyWidthAttributes: false,
     applyHeightAttributes: false,
