@@ -1,5 +1,5 @@
 import { analyticsReport, parseRange, reportCsv } from "~/server/analytics/index.server";
-import { dbContext } from "~/server/platform/context.server";
+import { connectionContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.analytics.csv";
 
@@ -8,7 +8,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const range = parseRange(new URL(request.url).searchParams);
   if (!range.ok) return jsonError(400, range.message);
   const { from, to } = range.value;
-  return new Response(`\uFEFF${reportCsv(await analyticsReport(context.get(dbContext), range.value))}`, {
+  return new Response(`\uFEFF${reportCsv(await analyticsReport(context.get(connectionContext), range.value))}`, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="analytics-${from}-to-${to}.csv"`,

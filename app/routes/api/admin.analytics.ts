@@ -1,6 +1,6 @@
 import { analyticsReport, parseRange } from "~/server/analytics/index.server";
 import { leadsBySource } from "~/server/messages/index.server";
-import { dbContext } from "~/server/platform/context.server";
+import { connectionContext, dbContext } from "~/server/platform/context.server";
 import { jsonError, methodNotAllowed } from "~/server/platform/http.server";
 import type { Route } from "./+types/admin.analytics";
 
@@ -19,7 +19,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!range.ok) return jsonError(400, range.message);
   const db = context.get(dbContext);
   const { from, to } = range.value;
-  const [report, leads] = await Promise.all([analyticsReport(db, range.value), leadsBySource(db, from, to)]);
+  const [report, leads] = await Promise.all([
+    analyticsReport(context.get(connectionContext), range.value),
+    leadsBySource(db, from, to),
+  ]);
   return Response.json(
     { ...report, leads },
     {

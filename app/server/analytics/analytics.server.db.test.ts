@@ -55,7 +55,7 @@ async function emptyTables() {
   for (const table of TABLES) await db.deleteFrom(table).execute();
 }
 
-const report = async () => analyticsReport(db, { from: TODAY, to: TODAY });
+const report = async () => analyticsReport(database.connection, { from: TODAY, to: TODAY });
 
 describe("counting and writing", () => {
   it("sums two processes: each view once, each visitor once a day however many processes saw them", async () => {
@@ -335,5 +335,26 @@ describe("the range of a report", () => {
     ]) {
       expect(range(bad).ok, bad).toBe(false);
     }
+  });
+});
+
+describe("reading", () => {
+  it("a report read while another process writes agrees with itself: its totals are its lists' sums", async () => {
+    await emptyTables();
+    const writer = new AnalyticsCounter();
+    const sums = (numbers: Awaited<ReturnType<typeof report>>) => ({
+      total: numbers.totals.views,
+      pages: numbers.pages.reduce((sum, page) => sum + page.views, 0),
+      devices: numbers.devices.reduce((sum, device) => sum + device.views, 0),
+    });
+    for (let i = 0; i < 30; i++) {
+      writer.recordView(`/page-${i}`, headers(), `203.0.113.${i}`, SITE, NOW);
+      const [, ...read] = await Promise.all([writeCounts(second.db, writer, NOW), report(), report(), report()]);
+      for (const numbers of read) {
+        const { total, pages, devices } = sums(numbers);
+        expect({ pages, devices }, `write ${i}`).toEqual({ pages: total, devices: total });
+      }
+    }
+    expect(sums(await report())).toEqual({ total: 30, pages: 30, devices: 30 });
   });
 });

@@ -1,4 +1,5 @@
-import type { Db } from "../db/db.server";
+import type { Connection, Db } from "../db/db.server";
+import { inSnapshot } from "../db/snapshot.server";
 import { utcDay } from "./counter.server";
 import { daysBefore } from "./store.server";
 
@@ -94,22 +95,17 @@ async function top(db: Db, { from, to }: Range, dimension: string, by: "hits" | 
   return rows.map((row) => ({ key: row.key, hits: Number(row.hits), visitors: Number(row.visitors) }));
 }
 
-/** The numbers over `range`: every day in it (a day with nothing counted shows zeros), oldest first. */
-export async function analyticsReport(db: Db, range: Range): Promise<AnalyticsReport> {
-  const [dayRows, pages, sources, campaigns, devices, conversionPages, conversionSources] = await Promise.all([
-    db
-      .selectFrom("analytics_days")
-      .select(["day", "views", "visitors", "conversions"])
-      .where("day", ">=", range.from)
-      .where("day", "<=", range.to)
-      .execute(),
-    top(db, range, "page", "hits"),
-    top(db, range, "source", "visitors"),
-    top(db, range, "campaign", "visitors"),
-    top(db, range, "device", "visitors"),
-    top(db, range, "conversion_page", "hits"),
-    top(db, range, "conversion_source", "hits"),
-  ]);
+/**
+ * The numbers over `range`: every day in it (a day with nothing counted shows
+ * zeros), oldest first. Read on one snapshot: another process's write that
+ * commits meanwhile shows in every number or in none, so the totals always
+ * agree with the lists.
+ */
+export async function analyticsReport(connection: Connection, range: Range): Promise<AnalyticsReport> {
+  const [dayRows, pages, sources, campaigns, devices, conversionPages, conversionSources] = await inSnapshot(
+    connection,
+    (db) => readReport(db, range),
+  );
   const byDay = new Map(dayRows.map((row) => [row.day, row]));
   const days: AnalyticsReport["days"] = [];
   const messages: AnalyticsReport["conversions"]["days"] = [];
@@ -187,4 +183,22 @@ export function parseScreenRange(
   const parsed = parseRange(params, now);
   if (parsed.ok) return { range: parsed.value, preset: null, error: null };
   return { range: last(DEFAULT_RANGE_DAYS), preset: DEFAULT_RANGE_DAYS, error: parsed.message };
+}
+
+/** The report's reads, side by side on `db` (one snapshot's). */
+function readReport(db: Db, range: Range) {
+  return Promise.all([
+    db
+      .selectFrom("analytics_days")
+      .select(["day", "views", "visitors", "conversions"])
+      .where("day", ">=", range.from)
+      .where("day", "<=", range.to)
+      .execute(),
+    top(db, range, "page", "hits"),
+    top(db, range, "source", "visitors"),
+    top(db, range, "campaign", "visitors"),
+    top(db, range, "device", "visitors"),
+    top(db, range, "conversion_page", "hits"),
+    top(db, range, "conversion_source", "hits"),
+  ]);
 }

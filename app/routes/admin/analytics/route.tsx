@@ -5,7 +5,7 @@ import { LEAD_STATUS_LABELS } from "~/content/leads";
 import { pageMeta } from "~/lib/seo";
 import { analyticsReport, chartOf, parseScreenRange } from "~/server/analytics/index.server";
 import { leadsBySource } from "~/server/messages/index.server";
-import { dbContext } from "~/server/platform/context.server";
+import { connectionContext, dbContext } from "~/server/platform/context.server";
 import type { Route } from "./+types/route";
 import { AnalyticsChart } from "./chart";
 import { DateField } from "./date-field";
@@ -21,7 +21,10 @@ import { NumbersTable } from "./numbers-table";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { range, preset, error } = parseScreenRange(new URL(request.url).searchParams);
   const db = context.get(dbContext);
-  const [report, leads] = await Promise.all([analyticsReport(db, range), leadsBySource(db, range.from, range.to)]);
+  const [report, leads] = await Promise.all([
+    analyticsReport(context.get(connectionContext), range),
+    leadsBySource(db, range.from, range.to),
+  ]);
   return { report, leads, chart: chartOf(report.days), preset, error };
 }
 
