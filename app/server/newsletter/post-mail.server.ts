@@ -337,8 +337,8 @@ export async function renderPostMail(input: PostMailInput): Promise<PostMail> {
   const body = await mailBody(input.post.body, articleUrl);
   // The cached nodes are copied into this mail's tree, never changed by it.
   const document = mailDocument(input, siteUrl, articleUrl, structuredClone(body.nodes));
-  // Loaded here, not at start: juice brings some 250 files (cheerio, undici)
-  // that only a process sending a post's mail needs.
+  // Loaded here, not at start: juice, with cheerio and undici, is a 2.3 MB
+  // chunk of the server build that only a process sending a post's mail needs.
   const { default: juice } = await import("juice");
   const html = juice.inlineContent(printer.stringify(document), STYLESHEET, {
     applyWidthAttributes: false,
