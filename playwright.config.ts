@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { testBrowser } from "./scripts/lib/test-browser.mjs";
 
 // Each worker starts its own site on a new database (tests/support/e2e-site.ts,
 // through the \`site\` fixture in tests/e2e/fixtures.ts), so files run side by
@@ -40,7 +41,8 @@ export default defineConfig<object, { backend: "sqlite" | "postgres" }>({
     trace: "off",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // Debian's Chromium, its headless shell where installed (ADR 082).
+      executablePath: testBrowser(),
       args: [
         "--no-sandbox",
         "--disable-gpu",

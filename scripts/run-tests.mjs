@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { FULL_CHROMIUM, testBrowser } from "./lib/test-browser.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const out = path.join(root, ".tmp");
@@ -68,9 +69,13 @@ if (unknown.length > 0 || backends.length === 0) {
   console.error(`TEST_BACKENDS must list sqlite and/or postgres, not "${process.env.TEST_BACKENDS}"`);
   process.exit(1);
 }
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = testBrowser();
 if (!fs.existsSync(chromium)) {
-  console.error(`Chromium is missing at ${chromium}; install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+  console.error(
+    `Chromium is missing at ${chromium}; install it (apt-get install chromium-headless-shell) or set CHROMIUM_PATH.`,
+  );
+} else if (chromium === FULL_CHROMIUM) {
+  console.error(`Browser tests run in the full Chromium: apt-get install chromium-headless-shell for a quicker run.`);
 }
 
 const signalGroups = (signal) => {
