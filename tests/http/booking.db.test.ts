@@ -405,6 +405,16 @@ describe(`booking a call (${TEST_BACKEND})`, () => {
         (entry) => entry.target,
       );
     expect((await audit("booking-cancelled")).filter((target) => target === id)).toHaveLength(1);
+
+    // Five cancels at once (a double click, two tabs): one cancels, and one entry says so.
+    const other = await book((await freeSlot()).start);
+    expect(other.status, other.text).toBe(201);
+    const otherId = (other.json as { id: string }).id;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => admin.post(`/api/admin/bookings/${otherId}/cancel`)),
+    );
+    expect(answers.map((answer) => [answer.status, answer.json.status])).toEqual(Array(5).fill([200, "cancelled"]));
+    expect((await audit("booking-cancelled")).filter((target) => target === otherId)).toHaveLength(1);
     // The hours saved in beforeAll, with booking on.
     expect(await audit("booking-changed")).toContain("on");
   });

@@ -257,7 +257,7 @@ describe(`moving a call (${TEST_BACKEND})`, () => {
 
   it("of a cancelled call is refused (409)", async () => {
     const [first, second] = slotsOn(7);
-    const booking = await cancelBooking(db, await book(first!.start));
+    const { booking } = await cancelBooking(db, await book(first!.start));
     expect((await refusal(rescheduleBooking(db, availability, booking, second!.start))).status).toBe(409);
   });
 });
@@ -271,7 +271,8 @@ describe(`cancelling a call (${TEST_BACKEND})`, () => {
     expect(await free(dayOf(slot!))).not.toContainEqual(slot);
 
     const cancelled = await cancelBooking(db, (await findBookingByToken(db, token))!);
-    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.changed).toBe(true);
+    expect(cancelled.booking.status).toBe("cancelled");
     const row = await rowOf(booking.id);
     expect(row).toMatchObject({ status: "cancelled", slot: null, sequence: 1, uid: `booking-${booking.id}` });
     expect(row.cancelled_at).not.toBeNull();
@@ -292,8 +293,9 @@ describe(`cancelling a call (${TEST_BACKEND})`, () => {
     expect((await events("booking.cancelled")).map((event) => event.data.id)).toEqual([booking.id]);
 
     // Cancelling again changes nothing and queues nothing.
-    await cancelBooking(db, (await findBookingByToken(db, token))!);
-    await cancelBooking(db, booking);
+    expect((await cancelBooking(db, (await findBookingByToken(db, token))!)).changed).toBe(false);
+    // Loaded while it still stood: the update finds it cancelled.
+    expect(await cancelBooking(db, booking)).toEqual({ booking: { ...booking, status: "cancelled" }, changed: false });
     expect(await mailJobs(booking.id)).toHaveLength(jobs.length);
     expect(await rowOf(booking.id)).toMatchObject({ sequence: 1 });
     expect(await events("booking.cancelled")).toHaveLength(1);

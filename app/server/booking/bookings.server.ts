@@ -262,9 +262,14 @@ export async function createBooking(
   }
 }
 
-/** Cancels a standing booking: its slot is free again, the visitor and the owner get a CANCEL. */
-export async function cancelBooking(db: Db, booking: Booking): Promise<Booking> {
-  if (booking.status === "cancelled") return booking;
+/**
+ * Cancels a standing booking: its slot is free again, the visitor and the
+ * owner get a CANCEL. Answers the booking as cancelled, and whether this
+ * call cancelled it: false when it already was, or when a request at the
+ * same moment did it first (its caller records nothing more).
+ */
+export async function cancelBooking(db: Db, booking: Booking): Promise<{ booking: Booking; changed: boolean }> {
+  if (booking.status === "cancelled") return { booking, changed: false };
   return db.transaction().execute(async (trx) => {
     await lockBookings(trx);
     const now = new Date().toISOString();
@@ -276,7 +281,7 @@ export async function cancelBooking(db: Db, booking: Booking): Promise<Booking> 
       .returning(["sequence", "message_id", "email", "name", "start_at", "end_at"])
       .executeTakeFirst();
     // Cancelled meanwhile by another request: nothing more to do.
-    if (!updated) return { ...booking, status: "cancelled" as const };
+    if (!updated) return { booking: { ...booking, status: "cancelled" as const }, changed: false };
     if (updated.message_id)
       await setLeadCall(trx, updated.message_id, {
         start: updated.start_at,
@@ -296,7 +301,7 @@ export async function cancelBooking(db: Db, booking: Booking): Promise<Booking> 
       email: updated.email,
       messageId: updated.message_id,
     });
-    return { ...booking, status: "cancelled" as const };
+    return { booking: { ...booking, status: "cancelled" as const }, changed: true };
   });
 }
 

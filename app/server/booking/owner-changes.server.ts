@@ -27,11 +27,10 @@ export async function saveAvailabilityBy(db: Db, value: Availability, by: Change
 /**
  * Cancels a call for the owner and records `booking-cancelled` (target: the
  * booking's id). A call already cancelled changes nothing, and is not
- * recorded again.
+ * recorded again, even by two requests at once.
  */
 export async function cancelBookingBy(db: Db, booking: Booking, by: ChangedBy): Promise<Booking> {
-  if (booking.status === "cancelled") return booking;
-  const cancelled = await cancelBooking(db, booking);
-  await recordAudit({ action: "booking-cancelled", target: booking.id, ...by });
+  const { booking: cancelled, changed } = await cancelBooking(db, booking);
+  if (changed) await recordAudit({ action: "booking-cancelled", target: booking.id, ...by });
   return cancelled;
 }
