@@ -24,6 +24,7 @@ import { chromium } from "@playwright/test";
 import sharp from "sharp";
 import { assertBuilt, root, startBuiltSite } from "./lib/built-site.mjs";
 import { median } from "./lib/median.mjs";
+import { FULL_CHROMIUM } from "./lib/test-browser.mjs";
 
 const { values: opts } = parseArgs({
   options: {
@@ -32,7 +33,7 @@ const { values: opts } = parseArgs({
     json: { type: "string", default: path.join(root, ".tmp", "lighthouse-results.json") },
   },
 });
-const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromePath = process.env.CHROMIUM_PATH ?? FULL_CHROMIUM;
 const CHROME_FLAGS = [
   "--headless=new",
   "--no-sandbox",

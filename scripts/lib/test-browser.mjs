@@ -1,12 +1,13 @@
 import fs from "node:fs";
 
 /**
- * The Chromium the browser tests drive (ADR 082): CHROMIUM_PATH, else
- * Debian's Chromium in its headless shell (package chromium-headless-shell),
- * else Debian's full Chromium. The shell is the same engine without the
- * browser's window layer, what Playwright itself runs headless tests in; it
- * took a third less CPU for the same tests. Lighthouse and screenshots keep
- * the full browser, as a person has.
+ * Debian's Chromium, where the scripts find it (ADR 082). FULL_CHROMIUM is
+ * the whole browser, as a visitor has it: Lighthouse runs in it.
+ * testBrowser() is the one the browser tests drive: CHROMIUM_PATH, else the
+ * headless shell (package chromium-headless-shell), else the full browser.
+ * The shell is the same engine without the browser's window layer, what
+ * Playwright itself runs headless tests in; it took a third less CPU for
+ * the same tests.
  */
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
 export const FULL_CHROMIUM = "/usr/bin/chromium";
