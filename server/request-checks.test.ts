@@ -9,10 +9,11 @@ import { refuseCrossOriginWrites } from "./request-checks";
  */
 const SITE = "https://example.com";
 
-function check(method: string, headers: Record<string, string>): number | "next" {
+function check(method: string, headers: Record<string, string>, path = "/api/contact"): number | "next" {
   let outcome: number | "next" = "next";
   const req = {
     method,
+    originalUrl: path,
     protocol: "https",
     get: (name: string) => (name === "host" ? "example.com" : headers[name.toLowerCase()]),
   } as unknown as Request;
@@ -44,5 +45,16 @@ describe("refuseCrossOriginWrites", () => {
     expect(check("POST", { origin: "null", "sec-fetch-site": "cross-site" })).toBe(403);
     expect(check("POST", { origin: "null", "sec-fetch-site": "same-site" })).toBe(403);
     expect(check("POST", { origin: "null" })).toBe(403);
+  });
+
+  it("takes `Origin: null` without Sec-Fetch-Site (Safari before 16.4) on a signed link's path alone", () => {
+    for (const path of ["/book/manage/abc", "/newsletter/unsubscribe/abc.data", "/Newsletter/Confirm/abc?x=1"]) {
+      expect(check("POST", { origin: "null" }, path)).toBe("next");
+      expect(check("POST", { origin: "null", "sec-fetch-site": "cross-site" }, path)).toBe(403);
+      expect(check("POST", { origin: "https://evil.example" }, path)).toBe(403);
+    }
+    for (const path of ["/api/admin/posts", "/admin/login", "/blog/preview/abc", "/admin/invite/abc", "/book"]) {
+      expect(check("POST", { origin: "null" }, path)).toBe(403);
+    }
   });
 });

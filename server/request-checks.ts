@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import onHeaders from "on-headers";
+import { isSignedLinkPath } from "~/lib/secret-paths";
 import { BODY_LIMITS } from "~/server/platform/http.server";
 
 // The checks that refuse a request before any route runs (ADR 023). Each can
@@ -24,19 +25,26 @@ export function refuseUnknownMethods(req: Request, res: Response, next: NextFunc
  * A form posted from a page whose Referrer-Policy is no-referrer (a booking's
  * link, ADR 071) carries `Origin: null` even to its own site (the Fetch
  * standard's rule for navigations); the browser's Sec-Fetch-Site, which no
- * page can set, then says whether it came from this site.
+ * page can set, then says whether it came from this site. Safari before 16.4
+ * sends no Sec-Fetch-Site: its `Origin: null` is taken on a signed link's
+ * own path (a booking's, a subscriber's), whose write is authorised by the
+ * token in that path and never by a cookie, so no other page can forge it
+ * without already holding what the write needs.
  */
 export function refuseCrossOriginWrites(siteOrigin: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const origin = req.get("origin");
     const ownOrigin = `${req.protocol}://${req.get("host")}`;
+    const fetchSite = req.get("sec-fetch-site");
     const crossOrigin =
       origin === "null"
-        ? req.get("sec-fetch-site") !== "same-origin"
+        ? fetchSite === undefined
+          ? !isSignedLinkPath(req.originalUrl)
+          : fetchSite !== "same-origin"
         : origin
           ? origin !== siteOrigin && origin !== ownOrigin
-          : req.get("sec-fetch-site") === "cross-site";
+          : fetchSite === "cross-site";
     if (crossOrigin) {
       res.status(403).json({ error: "Cross-origin request refused" });
       return;

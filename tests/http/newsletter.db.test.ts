@@ -146,6 +146,22 @@ describe(`newsletter sign-up (${TEST_BACKEND})`, () => {
     expect(mailsTo("confirm-me@example.com")).toHaveLength(1);
   });
 
+  it("Safari before 16.4 (Origin: null, no Sec-Fetch-Site) confirms from the link's page; elsewhere that is refused", async () => {
+    await subscribe({ email: "old-safari@example.com" });
+    const link = confirmLinkOf((await waitFor("the e-mail", () => mailsTo("old-safari@example.com")[0])).raw);
+    const asOldSafari = { "Content-Type": "application/x-www-form-urlencoded", Origin: "null" };
+    const elsewhere = await fetch(`${server.url}/api/subscribe`, {
+      method: "POST",
+      headers: { ...asOldSafari, "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "elsewhere@example.com" }),
+    });
+    expect(elsewhere.status).toBe(403);
+    const confirmed = await fetch(link, { method: "POST", headers: asOldSafari, body: "" });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain("You are subscribed");
+    expect(await statusOf("old-safari@example.com")).toBe("confirmed");
+  });
+
   it("a forged, altered or other kind of link is a 404 and confirms nothing", async () => {
     await subscribe({ email: "forged@example.com" });
     const link = confirmLinkOf((await waitFor("the e-mail", () => mailsTo("forged@example.com")[0])).raw);
