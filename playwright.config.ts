@@ -21,6 +21,10 @@ const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height:
  */
 const backend = ((process.env.TEST_BACKENDS ?? process.env.TEST_DATABASE ?? "sqlite").split(",")[0]?.trim() ||
   "sqlite") as "sqlite" | "postgres";
+// The servers a test starts itself (tests/support/server.ts) follow
+// TEST_DATABASE: set here, in the runner and in each worker, they run on the
+// same backend as the worker's site.
+process.env.TEST_DATABASE = backend;
 
 export default defineConfig<object, { backend: "sqlite" | "postgres" }>({
   testDir: "tests/e2e",
