@@ -2,7 +2,7 @@ import { type Page } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_ADMIN } from "../../playwright.config";
 import { startServer } from "../support/server";
-import { DESKTOP, expect, expectNoAxeViolations, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, signIn, test } from "./fixtures";
 
 const REQUIRED = "Please fill in all required fields: title, slug, excerpt, and content";
 
@@ -15,13 +15,6 @@ async function dialogFrom(page: Page, action: () => Promise<unknown>, answer: "a
   await (answer === "accept" ? opened.accept() : opened.dismiss());
   await done;
   return message;
-}
-
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-  await page.goto("/admin");
-  await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
 }
 
 async function fillRequired(
@@ -147,7 +140,7 @@ test(
   "editing an existing post loads its fields, and the slug follows a new title while it matched the old one",
   DESKTOP,
   async ({ page }, testInfo) => {
-    await signIn(page);
+    await signIn(page, { openAdmin: true });
     const title = unique("Editable", testInfo.project.name);
     await page.getByRole("button", { name: "Create New Post" }).click();
     await fillRequired(page, { title, content: "Original body." });
@@ -182,7 +175,7 @@ test(
   "a failing save alerts 'Error saving post: Failed to save post: {status} {body}' and keeps the editor and its text",
   DESKTOP,
   async ({ page }) => {
-    await signIn(page);
+    await signIn(page, { openAdmin: true });
     await page.getByRole("button", { name: "Create New Post" }).click();
     await fillRequired(page, { title: "Duplicate of a sample" });
     await page.getByLabel("Slug").fill("building-an-iot-garden-monitor-in-ojai");
@@ -209,7 +202,7 @@ test(
   "Ctrl/Cmd+S saves the open post; with no post open it alerts 'No post data to save'",
   DESKTOP,
   async ({ page }, testInfo) => {
-    await signIn(page);
+    await signIn(page, { openAdmin: true });
     const message = await dialogFrom(page, () => page.keyboard.press("ControlOrMeta+s"));
     expect(message).toBe("No post data to save");
 
@@ -225,7 +218,7 @@ test(
   "delete asks 'Are you sure you want to delete this post?' first (images kept by default); Cancel keeps the post, Delete removes it",
   DESKTOP,
   async ({ page }, testInfo) => {
-    await signIn(page);
+    await signIn(page, { openAdmin: true });
     const title = unique("To Be Deleted", testInfo.project.name);
     await page.getByRole("button", { name: "Create New Post" }).click();
     await fillRequired(page, { title });
@@ -259,7 +252,7 @@ test(
   "close returns to the list without saving, and what was typed can be restored",
   DESKTOP,
   async ({ page }, testInfo) => {
-    await signIn(page);
+    await signIn(page, { openAdmin: true });
     const title = unique("Never Saved", testInfo.project.name);
     await page.getByRole("button", { name: "Create New Post" }).click();
     await page.getByLabel("Title").fill(title);
@@ -281,7 +274,7 @@ test(
 );
 
 test("leaving with unsaved changes asks first; staying keeps every field", DESKTOP, async ({ page }, testInfo) => {
-  await signIn(page);
+  await signIn(page, { openAdmin: true });
   const title = unique("Unsaved", testInfo.project.name);
   await page.getByRole("button", { name: "Create New Post" }).click();
   await page.getByLabel("Title").fill(title);
@@ -320,7 +313,7 @@ async function testPhoto(width: number, height: number) {
 test("an uploaded header image shows on the public article in a responsive size; a failed upload changes nothing and says why", async ({
   page,
 }, testInfo) => {
-  await signIn(page);
+  await signIn(page, { openAdmin: true });
   const title = unique("With Image", testInfo.project.name);
   await page.getByRole("button", { name: "Create New Post" }).click();
   await fillRequired(page, { title });
@@ -393,7 +386,7 @@ test(
   "a post's search-engine fields: meta title and description with their counts, hidden from search engines",
   DESKTOP,
   async ({ page }, testInfo) => {
-    await signIn(page);
+    await signIn(page, { openAdmin: true });
     const title = unique("Seo", testInfo.project.name);
     await page.getByRole("button", { name: "Create New Post" }).click();
     await fillRequired(page, { title, excerpt: "The excerpt shown on cards." });
@@ -446,7 +439,7 @@ test(
   "a post's newsletter option: a box by the publish controls, with its hint, kept by Save",
   DESKTOP,
   async ({ page }, testInfo) => {
-    await signIn(page);
+    await signIn(page, { openAdmin: true });
     const title = unique("Mailed", testInfo.project.name);
     await page.getByRole("button", { name: "Create New Post" }).click();
     await fillRequired(page, { title });

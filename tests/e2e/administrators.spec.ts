@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, hydrated, test, useOwnClientAddress } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, signIn, test, useOwnClientAddress } from "./fixtures";
 
 /**
  * Issue 17 (ADR 038): the owner invites a colleague, who joins from the link
@@ -28,17 +28,9 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize(original);
 }
 
-/** Signs in over the API, which gives the page's context the session cookie (the form is smoke.spec.ts's to test). */
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-  await page.goto("/admin");
-  await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
-}
-
 test.beforeEach(async ({ page }) => {
   await page.emulateMedia({ reducedMotion: "reduce" });
-  await signIn(page);
+  await signIn(page, { openAdmin: true });
 });
 
 test("invite a colleague, who joins in their own browser; both are listed; the owner removes them", async ({

@@ -1,7 +1,6 @@
 import { type Locator, type Page, type TestInfo } from "@playwright/test";
 import { formatCallTime } from "../../app/lib/call-time";
-import { E2E_ADMIN } from "../../playwright.config";
-import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, signIn, test } from "./fixtures";
 
 /**
  * Issue 45, the owner's side of booking a call (ADR 071): in Admin >
@@ -17,11 +16,6 @@ import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, 
  * each sets the availability it needs, and each puts back what it found.
  */
 test.describe.configure({ mode: "serial" });
-
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-}
 
 async function putAvailability(page: Page, baseURL: string, data: unknown) {
   const answer = await page.request.put("/api/admin/booking", { data, headers: { Origin: baseURL } });

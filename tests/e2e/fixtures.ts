@@ -4,7 +4,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import axe, { type Result } from "axe-core";
 import { TEST_BACKEND } from "../support/backend";
-import { startSite, type Site } from "../support/e2e-site";
+import { E2E_ADMIN, startSite, type Site } from "../support/e2e-site";
 
 export { expect };
 
@@ -17,6 +17,19 @@ export { expect };
  * lighter page; the phone keeps each screen's main path (docs/testing.md).
  */
 export const DESKTOP = { tag: "@desktop" };
+
+/**
+ * Signs the page's browser in as the e2e administrator over the API, which
+ * gives its context the session cookie (the sign-in form is smoke.spec.ts's
+ * to test). `openAdmin`: then opens the admin's first screen.
+ */
+export async function signIn(page: Page, { openAdmin = false } = {}) {
+  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
+  expect(response.status()).toBe(200);
+  if (!openAdmin) return;
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
+}
 
 /** Resolves once the page's scripts have hydrated it (`<html data-hydrated>`, set by islands and admin pages alike). */
 export async function hydrated(page: Page) {

@@ -1,6 +1,5 @@
 import { type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { E2E_ADMIN } from "../../playwright.config";
-import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, signIn, test } from "./fixtures";
 
 /**
  * Issue 44, the lead desk (ADR 070): a visitor's message arrives as a New
@@ -12,11 +11,6 @@ import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, 
  * on their own screen. Each test works on messages of its own, found by a
  * tag in their names.
  */
-
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-}
 
 let addresses = 0;
 /** Sends a contact message as a visitor from an address of its own (the throttle allows 5 an hour per address). */

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import { type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
-import { E2E_ADMIN } from "../../playwright.config";
-import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, signIn, test } from "./fixtures";
 
 /**
  * Issue 16, the inbox (ADR 035): the owner filters messages by read state,
@@ -11,12 +10,6 @@ import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, 
  * navigation. Every project (desktop, phone) shares one server: each test
  * works on messages of its own, found by a tag in their names.
  */
-
-/** Signs in over the API, which gives the page's context the session cookie (the form is smoke.spec.ts's to test). */
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-}
 
 let addresses = 0;
 /** Sends a contact message as a visitor from an address of its own (the throttle allows 5 an hour per address). */

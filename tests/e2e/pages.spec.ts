@@ -1,6 +1,5 @@
 import { type Page } from "@playwright/test";
-import { E2E_ADMIN } from "../../playwright.config";
-import { DESKTOP, expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, signIn, test } from "./fixtures";
 
 /**
  * Issue 30 (ADR 053): the owner edits the marketing pages in Admin > Pages.
@@ -9,12 +8,6 @@ import { DESKTOP, expect, expectNoAxeViolations, hydrated, test } from "./fixtur
  * Desktop and phone share one server: each test puts the pages back as it
  * found them.
  */
-
-/** Signs in over the API, which gives the page's context the session cookie (the form is smoke.spec.ts's to test). */
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-}
 
 async function openEditor(page: Page, title: "Landing page" | "About page" | "Privacy page") {
   await page.goto("/admin");

@@ -1,24 +1,16 @@
-import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { expect, expectNoAxeViolations, screenshotForReview, test } from "./fixtures";
+import { expect, expectNoAxeViolations, screenshotForReview, signIn, test } from "./fixtures";
 
 /**
  * Share links of drafts (issue 18, ADR 044): from the editor, a link that a
  * person without an account opens in their own browser; revoked, it is a 404.
  */
 
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-  await page.goto("/admin");
-  await expect(page.getByRole("heading", { level: 1, name: "Blog Admin" })).toBeVisible();
-}
-
 test("a draft's share link: made in the editor, copied, opened signed out with its notice and noindex, revoked to a 404", async ({
   page,
   browser,
 }, testInfo) => {
-  await signIn(page);
+  await signIn(page, { openAdmin: true });
   const title = `Shared for review ${testInfo.project.name} ${Date.now().toString(36)}`;
 
   // A new post has nothing to share yet.

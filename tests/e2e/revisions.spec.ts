@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, test } from "./fixtures";
+import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, signIn, test } from "./fixtures";
 
 /**
  * Autosave, edit conflicts and revisions (issue 18, ADR 043) in the browser,
@@ -10,11 +10,6 @@ import { DESKTOP, expect, expectNoAxeViolations, hydrated, screenshotForReview, 
 
 const unique = (label: string, project: string) => `${label} ${project} ${Date.now().toString(36)}`;
 const slugOf = (title: string) => title.toLowerCase().replaceAll(/[^a-z\d]+/g, "-");
-
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-}
 
 /** A post made over the API (as the signed-in page's context); answers its id. */
 async function createPost(page: Page, title: string, content: string): Promise<string> {

@@ -8,6 +8,7 @@ import {
   expectDialogReady,
   expectNoAxeViolations,
   hydrated,
+  signIn,
   test,
   useOwnClientAddress,
 } from "./fixtures";
@@ -20,12 +21,6 @@ import {
  * Every project (desktop, phone) shares one server: each test puts the
  * settings back as it found them.
  */
-
-/** Signs in over the API, which gives the page's context the session cookie (the form is smoke.spec.ts's to test). */
-async function signIn(page: Page) {
-  const response = await page.request.post("/api/auth/login", { data: E2E_ADMIN });
-  expect(response.status()).toBe(200);
-}
 
 /** From the admin's first screen (signed in by beforeEach), as the owner gets there. */
 async function openSettings(page: Page) {
