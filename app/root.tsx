@@ -19,6 +19,7 @@ import { islandsLoaderData, LOAD_ISLANDS_SCRIPT } from "./islands/load-islands";
 import { isIslandsPage, type PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
 import { islandAssets } from "./server/platform/islands.server";
+import { isBookingOpen } from "./server/booking/index.server";
 import { siteSettingsFor } from "./server/settings/index.server";
 import { CONTACT_MESSAGES_ELEMENT_ID, humorousMessages } from "./content/contact";
 import { configContext, connectionContext } from "./server/platform/context.server";
@@ -30,14 +31,16 @@ export const middleware: Route.MiddlewareFunction[] = [unavailableWhileDatabaseA
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { siteUrl } = context.get(configContext);
-  const [{ companyName, socialUrls }, content] = await Promise.all([
+  const connection = context.get(connectionContext);
+  const [{ companyName, socialUrls }, content, bookingOpen] = await Promise.all([
     siteSettingsFor(request),
-    publishedContent(context.get(connectionContext)),
+    publishedContent(connection),
+    isBookingOpen(connection.db),
   ]);
   // The contact form's sentences go in the page only when the owner changed them (ADR 053).
   const { messages } = content.contact;
   const contactMessages = sameMessages(messages, humorousMessages) ? null : messages;
-  return { site: { companyName, socialUrls }, siteUrl, islands: islandAssets, contactMessages };
+  return { site: { companyName, socialUrls }, siteUrl, islands: islandAssets, contactMessages, bookingOpen };
 }
 
 const sameMessages = (a: readonly string[], b: readonly string[]) =>
@@ -77,7 +80,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
             by hash in the Content-Security-Policy. */}
         {intro && <script dangerouslySetInnerHTML={{ __html: SKIP_INTRO_SCRIPT }} />}
       </head>
-      <body>
+      {/* The contact modal, a React root of its own, reads whether to offer /book here. */}
+      <body data-booking={root?.bookingOpen ? "open" : undefined}>
         <div className="site-shell">{children}</div>
         {contactMessages && (
           <script

@@ -1,5 +1,6 @@
 import { ArticleView } from "~/components/site/article-view";
 import { JsonLd } from "~/components/site/json-ld";
+import { useBookingOpen } from "~/components/site/booking-open";
 import { SubscribeForm } from "~/components/site/subscribe-form";
 import { bookingPage } from "~/content/booking";
 import { Island } from "~/islands/island";
@@ -48,6 +49,7 @@ export const links: Route.LinksFunction = () => [
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
   const { article, previous, next, page, company, siteUrl } = loaderData;
+  const bookingOpen = useBookingOpen();
   return (
     <>
       <Island name="site-header" props={{ companyName: company.name }} />
@@ -61,15 +63,20 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           mode="page"
           after={
             <>
-              <p className="mt-12 rounded-lg bg-brand-50 p-5 text-lg">
-                <a
-                  href="/book"
-                  className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900"
-                >
-                  {bookingPage.articleLink}
-                </a>
-              </p>
-              <SubscribeForm idPrefix="article-newsletter" className="mt-6 rounded-lg border border-neutral-300 p-5" />
+              {bookingOpen && (
+                <p className="mt-12 rounded-lg bg-brand-50 p-5 text-lg">
+                  <a
+                    href="/book"
+                    className="font-semibold text-brand-800 underline underline-offset-2 hover:text-brand-900"
+                  >
+                    {bookingPage.articleLink}
+                  </a>
+                </p>
+              )}
+              <SubscribeForm
+                idPrefix="article-newsletter"
+                className={`${bookingOpen ? "mt-6" : "mt-12"} rounded-lg border border-neutral-300 p-5`}
+              />
             </>
           }
         />

@@ -1,4 +1,5 @@
 import { type Page } from "@playwright/test";
+import { bookingPage } from "../../app/content/booking";
 import { humorousMessages } from "../../app/content/contact";
 import { expect, expectDialogReady, expectNoAxeViolations, test, useOwnClientAddress } from "./fixtures";
 
@@ -25,6 +26,8 @@ test("opens from the navigation, footer, hero and the About call to action", asy
   await page.goto("/");
   await page.locator("#hero").getByRole("button", { name: "Get Started" }).click();
   await expectDialogReady(dialog(page));
+  // Booking is on (a new site's default): the modal offers a call as another way in.
+  await expect(dialog(page).getByRole("link", { name: bookingPage.link })).toHaveAttribute("href", "/book");
   await page.keyboard.press("Escape");
   await openFromFooter(page);
   await page.keyboard.press("Escape");

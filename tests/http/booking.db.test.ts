@@ -259,6 +259,44 @@ describe(`free slots (${TEST_BACKEND})`, () => {
   });
 });
 
+describe(`the links to /book (${TEST_BACKEND})`, () => {
+  it("are on the About page and at an article's end while booking is on, and gone at once while it is off", async () => {
+    const created = await admin.post("/api/admin/posts", {
+      title: "A post with a call to book",
+      slug: "a-post-with-a-call-to-book",
+      excerpt: "An excerpt",
+      content: "Body text.",
+      published: true,
+      publishDate: new Date(Date.now() - 60_000).toISOString(),
+    });
+    expect(created.status, created.text).toBe(201);
+    const pages = ["/about", "/blog/a-post-with-a-call-to-book"];
+    /** Each page's HTML, twice: the second from the page cache. */
+    const linked = async () => {
+      const found: boolean[] = [];
+      for (const path of pages) {
+        for (let i = 0; i < 2; i++) {
+          const page = await fetch(server.url + path);
+          expect(page.status, path).toBe(200);
+          const html = await page.text();
+          // The body's flag is what the contact modal reads.
+          expect(html.includes('href="/book"'), path).toBe(html.includes('<body data-booking="open"'));
+          found.push(html.includes('href="/book"'));
+        }
+      }
+      return found;
+    };
+    expect(await linked()).toEqual([true, true, true, true]);
+    expect((await admin.put("/api/admin/booking", { ...HOURS, enabled: false })).status).toBe(200);
+    try {
+      expect(await linked()).toEqual([false, false, false, false]);
+    } finally {
+      expect((await admin.put("/api/admin/booking", HOURS)).status).toBe(200);
+    }
+    expect(await linked()).toEqual([true, true, true, true]);
+  });
+});
+
 describe(`booking a call (${TEST_BACKEND})`, () => {
   it("answers 201 with the slot; the slot is gone; the lead is in the inbox; an invitation reaches both; a webhook hears", async () => {
     const slot = await freeSlot();

@@ -1,5 +1,6 @@
 import { about } from "~/content/about";
 import { bookingPage } from "~/content/booking";
+import { useBookingOpen } from "./booking-open";
 import { PreviewBanner } from "~/components/site/preview-banner";
 import { Island } from "~/islands/island";
 import type { AboutContent } from "~/lib/site-content";
@@ -21,6 +22,7 @@ export function AboutPage({
   preview?: string;
 }) {
   const { companyName, contactEmail, contactPhone, location, socialUrls } = settings;
+  const bookingOpen = useBookingOpen();
   return (
     <>
       <Island name="site-header" props={{ companyName }} />
@@ -114,11 +116,13 @@ export function AboutPage({
               className: "mt-6 rounded-md bg-white px-6 py-3 font-semibold text-brand-900 hover:bg-brand-50",
             }}
           />
-          <p className="mt-4">
-            <a href="/book" className="font-medium text-white underline underline-offset-2 hover:text-brand-50">
-              {bookingPage.link}
-            </a>
-          </p>
+          {bookingOpen && (
+            <p className="mt-4">
+              <a href="/book" className="font-medium text-white underline underline-offset-2 hover:text-brand-50">
+                {bookingPage.link}
+              </a>
+            </p>
+          )}
         </section>
 
         {/* The owner's contact details (Settings): a detail not set is left out, never a placeholder. */}

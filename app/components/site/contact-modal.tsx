@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState, useSyncExternalStore } from "react";
 import { bookingPage } from "~/content/booking";
+import { bookingOpenInPage } from "./booking-open";
 import { contactText } from "~/content/contact";
 import { ContactFields } from "./contact-fields";
 import { newContactForm, type ContactForm } from "./contact-form";
@@ -103,12 +104,14 @@ function ContactModal({
             </button>
             <PrivacyLink className="-mt-2 text-center" />
           </form>
-          {/* Another way in: a call at a time the visitor picks (ADR 071). */}
-          <p className="mt-4 text-center text-sm">
-            <a href="/book" className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
-              {bookingPage.link}
-            </a>
-          </p>
+          {/* Another way in, while the owner takes bookings: a call at a time the visitor picks (ADR 071). */}
+          {bookingOpenInPage() && (
+            <p className="mt-4 text-center text-sm">
+              <a href="/book" className="font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900">
+                {bookingPage.link}
+              </a>
+            </p>
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

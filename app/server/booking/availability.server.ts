@@ -1,4 +1,5 @@
 import type { Availability, WeeklyHours } from "~/lib/booking";
+import { changingContent } from "../db/content-version.server";
 import type { Db } from "../db/db.server";
 
 /**
@@ -43,7 +44,20 @@ export async function readAvailability(db: Db): Promise<Availability> {
   };
 }
 
-/** Saves a checked availability (parseAvailability) and answers it as stored. */
+/**
+ * Whether visitors can book a call now: the public pages link to /book only
+ * then (the About page, each article's end, the contact modal).
+ */
+export async function isBookingOpen(db: Db): Promise<boolean> {
+  const row = await db.selectFrom("booking_settings").select("enabled").where("id", "=", 1).executeTakeFirst();
+  return Number(row?.enabled) === 1;
+}
+
+/**
+ * Saves a checked availability (parseAvailability) and answers it as stored.
+ * It bumps the content version: cached public pages carry the link to /book
+ * only while booking is on.
+ */
 export async function saveAvailability(db: Db, value: Availability): Promise<Availability> {
   const row = {
     enabled: value.enabled ? 1 : 0,
@@ -56,10 +70,12 @@ export async function saveAvailability(db: Db, value: Availability): Promise<Ava
     days_off: JSON.stringify(value.daysOff),
     updated_at: new Date().toISOString(),
   };
-  await db
-    .insertInto("booking_settings")
-    .values({ id: 1, ...row })
-    .onConflict((oc) => oc.column("id").doUpdateSet(row))
-    .execute();
+  await changingContent(db, (trx) =>
+    trx
+      .insertInto("booking_settings")
+      .values({ id: 1, ...row })
+      .onConflict((oc) => oc.column("id").doUpdateSet(row))
+      .execute(),
+  );
   return readAvailability(db);
 }
