@@ -1,5 +1,8 @@
 import { useRouteLoaderData } from "react-router";
 
+// Server-rendered pages only: React Router's runtime must not reach the
+// islands' bundle (ADR 018), so the contact modal reads the page instead.
+
 /**
  * Whether visitors can book a call now (the root loader reads it from Admin >
  * Booking). The public pages link to /book only then: a link to a page that
@@ -8,7 +11,3 @@ import { useRouteLoaderData } from "react-router";
 export function useBookingOpen(): boolean {
   return useRouteLoaderData<{ bookingOpen?: boolean }>("root")?.bookingOpen === true;
 }
-
-/** The same for the contact modal, a React root of its own without the router: the page's `<body data-booking>`. */
-export const bookingOpenInPage = (): boolean =>
-  typeof document !== "undefined" && document.body.dataset.booking === "open";

@@ -1,7 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState, useSyncExternalStore } from "react";
 import { bookingPage } from "~/content/booking";
-import { bookingOpenInPage } from "./booking-open";
 import { contactText } from "~/content/contact";
 import { ContactFields } from "./contact-fields";
 import { newContactForm, type ContactForm } from "./contact-form";
@@ -35,6 +34,13 @@ export function ContactLayer() {
     />
   );
 }
+
+/**
+ * Whether the owner takes bookings now, as the server wrote it on the page's
+ * `<body data-booking>` (the modal is a React root of its own, without the
+ * router whose loader data the pages read).
+ */
+const bookingOpenInPage = (): boolean => typeof document !== "undefined" && document.body.dataset.booking === "open";
 
 function CloseButton() {
   return (
