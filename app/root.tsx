@@ -19,7 +19,7 @@ import { islandsLoaderData, LOAD_ISLANDS_SCRIPT } from "./islands/load-islands";
 import { isIslandsPage, type PageHandle } from "./islands/page";
 import { useNonce } from "./lib/nonce";
 import { islandAssets } from "./server/platform/islands.server";
-import { isBookingOpen } from "./server/booking/index.server";
+import { readAvailability } from "./server/booking/index.server";
 import { siteSettingsFor } from "./server/settings/index.server";
 import { CONTACT_MESSAGES_ELEMENT_ID, humorousMessages } from "./content/contact";
 import { configContext, connectionContext } from "./server/platform/context.server";
@@ -32,10 +32,11 @@ export const middleware: Route.MiddlewareFunction[] = [unavailableWhileDatabaseA
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { siteUrl } = context.get(configContext);
   const connection = context.get(connectionContext);
-  const [{ companyName, socialUrls }, content, bookingOpen] = await Promise.all([
+  const [{ companyName, socialUrls }, content, { enabled: bookingOpen }] = await Promise.all([
     siteSettingsFor(request),
     publishedContent(connection),
-    isBookingOpen(connection.db),
+    // The public pages link to /book only while visitors can book.
+    readAvailability(connection.db),
   ]);
   // The contact form's sentences go in the page only when the owner changed them (ADR 053).
   const { messages } = content.contact;

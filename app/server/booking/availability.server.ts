@@ -45,15 +45,6 @@ export async function readAvailability(db: Db): Promise<Availability> {
 }
 
 /**
- * Whether visitors can book a call now: the public pages link to /book only
- * then (the About page, each article's end, the contact modal).
- */
-export async function isBookingOpen(db: Db): Promise<boolean> {
-  const row = await db.selectFrom("booking_settings").select("enabled").where("id", "=", 1).executeTakeFirst();
-  return Number(row?.enabled) === 1;
-}
-
-/**
  * Saves a checked availability (parseAvailability) and answers it as stored.
  * It bumps the content version: cached public pages carry the link to /book
  * only while booking is on.

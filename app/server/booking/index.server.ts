@@ -1,5 +1,5 @@
 /** Booking's interface: what routes, server/ and other domains may use (README.md here). */
-export { isBookingOpen, readAvailability } from "./availability.server";
+export { readAvailability } from "./availability.server";
 export { cancelBookingBy, saveAvailabilityBy } from "./owner-changes.server";
 export { bookCall } from "./book.server";
 export {
