@@ -32,20 +32,20 @@ export function refuseUnknownMethods(req: Request, res: Response, next: NextFunc
  * without already holding what the write needs.
  */
 export function refuseCrossOriginWrites(siteOrigin: string) {
+  /** Whether a write came from another origin, by the headers only a browser sets. */
+  const fromElsewhere = (req: Request): boolean => {
+    const origin = req.get("origin");
+    const fetchSite = req.get("sec-fetch-site");
+    if (origin === "null") {
+      if (fetchSite === undefined) return !isSignedLinkPath(req.originalUrl);
+      return fetchSite !== "same-origin";
+    }
+    if (origin) return origin !== siteOrigin && origin !== `${req.protocol}://${req.get("host")}`;
+    return fetchSite === "cross-site";
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
-    const origin = req.get("origin");
-    const ownOrigin = `${req.protocol}://${req.get("host")}`;
-    const fetchSite = req.get("sec-fetch-site");
-    const crossOrigin =
-      origin === "null"
-        ? fetchSite === undefined
-          ? !isSignedLinkPath(req.originalUrl)
-          : fetchSite !== "same-origin"
-        : origin
-          ? origin !== siteOrigin && origin !== ownOrigin
-          : fetchSite === "cross-site";
-    if (crossOrigin) {
+    if (fromElsewhere(req)) {
       res.status(403).json({ error: "Cross-origin request refused" });
       return;
     }
