@@ -138,15 +138,23 @@ const phase = async (label, work) => {
 // finding fails the run like a failed test. The type information ESLint
 // reads includes React Router's route types.
 const lint = phase("Lint", async () => {
+  // ESLint's type-aware pass holds the whole TypeScript program (2-3 GB):
+  // with a young generation of 64 MB instead of 16 its collector works a
+  // tenth less (65 s of CPU against 72 from a fresh clone).
+  const youngGeneration = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --max-semi-space-size=64`.trim() };
   const steps = [
     [bin("react-router"), ["typegen"]],
     [bin("depcruise"), ["app", "server", "--config", ".dependency-cruiser.js", "--output-type", "err"]],
-    [bin("eslint"), [".", "--max-warnings", "0", "--cache", "--cache-location", "node_modules/.cache/eslint/"]],
+    [
+      bin("eslint"),
+      [".", "--max-warnings", "0", "--cache", "--cache-location", "node_modules/.cache/eslint/"],
+      youngGeneration,
+    ],
     [bin("prettier"), ["--check", "."]],
   ];
   const output = [];
   let clean = true;
-  for (const [command, args] of steps) if (clean) clean = (await run(command, args, {}, output)) === 0;
+  for (const [command, args, env = {}] of steps) if (clean) clean = (await run(command, args, env, output)) === 0;
   console.log(`\n=== Lint: ${clean ? "clean" : "failed"} ===\n${Buffer.concat(output).toString()}`);
   if (clean) passed += 1;
   else failed += 1;
