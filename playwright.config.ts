@@ -3,10 +3,10 @@ import { testBrowser } from "./scripts/lib/test-browser.mjs";
 
 // Each worker starts its own site on a new database (tests/support/e2e-site.ts,
 // through the \`site\` fixture in tests/e2e/fixtures.ts), so files run side by
-// side. E2E_WORKERS sets how many. The default is two, one per core of the
-// project's machines: each worker is a browser and a server, and on a slow
-// day three of them kept the machine's run queue at 15-17 and pushed the
-// longest tests past their timeout (docs/testing.md).
+// side. E2E_WORKERS sets how many. The default is three on the project's
+// 2-core machines (ADR 083): two left a fifth of the cores idle while
+// tests waited on a page's timers, and the headless shell (ADR 082) left
+// room for a third; four added nothing but contention.
 export { E2E_ADMIN } from "./tests/support/e2e-site";
 
 const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } };
@@ -31,7 +31,7 @@ export default defineConfig<object, { backend: "sqlite" | "postgres" }>({
   // The PostgreSQL to run on, found or started once for the run (ADR 049).
   globalSetup: backend === "postgres" ? "./tests/support/postgres-setup.ts" : undefined,
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON ?? ".tmp/playwright-results.json" }]],

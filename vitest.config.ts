@@ -6,6 +6,7 @@
 // sqlite,postgres), else TEST_DATABASE's, else SQLite alone.
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+import { LongFilesFirst } from "./tests/support/sequencer";
 
 const root = import.meta.dirname;
 const ALL = ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/**/*.test.ts"];
@@ -25,6 +26,8 @@ export default defineConfig({
     // API tests each start a server process and spend most of their time
     // waiting on it; three at a time keeps a 2-core machine busy.
     maxWorkers: Number(process.env.VITEST_WORKERS ?? 3),
+    // Without an earlier run's times, integration files start first (ADR 083).
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       // TEST_DATABASE=none: tests/support/backend.ts refuses to load, so a
       // file that reaches a database without the suffix fails at once.
