@@ -308,15 +308,13 @@ describe("the check before publishing (POST /api/admin/posts/check, ADR 057)", (
     await admin.post("/api/admin/posts", { ...valid, slug: `check-draft-${stamp}`, published: false });
     await admin.post("/api/admin/posts", { ...valid, slug: `check-later-${stamp}`, publishDate: later });
     await admin.post("/api/admin/posts", { ...valid, slug: `check-live-${stamp}` });
-    // An upload that was deleted, and one that is kept.
+    // An upload that was deleted, and one that is kept: two colours, so two
+    // images (an upload's id is its bytes' digest), whatever the clock reads.
     const png = (r: number) => sharp({ create: { width: 40, height: 20, channels: 3, background: { r, g: 9, b: 9 } } });
-    const deleted = await admin.uploadPng(
-      await png(Date.now() % 256)
-        .png()
-        .toBuffer(),
-    );
+    const red = Date.now() % 128;
+    const deleted = await admin.uploadPng(await png(red).png().toBuffer());
     const kept = await admin.uploadPng(
-      await png((Date.now() + 128) % 256)
+      await png(red + 128)
         .png()
         .toBuffer(),
     );
