@@ -19,13 +19,11 @@ export class LongFilesFirst extends BaseSequencer {
         `${spec.project.name}:${path.relative(this.ctx.config.root, spec.moduleId)}`,
       ) !== undefined;
     if (sorted.every(timed)) return sorted;
-    // Projects keep Vitest's order; within one, integration files go first, each group in Vitest's order.
+    // Projects keep Vitest's order; within one, integration files go first.
+    // The sort is stable: each group keeps Vitest's order.
     const projects = [...new Set(sorted.map((spec) => spec.project.name))];
     const rank = (spec: TestSpecification) =>
       projects.indexOf(spec.project.name) * 2 + (spec.moduleId.includes(LONG) ? 0 : 1);
-    return sorted
-      .map((spec, index) => ({ spec, index }))
-      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index)
-      .map(({ spec }) => spec);
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
