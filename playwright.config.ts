@@ -6,7 +6,7 @@ import { testBrowser } from "./scripts/lib/test-browser.mjs";
 // side. E2E_WORKERS sets how many. The default is three on the project's
 // 2-core machines (ADR 083): two left a fifth of the cores idle while
 // tests waited on a page's timers, and the headless shell (ADR 082) left
-// room for a third; four added nothing but contention.
+// room for a third.
 export { E2E_ADMIN } from "./tests/support/e2e-site";
 
 const desktop = { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 } };
