@@ -41,8 +41,7 @@ export default defineConfig({
           // These files share worker processes instead of one new process
           // each: a quarter less CPU for the project. So a file here leaves
           // no state behind (mocks restored, timers real) that another could
-          // read (docs/testing.md). The backend projects keep a process per
-          // file: reaches-backend.ts counts on each file loading its modules.
+          // read (docs/testing.md).
           isolate: false,
         },
       },
@@ -55,6 +54,9 @@ export default defineConfig({
           include: DATABASE,
           env: { TEST_DATABASE: backend },
           setupFiles: ["tests/support/reaches-backend.ts"],
+          // Shared worker processes too (ADR 084): the setup file gives each
+          // file fresh modules and its starting environment.
+          isolate: false,
           // The PostgreSQL to run on, found or started once for the run.
           globalSetup: backend === "postgres" ? ["tests/support/postgres-setup.ts"] : [],
         },
