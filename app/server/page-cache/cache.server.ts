@@ -80,6 +80,14 @@ interface PageCacheOptions {
 }
 
 type Encoding = "br" | "gzip";
+
+interface Miss {
+  key: string;
+  version: string;
+  finish?: () => void;
+  /** Its answer has ended and its entry is still to be kept: requests for it wait for the entry. */
+  storing?: boolean;
+}
 /** An entry's compressed copies, each made when a hit first asks for it (undefined if that failed). */
 type Copies = Partial<Record<Encoding, Promise<Buffer | undefined>>>;
 
@@ -289,7 +297,7 @@ export function pageCache({
     },
   });
   /** The key and version of each GET that `answerHits` could not answer, for `fillOnMiss`. */
-  const misses = new WeakMap<IncomingMessage, { key: string; version: string; finish?: () => void }>();
+  const misses = new WeakMap<IncomingMessage, Miss>();
   /**
    * The GETs the app is rendering now, by key: one render per entry. A
    * request for the same answer at the same version waits for that answer to
@@ -347,15 +355,14 @@ export function pageCache({
           return;
         }
         if (method === "GET") {
-          // Freed once the answer is stored or refused (fillOnMiss), or at the
-          // latest when it ends, whatever became of it (cut off, never reached the app).
+          // Freed once fillOnMiss keeps or refuses its entry, or when the answer ends and none is being kept.
           let finish = () => {};
           const done = new Promise<void>((resolve) => (finish = resolve));
-          res.once("close", finish);
           rendering.set(key, { version, done });
           void done.then(() => {
             if (rendering.get(key)?.done === done) rendering.delete(key);
           });
+          res.once("close", () => !misses.get(req)?.storing && finish());
           missed(req, res, key, version, finish);
         }
         next();
@@ -380,10 +387,7 @@ export function pageCache({
   }
 
   /** True while the database is away and answered within the stale limit. */
-  function servesStale(): boolean {
-    const since = outage();
-    return since !== undefined && since <= staleLimitMs;
-  }
+  const servesStale = (since = outage()): boolean => since !== undefined && since <= staleLimitMs;
 
   /** Marks a GET the cache could not answer, for `fillOnMiss`, which calls `finish` once it has stored the answer or refused it. */
   function missed(req: IncomingMessage, res: ServerResponse, key: string, version: string, finish?: () => void) {
@@ -431,6 +435,7 @@ export function pageCache({
         logger?.debug({ cache: { key, entries: entries.size, bytes: entries.calculatedSize } }, "page cache stored");
         finish();
       };
+      miss.storing = true;
       if (scheduled === "pending") void scheduledRead.then(keepEntry);
       else keepEntry(scheduled);
     });
