@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BLOG_PAGE_SIZE } from "~/lib/blog-pages";
 import { SITEMAP_URLS_PER_FILE } from "~/server/posts/feeds.server";
 import { freshDatabase, type FreshDatabase } from "../support/database";
-import { generatePosts } from "../support/generate-posts";
+import { generatePosts, ONE_LINE_CONTENT } from "../support/generate-posts";
 import { startServer, type TestServer } from "../support/server";
 
 /**
@@ -22,7 +22,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  await generatePosts(database.url, GENERATED);
+  await generatePosts(database.url, GENERATED, { content: ONE_LINE_CONTENT });
   server = await startServer({ SITE_URL: SITE, DATABASE_URL: database.url });
 }, 120_000);
 afterAll(async () => {

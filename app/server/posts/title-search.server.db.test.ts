@@ -11,7 +11,7 @@ import {
   TEST_BACKEND,
 } from "../../../tests/support/backend";
 import { freshDatabase, type FreshDatabase } from "../../../tests/support/database";
-import { generatedTitle, generatePosts } from "../../../tests/support/generate-posts";
+import { generatedTitle, generatePosts, ONE_LINE_CONTENT } from "../../../tests/support/generate-posts";
 import { resolveDatabase } from "../platform/config.server";
 import { connect, migrateToLatest, type Db } from "../db/db.server";
 import { migrations } from "../db/migrations.server";
@@ -181,7 +181,7 @@ describe("with 10,000 posts", () => {
   beforeAll(async () => {
     database = await freshDatabase();
     db = database.connection.db;
-    await generatePosts(database.url, 10_000);
+    await generatePosts(database.url, 10_000, { content: ONE_LINE_CONTENT });
     if (TEST_BACKEND === "postgres") await sql`analyze posts`.execute(db);
   }, 60_000);
   afterAll(() => database?.cleanup());
