@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_IMPORT_LIMITS } from "~/lib/redirects";
 import { TEST_BACKEND } from "../../../tests/support/backend";
@@ -5,6 +6,7 @@ import { freshDatabase, type FreshDatabase } from "../../../tests/support/databa
 import type { Db } from "../db/db.server";
 import { EVENT_LOOP_BUDGET_MS, measureEventLoopHold } from "../platform/event-loop.server";
 import { importRedirectsCsv } from "./csv.server";
+import { checkInput, placeRedirect, RedirectError } from "./redirects.server";
 
 /**
  * A CSV import of redirects at its limit (5,000 lines, near 1 MB) on the
@@ -78,5 +80,135 @@ describe(`a CSV import of ${CSV_IMPORT_LIMITS.lines.toLocaleString("en-US")} lin
     expect(longest).toBeLessThan(BUDGET_MS);
     expect(await count(db)).toBe(before);
     expect(await db.selectFrom("redirects").select("id").where("from_path", "like", "/other/%").execute()).toEqual([]);
+  });
+});
+
+/**
+ * The import plans a file's redirects in memory (place-all.server.ts); the
+ * owner's "Add" places one at a time (placeRedirect). On random files over
+ * a few addresses, with chains, loops, lines that replace stored redirects
+ * and stored ones of every kind, both ways end with the same rows, or refuse
+ * with the same problems.
+ */
+describe(`the import places redirects as one at a time would (${TEST_BACKEND})`, () => {
+  let planned: FreshDatabase;
+  let oneByOne: FreshDatabase;
+  beforeAll(async () => {
+    [planned, oneByOne] = await Promise.all([freshDatabase(), freshDatabase()]);
+  });
+  afterAll(async () => {
+    await planned?.cleanup();
+    await oneByOne?.cleanup();
+  });
+
+  /** A small deterministic generator (mulberry32), so a failure repeats. */
+  const generator = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  const STORED_KINDS = [
+    { automatic: 0, imported: 0 },
+    { automatic: 1, imported: 0 },
+    { automatic: 0, imported: 1 },
+  ];
+
+  /** The same stored redirects (each leading where it ends, as the site keeps them) in both databases. */
+  async function store(random: () => number) {
+    const pick = (n: number) => Math.floor(random() * n);
+    const rows: Array<Record<string, string | number | null>> = [];
+    for (let i = 0; i < 6; i++) {
+      const from = `/p${i}`;
+      const local = random() < 0.8;
+      const to = local ? `/q${pick(6)}` : `https://example.org/${i}`;
+      const now = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+      rows.push({
+        id: randomUUID(),
+        from_path: from,
+        to_target: local && random() < 0.3 ? `${to}?from=${i}` : to,
+        to_path: local ? to : null,
+        status: random() < 0.5 ? 301 : 302,
+        ...STORED_KINDS[pick(3)]!,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+    for (const { db } of [planned.connection, oneByOne.connection]) {
+      await db.deleteFrom("redirects").execute();
+      await db.insertInto("redirects").values(rows).execute();
+    }
+  }
+
+  function fileOf(random: () => number): string {
+    const path = () => `/${random() < 0.5 ? "p" : "q"}${Math.floor(random() * 8)}`;
+    const lines = Array.from({ length: 2 + Math.floor(random() * 10) }, () => {
+      const to = random() < 0.15 ? "https://example.com/away" : random() < 0.2 ? `${path()}?x=1` : path();
+      return `${path()},${to},${random() < 0.7 ? "" : "302"}`;
+    });
+    return `${lines.join("\n")}\n`;
+  }
+
+  /** The reference: each checked line through placeRedirect, in one transaction, all rolled back on a problem. */
+  async function oneAtATime(db: Db, text: string) {
+    const problems: Array<{ line: number; message: string }> = [];
+    const seen = new Set<string>();
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((line, i) => {
+        const [from = "", to = "", status = ""] = line.split(",");
+        return { line: i + 1, ...checkInput({ from, to, status: status === "302" ? 302 : 301 }) };
+      });
+    // A file that names one from twice is refused before any placing, in both ways.
+    const repeated = lines.find((line) => seen.size === seen.add(line.from).size);
+    if (repeated) return { repeated: true };
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        for (const { line, ...redirect } of lines) {
+          try {
+            await placeRedirect(trx, { ...redirect, automatic: false }, { overwrite: true });
+          } catch (error) {
+            if (!(error instanceof RedirectError)) throw error;
+            problems.push({ line, message: error.message });
+          }
+        }
+        if (problems.length > 0) throw new Error("refused");
+      })
+      .catch((error: unknown) => {
+        if ((error as Error).message !== "refused") throw error;
+      });
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, imported: lines.length };
+  }
+
+  const rowsOf = (db: Db) =>
+    db
+      .selectFrom("redirects")
+      .select(["from_path", "to_target", "to_path", "status", "automatic", "imported"])
+      .orderBy("from_path")
+      .execute();
+
+  it("ends with the same rows, or the same problems, on 60 random files", async () => {
+    let compared = 0;
+    let refused = 0;
+    for (let seed = 1; compared < 60; seed++) {
+      const random = generator(seed);
+      await store(random);
+      const text = fileOf(random);
+      const expected = await oneAtATime(oneByOne.connection.db, text);
+      if ("repeated" in expected) continue;
+      const result = await importRedirectsCsv(planned.connection.db, text);
+      expect(result, `seed ${seed}:\n${text}`).toEqual(expected);
+      expect(await rowsOf(planned.connection.db), `seed ${seed}:\n${text}`).toEqual(
+        await rowsOf(oneByOne.connection.db),
+      );
+      compared++;
+      if (!result.ok) refused++;
+    }
+    // Both kinds of outcome were compared, not only one.
+    expect(refused).toBeGreaterThan(5);
+    expect(compared - refused).toBeGreaterThan(5);
   });
 });

@@ -2,7 +2,8 @@ import { stringify } from "csv-stringify/sync";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS, REDIRECT_LIMITS, type RedirectStatus } from "~/lib/redirects";
 import { changingContent } from "../db/content-version.server";
 import type { Db } from "../db/db.server";
-import { checkInput, countingInTurn, countRedirects, placeRedirect, RedirectError } from "./redirects.server";
+import { placeAll } from "./place-all.server";
+import { checkInput, countingInTurn, countRedirects, RedirectError } from "./redirects.server";
 import { type CsvProblem, parseCsv } from "../platform/csv.server";
 import { givingWay } from "../platform/event-loop.server";
 
@@ -100,7 +101,8 @@ class ImportRefused extends Error {
 /**
  * Imports a CSV text (at most CSV_IMPORT_LIMITS, checked by the caller on
  * the bytes): a redirect from an address that already has one replaces it.
- * Loops are found as the lines are saved; any problem rolls all back.
+ * Loops are found as the lines are placed, in order (place-all.server.ts);
+ * any problem rolls all back.
  */
 export async function importRedirectsCsv(db: Db, text: string): Promise<ImportResult> {
   const { lines, problems } = await checkLines(text);
@@ -109,18 +111,7 @@ export async function importRedirectsCsv(db: Db, text: string): Promise<ImportRe
   try {
     await changingContent(db, async (trx) => {
       await countingInTurn(trx);
-      const found: CsvProblem[] = [];
-      const giveWay = givingWay();
-      for (const { line, ...redirect } of lines) {
-        await giveWay();
-        try {
-          await placeRedirect(trx, { ...redirect, automatic: false }, { overwrite: true });
-        } catch (error) {
-          if (!(error instanceof RedirectError)) throw error;
-          found.push({ line, message: error.message });
-          if (found.length >= SHOWN_PROBLEMS) break;
-        }
-      }
+      const found = await placeAll(trx, lines, givingWay(), SHOWN_PROBLEMS);
       if (found.length > 0) throw new ImportRefused(found);
       if ((await countRedirects(trx)) > MAX_REDIRECTS) {
         throw new ImportRefused([
