@@ -12,6 +12,12 @@ export default defineConfig(({ isSsrBuild }) => ({
   // Left outside: native code (better-sqlite3, sharp), and what finds files
   // of its own beside it at run time (tinypool's process entry, pino's
   // transports, pg's optional native binding).
+  // The built server is production code, however it is started (npm start
+  // sets no NODE_ENV): React's server renderer, Express and the rest are
+  // built with their production branches only. React's development build
+  // rendered every page with its checks and warnings, and was compiled at
+  // every start.
+  define: isSsrBuild ? { "process.env.NODE_ENV": JSON.stringify("production") } : undefined,
   ssr: isSsrBuild
     ? { noExternal: true, external: ["better-sqlite3", "sharp", "tinypool", "pino", "pino-http", "pg"] }
     : undefined,
