@@ -5,7 +5,7 @@ import { connect } from "~/server/db/db.server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { STORE_LIMITS } from "~/server/analytics/index.server";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
-import { ApiClient, startServer, type TestServer } from "../support/server";
+import { ApiClient, keepAliveAgent, startServer, type TestServer } from "../support/server";
 
 /**
  * The analytics over HTTP (issue 32, ADR 056), two server processes on one
@@ -47,7 +47,7 @@ interface Report {
   campaigns: Array<{ campaign: string; visitors: number; views: number }>;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+const agent = keepAliveAgent(16);
 
 /** A GET as a browser sends it; answers the status and the Set-Cookie and X-Cache headers. */
 function view(server: TestServer, path: string, headers: Record<string, string> = {}) {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, startServer, type TestServer } from "../support/server";
+import { ApiClient, keepAliveAgent, startServer, type TestServer } from "../support/server";
 import { NOT_FOUND_LIMITS } from "~/server/redirects/index.server";
 
 /**
@@ -65,7 +65,7 @@ describe("a flood of unique 404 paths", () => {
       timeout: 240_000,
     },
     async () => {
-      const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+      const agent = keepAliveAgent(CONCURRENCY);
       // Asked for often before the flood: it must outlast the flood's one-hit paths.
       for (let i = 0; i < 20; i++) expect(await get(agent, "/an-old-page-people-ask-for")).toBe(404);
       let offered = 0;

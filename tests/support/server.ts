@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -37,6 +38,16 @@ export const AS_NPM_START = {
   MALLOC_ARENA_MAX: "2",
   MALLOC_MMAP_THRESHOLD_: "131072",
 };
+
+/**
+ * A keep-alive agent for many requests to test servers. Its idle sockets
+ * close after 2 s, before the server's 5 s keep-alive timeout: a request
+ * sent on an idle socket just as the server closes it fails with "socket
+ * hang up", which a loaded machine's timing made happen between two tests.
+ */
+export function keepAliveAgent(maxSockets: number): http.Agent {
+  return new http.Agent({ keepAlive: true, maxSockets, timeout: 2_000 });
+}
 
 export const TEST_ADMIN = { email: "admin@example.com", password: "correct-horse-battery" };
 

@@ -3,7 +3,13 @@ import http from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { cacheStored, cacheStoredLines, startSqliteServer, type TestServer } from "../../../tests/support/server";
+import {
+  cacheStored,
+  cacheStoredLines,
+  keepAliveAgent,
+  startSqliteServer,
+  type TestServer,
+} from "../../../tests/support/server";
 import { cacheKeyOf, isOpenEndedKey, LANDING_KEY, ROUTED_FIRST_SEGMENTS } from "./key.server";
 
 const SLUG = "tenant-onboarding-in-under-30-minutes";
@@ -420,7 +426,7 @@ describe("canonical cache keys on the built server", () => {
     expect(new Set(junk).size).toBe(junk.length);
     expect(junk.filter((url) => cacheKeyOf(url) === undefined).length).toBeGreaterThan(150);
 
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const agent = keepAliveAgent(8);
     const statuses = new Map<number, number>();
     let next = 0;
     await Promise.all(
@@ -455,7 +461,7 @@ describe("canonical cache keys on the built server", () => {
     { timeout: 120_000 },
     async () => {
       await warm(server.url, "/api/posts?limit=5");
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+      const agent = keepAliveAgent(8);
       let next = 0;
       const offsets = Array.from({ length: 600 }, (_, i) => 200_000 + i);
       await Promise.all(
