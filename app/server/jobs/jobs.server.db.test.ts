@@ -231,6 +231,13 @@ describe("the jobs queue", () => {
     expect(await db.selectFrom("jobs").select("kind").where("kind", "=", "test.tick").execute()).toHaveLength(1);
     await Promise.all([runScheduleIfDue(db, schedule, now + 31_000), runScheduleIfDue(peer, schedule, now + 31_000)]);
     expect(await db.selectFrom("jobs").select("kind").where("kind", "=", "test.tick").execute()).toHaveLength(2);
+    // Each job is enqueued as of the time its schedule ran for, in that period, however long the
+    // schedule's transaction took: the off-site backup names its object by it.
+    const enqueued = await db.selectFrom("jobs").select("created_at").where("kind", "=", "test.tick").execute();
+    expect(enqueued.map((job) => job.created_at).sort()).toEqual([
+      new Date(now).toISOString(),
+      new Date(now + 31_000).toISOString(),
+    ]);
   });
 
   it("prunes done jobs after their retention and failed ones after theirs and past a cap", async () => {

@@ -60,7 +60,21 @@ export async function enqueue<P>(
   db: Executor,
   kind: JobKind<P>,
   payload: P,
-  { runAt, idempotencyKey }: { runAt?: Date; idempotencyKey?: string } = {},
+  {
+    runAt,
+    idempotencyKey,
+    at,
+  }: {
+    runAt?: Date;
+    idempotencyKey?: string;
+    /**
+     * When the job counts as enqueued (its `enqueuedAt`), default now. A
+     * schedule passes the time it ran for: a job that names its work by its
+     * period (the off-site backup's object) must get that period, not the
+     * next one, which the schedule's transaction may end in.
+     */
+    at?: number;
+  } = {},
 ): Promise<{ id: string; created: boolean }> {
   const registered = registeredKind(kind.kind);
   if (!registered) throw new Error(`job kind ${kind.kind} is not defined`);
@@ -68,7 +82,7 @@ export async function enqueue<P>(
   if (text.length > MAX_PAYLOAD_CHARS) throw new Error(`${kind.kind}: payload over ${MAX_PAYLOAD_CHARS} characters`);
   if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_KEY_CHARS))
     throw new Error(`${kind.kind}: idempotency key must be 1 to ${MAX_KEY_CHARS} characters`);
-  const now = siteNow();
+  const now = at ?? siteNow();
   const id = randomUUID();
   const inserted = await db
     .insertInto("jobs")

@@ -7,9 +7,10 @@ import type { Schedule } from "./registry.server";
  * schedule has a row with its next run; a process whose clock passes it
  * moves it on with one conditional UPDATE, and only the process whose UPDATE
  * changed the row enqueues the period's job, in the same transaction (keyed
- * by schedule and period besides). Between runs a process only compares its
- * clock with the time it last read: no query per tick. A new schedule runs
- * at once, then at the start of each period.
+ * by schedule and period besides), dated the time it ran for, not the time
+ * the transaction ends. Between runs a process only compares its clock with
+ * the time it last read: no query per tick. A new schedule runs at once,
+ * then at the start of each period.
  */
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -38,7 +39,12 @@ export async function runScheduleIfDue(db: Db, schedule: Schedule, now = Date.no
       .where("next_run_at", "=", row.next_run_at)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 1)
-      await enqueue(trx, schedule.kind, {}, { idempotencyKey: `schedule:${schedule.name}:${row.next_run_at}` });
+      await enqueue(
+        trx,
+        schedule.kind,
+        {},
+        { idempotencyKey: `schedule:${schedule.name}:${row.next_run_at}`, at: now },
+      );
     return Date.parse(next);
   });
 }
