@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { Insertable } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_IMPORT_LIMITS } from "~/lib/redirects";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { freshDatabase, type FreshDatabase } from "../../../tests/support/database";
 import type { Db } from "../db/db.server";
+import type { RedirectsTable } from "../db/schema.server";
 import { EVENT_LOOP_BUDGET_MS, measureEventLoopHold } from "../platform/event-loop.server";
 import { importRedirectsCsv } from "./csv.server";
 import { checkInput, placeRedirect, RedirectError } from "./redirects.server";
@@ -118,7 +120,7 @@ describe(`the import places redirects as one at a time would (${TEST_BACKEND})`,
   /** The same stored redirects (each leading where it ends, as the site keeps them) in both databases. */
   async function store(random: () => number) {
     const pick = (n: number) => Math.floor(random() * n);
-    const rows: Array<Record<string, string | number | null>> = [];
+    const rows: Array<Insertable<RedirectsTable>> = [];
     for (let i = 0; i < 6; i++) {
       const from = `/p${i}`;
       const local = random() < 0.8;
