@@ -2,7 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS, REDIRECT_LIMITS, type RedirectStatus } from "~/lib/redirects";
 import { changingContent } from "../db/content-version.server";
 import type { Db } from "../db/db.server";
-import { placeAll } from "./place-all.server";
+import { placeAll, type PlacedLine } from "./place-all.server";
 import { checkInput, countingInTurn, countRedirects, RedirectError } from "./redirects.server";
 import { type CsvProblem, parseCsv } from "../platform/csv.server";
 import { givingWay } from "../platform/event-loop.server";
@@ -37,16 +37,9 @@ function statusOf(value: string | undefined): RedirectStatus | undefined {
   return text === "302" ? 302 : undefined;
 }
 
-interface Checked {
-  line: number;
-  from: string;
-  to: string;
-  status: RedirectStatus;
-}
-
 /** Every line checked on its own: the redirects, or the problems. */
-async function checkLines(text: string): Promise<{ lines: Checked[]; problems: CsvProblem[] }> {
-  const lines: Checked[] = [];
+async function checkLines(text: string): Promise<{ lines: PlacedLine[]; problems: CsvProblem[] }> {
+  const lines: PlacedLine[] = [];
   const problems: CsvProblem[] = [];
   const seen = new Map<string, number>();
   const records = await parseCsv(text, MAX_LINE);

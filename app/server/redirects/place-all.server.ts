@@ -20,6 +20,7 @@ import { RedirectError } from "./redirects.server";
 type Trx = Transaction<Database>;
 type Row = Selectable<RedirectsTable>;
 
+/** A checked line of the file (csv.server.ts). */
 export interface PlacedLine {
   line: number;
   from: string;
@@ -157,13 +158,13 @@ export async function placeAll(
   if (isPostgres(trx)) await sql`lock table redirects in share row exclusive mode`.execute(trx);
   const plan = new Plan((await reachableRows(trx, lines, giveWay)).values());
   const problems: CsvProblem[] = [];
-  for (const { line, ...redirect } of lines) {
+  for (const placed of lines) {
     await giveWay();
     try {
-      plan.place({ line, ...redirect });
+      plan.place(placed);
     } catch (error) {
       if (!(error instanceof RedirectError)) throw error;
-      problems.push({ line, message: error.message });
+      problems.push({ line: placed.line, message: error.message });
       if (problems.length >= maxProblems) break;
     }
   }
