@@ -304,6 +304,29 @@ describe("the redirects API", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("moves an edited redirect to a new from, keeping its id, with the same chain and loop rules", async () => {
+    const moved = await admin.post("/api/admin/redirects", { from: "/move-a", to: "/about" });
+    expect((await admin.post("/api/admin/redirects", { from: "/move-c", to: "/move-b" })).status).toBe(201);
+    const edited = await admin.put(`/api/admin/redirects/${moved.json.id}`, { from: "/move-b", to: "/blog" });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.json).toMatchObject({
+      id: moved.json.id,
+      from: "/move-b",
+      to: "/blog",
+      createdAt: moved.json.createdAt,
+    });
+    // The old from leads nowhere now; what led to the new one leads on in one hop.
+    expect((await get("/move-a")).status).toBe(404);
+    expect(await locationOf("/move-c")).toBe("/blog");
+    // Onto a from another redirect has: 409; to one that leads back: a loop, 409.
+    const taken = await admin.put(`/api/admin/redirects/${moved.json.id}`, { from: "/move-c", to: "/blog" });
+    expect(taken.status).toBe(409);
+    expect((await admin.post("/api/admin/redirects", { from: "/move-f", to: "/move-g" })).status).toBe(201);
+    const loop = await admin.put(`/api/admin/redirects/${moved.json.id}`, { from: "/move-g", to: "/move-f" });
+    expect(loop.status, loop.text).toBe(409);
+    expect(await locationOf("/move-b")).toBe("/blog");
+  });
+
   it("pages and searches like the other admin lists", async () => {
     const page = await admin.get("/api/admin/redirects?limit=2&offset=0");
     expect(page.status).toBe(200);

@@ -8,7 +8,8 @@ import type { Db } from "../db/db.server";
 import type { RedirectsTable } from "../db/schema.server";
 import { EVENT_LOOP_BUDGET_MS, measureEventLoopHold } from "../platform/event-loop.server";
 import { importRedirectsCsv } from "./csv.server";
-import { checkInput, placeRedirect, RedirectError } from "./redirects.server";
+import { placeOne, RedirectError } from "./plan.server";
+import { checkInput } from "./redirects.server";
 
 /**
  * A CSV import of redirects at its limit (5,000 lines, near 1 MB) on the
@@ -86,11 +87,13 @@ describe(`a CSV import of ${CSV_IMPORT_LIMITS.lines.toLocaleString("en-US")} lin
 });
 
 /**
- * The import plans a file's redirects in memory (place-all.server.ts); the
- * owner's "Add" places one at a time (placeRedirect). On random files over
- * a few addresses, with chains, loops, lines that replace stored redirects
- * and stored ones of every kind, both ways end with the same rows, or refuse
- * with the same problems.
+ * The import places a whole file in one plan, from the stored rows its
+ * lines can reach; a save places one line in a plan of its own, read from
+ * the table as the lines before it left it (plan.server.ts). On random
+ * files over a few addresses, with chains, loops, lines that replace stored
+ * redirects and stored ones of every kind, both ways end with the same
+ * rows, or refuse with the same problems: the file's plan read every row a
+ * line could reach.
  */
 describe(`the import places redirects as one at a time would (${TEST_BACKEND})`, () => {
   let planned: FreshDatabase;
@@ -152,7 +155,7 @@ describe(`the import places redirects as one at a time would (${TEST_BACKEND})`,
     return `${lines.join("\n")}\n`;
   }
 
-  /** The reference: each checked line through placeRedirect, in one transaction, all rolled back on a problem. */
+  /** The reference: each checked line placed alone, in one transaction, all rolled back on a problem. */
   async function oneAtATime(db: Db, text: string) {
     const problems: Array<{ line: number; message: string }> = [];
     const seen = new Set<string>();
@@ -171,7 +174,7 @@ describe(`the import places redirects as one at a time would (${TEST_BACKEND})`,
       .execute(async (trx) => {
         for (const { line, ...redirect } of lines) {
           try {
-            await placeRedirect(trx, { ...redirect, automatic: false }, { overwrite: true });
+            await placeOne(trx, redirect, { overwrite: true });
           } catch (error) {
             if (!(error instanceof RedirectError)) throw error;
             problems.push({ line, message: error.message });

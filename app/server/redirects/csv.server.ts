@@ -2,8 +2,8 @@ import { stringify } from "csv-stringify/sync";
 import { CSV_IMPORT_LIMITS, MAX_REDIRECTS, REDIRECT_LIMITS, type RedirectStatus } from "~/lib/redirects";
 import { changingContent } from "../db/content-version.server";
 import type { Db } from "../db/db.server";
-import { placeAll, type PlacedLine } from "./place-all.server";
-import { checkInput, countingInTurn, countRedirects, RedirectError } from "./redirects.server";
+import { placeAll, type PlacedLine, RedirectError } from "./plan.server";
+import { checkInput, countingInTurn, countRedirects } from "./redirects.server";
 import { type CsvProblem, parseCsv } from "../platform/csv.server";
 import { givingWay } from "../platform/event-loop.server";
 
@@ -94,7 +94,7 @@ class ImportRefused extends Error {
 /**
  * Imports a CSV text (at most CSV_IMPORT_LIMITS, checked by the caller on
  * the bytes): a redirect from an address that already has one replaces it.
- * Loops are found as the lines are placed, in order (place-all.server.ts);
+ * Loops are found as the lines are placed, in order (plan.server.ts);
  * any problem rolls all back.
  */
 export async function importRedirectsCsv(db: Db, text: string): Promise<ImportResult> {

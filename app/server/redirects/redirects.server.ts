@@ -5,7 +5,6 @@ import {
   checkFromPath,
   checkTarget,
   isWordPressIdPath,
-  localPathOf,
   MAX_REDIRECTS,
   REDIRECT_LIMITS,
   reservedPathMessage,
@@ -17,27 +16,19 @@ import { isUniqueViolation, type Db } from "../db/db.server";
 import { isPostgres } from "../db/dialect.server";
 import { isRecordId } from "../db/ids.server";
 import type { Database, RedirectsTable } from "../db/schema.server";
+import { placeOne, RedirectError } from "./plan.server";
 
 /**
  * Redirects (ADR 054): the owner's, and the ones the site keeps when a post
  * or a category changes its address. Every stored redirect leads where it
  * ends in one hop: a chain is collapsed and a loop refused when a redirect is
- * saved, so the lookup before the page cache (lookup.server.ts) never
- * follows more than one. Every write bumps the content version, which tells
+ * saved (the rules are plan.server.ts's), so the lookup before the page
+ * cache (lookup.server.ts) never follows more than one. Every write bumps the content version, which tells
  * every process to load the redirects again.
  */
 
 type Trx = Transaction<Database>;
 type Row = Selectable<RedirectsTable>;
-
-export class RedirectError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** What the owner saves: from and to as typed, checked here. */
 export interface RedirectInput {
@@ -64,85 +55,6 @@ export function checkInput(input: RedirectInput): { from: string; to: string; st
   const to = checkTarget(input.to);
   if (!to.ok) throw new RedirectError(400, to.message);
   return { from: from.value, to: to.value, status: input.status ?? 301 };
-}
-
-interface Placed {
-  from: string;
-  to: string;
-  status: RedirectStatus;
-  automatic: boolean;
-}
-
-/**
- * Stores `from` -> `to` in one hop, replacing the row `replacing` (an edit)
- * or the row already from `from` (`overwrite`): if `to` is itself
- * redirected, the new redirect leads where that one does; the redirects
- * that led to `from` now lead to the new target. A redirect that would end
- * where it starts is refused (409).
- */
-async function place(
-  trx: Trx,
-  { from, to, status, automatic }: Placed,
-  { replacing, overwrite = false }: { replacing?: string; overwrite?: boolean } = {},
-): Promise<Row> {
-  let target = to;
-  let targetPath = localPathOf(to);
-  if (targetPath === from) throw new RedirectError(400, "from and to are the same address");
-  if (targetPath !== undefined) {
-    const next = await trx
-      .selectFrom("redirects")
-      .select(["id", "to_target", "to_path"])
-      .where("from_path", "=", targetPath)
-      .executeTakeFirst();
-    if (next && next.id !== replacing) {
-      if (next.to_path === from) {
-        throw new RedirectError(409, `This would make a loop: ${targetPath} already leads to ${from}`);
-      }
-      target = next.to_target;
-      targetPath = next.to_path ?? undefined;
-    }
-  }
-  const earlier = await trx
-    .selectFrom("redirects")
-    .select(["id", "from_path"])
-    .where("to_path", "=", from)
-    .where("id", "!=", replacing ?? "")
-    .execute();
-  const looping = earlier.find((row) => row.from_path === targetPath);
-  if (looping) throw new RedirectError(409, `This would make a loop: ${looping.from_path} already leads to ${from}`);
-  const now = new Date().toISOString();
-  if (earlier.length > 0) {
-    await trx
-      .updateTable("redirects")
-      .set({ to_target: target, to_path: targetPath ?? null, updated_at: now })
-      .where("to_path", "=", from)
-      .where("id", "!=", replacing ?? "")
-      .execute();
-  }
-  const columns = {
-    from_path: from,
-    to_target: target,
-    to_path: targetPath ?? null,
-    status,
-    automatic: automatic ? 1 : 0,
-    updated_at: now,
-  };
-  // A path redirected now is no longer a miss to fix.
-  await trx.deleteFrom("not_found_paths").where("path", "=", from).execute();
-  const existing = await trx.selectFrom("redirects").select("id").where("from_path", "=", from).executeTakeFirst();
-  if (existing && existing.id !== replacing && !overwrite) {
-    throw new RedirectError(409, `A redirect from ${from} already exists`);
-  }
-  const id = replacing ?? existing?.id;
-  if (id !== undefined) {
-    await trx.updateTable("redirects").set(columns).where("id", "=", id).execute();
-  } else {
-    await trx
-      .insertInto("redirects")
-      .values({ id: randomUUID(), ...columns, created_at: now })
-      .execute();
-  }
-  return trx.selectFrom("redirects").selectAll().where("from_path", "=", from).executeTakeFirstOrThrow();
 }
 
 /** The PostgreSQL advisory lock the writes that count the redirects take (analytics' is 560_056). */
@@ -185,7 +97,7 @@ export async function createRedirect(db: Db, input: RedirectInput): Promise<Redi
     if ((await countRedirects(trx)) >= MAX_REDIRECTS) {
       throw new RedirectError(409, `The site keeps at most ${MAX_REDIRECTS.toLocaleString("en-US")} redirects`);
     }
-    return toRedirect(await place(trx, { ...checked, automatic: false }));
+    return toRedirect(await placeOne(trx, checked));
   });
 }
 
@@ -194,9 +106,9 @@ export async function updateRedirect(db: Db, id: string, input: RedirectInput): 
   if (!isRecordId(id)) return undefined;
   const checked = checkInput(input);
   return saving(db, checked.from, async (trx) => {
-    const row = await trx.selectFrom("redirects").select("id").where("id", "=", id).executeTakeFirst();
+    const row = await trx.selectFrom("redirects").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) return undefined;
-    return toRedirect(await place(trx, { ...checked, automatic: false }, { replacing: id }));
+    return toRedirect(await placeOne(trx, checked, { replacing: row }));
   });
 }
 
@@ -253,7 +165,7 @@ export async function listRedirects(
 export async function followAddressChange(trx: Trx, oldPath: string, newPath: string): Promise<void> {
   if (oldPath === newPath) return;
   await takeAddress(trx, newPath);
-  await place(trx, { from: oldPath, to: newPath, status: 301, automatic: true }, { overwrite: true });
+  await placeOne(trx, { from: oldPath, to: newPath, status: 301 }, { automatic: true, overwrite: true });
 }
 
 /** A post or category now answers at `path`: it wins over a redirect from there. */
@@ -327,4 +239,4 @@ export async function readAllRedirects(db: Db): Promise<Array<{ from: string; to
   return rows.map((row) => ({ from: row.from_path, to: row.to_target, status: row.status }));
 }
 
-export { place as placeRedirect, countRedirects, countingInTurn };
+export { countRedirects, countingInTurn, RedirectError };

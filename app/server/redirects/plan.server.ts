@@ -4,23 +4,32 @@ import { localPathOf, type RedirectStatus } from "~/lib/redirects";
 import { isPostgres } from "../db/dialect.server";
 import type { Database, RedirectsTable } from "../db/schema.server";
 import type { CsvProblem } from "../platform/csv.server";
-import { RedirectError } from "./redirects.server";
 
 /**
- * A CSV import's redirects placed as placeRedirect (redirects.server.ts)
- * places them one after another with `overwrite`: chains collapsed, the
- * redirects that led to a line's `from` led on, loops refused. Here they are
- * planned in memory, from the stored rows the file can reach, and written at
- * the end in a few statements. Line by line, each redirect took about seven
- * round trips: a 5,000-line file held PostgreSQL's transaction for 20 s and
- * more on a busy machine. csv-import.server.db.test.ts holds the two ways
- * equal on random files.
+ * The one place the placing rules live (ADR 054, ADR 085): every stored
+ * redirect leads where it ends in one hop, so a new one whose target is
+ * itself redirected leads on, the redirects that led to its `from` now lead
+ * to its target, and one that would end where it starts is refused. A save,
+ * an edit and a site's own redirect place one line; a CSV import places its
+ * whole file in one plan. A plan reads the stored rows its lines can reach,
+ * places in memory, and writes what changed in a few statements: line by
+ * line, a 5,000-line file took seven round trips a line and held
+ * PostgreSQL's transaction for 20 s and more on a busy machine.
  */
 
 type Trx = Transaction<Database>;
 type Row = Selectable<RedirectsTable>;
 
-/** A checked line of the file (csv.server.ts). */
+export class RedirectError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A checked redirect to place: a CSV line (numbered) or one save. */
 export interface PlacedLine {
   line: number;
   from: string;
@@ -28,11 +37,23 @@ export interface PlacedLine {
   status: RedirectStatus;
 }
 
+export interface PlaceOptions {
+  /** A redirect the site keeps itself (a post or category that moved), not the owner's. */
+  automatic?: boolean;
+  /** A redirect already from `from` is replaced; without it, that is a 409. */
+  overwrite?: boolean;
+  /** The stored redirect an edit changes: it is placed afresh, keeping its id. */
+  replacing?: Row;
+}
+
 /** Rows read per statement, and written per statement (9 columns: within any driver's limit). */
 const PIECE = 500;
 
+type GiveWay = () => Promise<void> | undefined;
+const noWait: GiveWay = () => undefined;
+
 /** The stored rows from `froms` or from the lines' own targets, and those leading to `froms`: all a line can read. */
-async function reachableRows(trx: Trx, lines: PlacedLine[], giveWay: () => Promise<void> | undefined) {
+async function reachableRows(trx: Trx, lines: Array<Pick<PlacedLine, "from" | "to">>, giveWay: GiveWay) {
   const froms = lines.map((line) => line.from);
   const targets = lines.flatMap((line) => localPathOf(line.to) ?? []);
   const rows = new Map<string, Row>();
@@ -50,15 +71,17 @@ async function reachableRows(trx: Trx, lines: PlacedLine[], giveWay: () => Promi
       for (const row of found) rows.set(row.from_path, row);
     }
   }
-  return rows;
+  return rows.values();
 }
 
 /** The redirects in memory, by from and by target path, and the ones changed. */
 class Plan {
-  readonly byFrom = new Map<string, Row>();
+  private readonly byFrom = new Map<string, Row>();
   private readonly byTo = new Map<string, Set<Row>>();
   readonly changed = new Set<Row>();
   readonly redirected = new Set<string>();
+  /** Edited redirects, deleted before the changed rows are written: an edit may change the from. */
+  readonly replaced = new Set<string>();
 
   constructor(rows: Iterable<Row>) {
     for (const row of rows) this.keep(row);
@@ -67,6 +90,14 @@ class Plan {
   private keep(row: Row) {
     this.byFrom.set(row.from_path, row);
     if (row.to_path) this.leadingTo(row.to_path).add(row);
+  }
+
+  private forget(stored: Row) {
+    const row = this.byFrom.get(stored.from_path);
+    if (row?.id !== stored.id) return;
+    this.byFrom.delete(row.from_path);
+    if (row.to_path) this.byTo.get(row.to_path)?.delete(row);
+    this.changed.delete(row);
   }
 
   private leadingTo(path: string): Set<Row> {
@@ -82,8 +113,9 @@ class Plan {
     this.changed.add(row);
   }
 
-  /** placeRedirect's rules for one line, overwriting; a RedirectError before anything changes. */
-  place({ from, to, status }: PlacedLine) {
+  /** One redirect placed; a RedirectError before anything in the plan changes. */
+  place({ from, to, status }: PlacedLine, { automatic = false, overwrite = false, replacing }: PlaceOptions) {
+    if (replacing) this.forget(replacing);
     let target = to;
     let targetPath = localPathOf(to);
     if (targetPath === from) throw new RedirectError(400, "from and to are the same address");
@@ -98,23 +130,45 @@ class Plan {
     const earlier = [...(this.byTo.get(from) ?? [])];
     const looping = earlier.find((row) => row.from_path === targetPath);
     if (looping) throw new RedirectError(409, `This would make a loop: ${looping.from_path} already leads to ${from}`);
+    const existing = this.byFrom.get(from);
+    if (existing && !overwrite) throw new RedirectError(409, `A redirect from ${from} already exists`);
     const now = new Date().toISOString();
     for (const row of earlier) this.lead(row, target, targetPath ?? null, now);
     this.redirected.add(from);
-    const row = this.byFrom.get(from);
-    if (row) {
-      Object.assign(row, { status, automatic: 0 });
-      this.lead(row, target, targetPath ?? null, now);
-      return;
-    }
-    const created = { id: randomUUID(), from_path: from, status, automatic: 0, imported: 0, created_at: now };
-    this.keep({ ...created, to_target: target, to_path: targetPath ?? null, updated_at: now });
-    this.changed.add(this.byFrom.get(from)!);
+    const row = existing ?? this.created(from, now, replacing);
+    Object.assign(row, { status, automatic: automatic ? 1 : 0 });
+    this.lead(row, target, targetPath ?? null, now);
+  }
+
+  /** A new row from `from`, or the edited one moved there with its id, creation and kind. */
+  private created(from: string, now: string, replacing: Row | undefined): Row {
+    if (replacing) this.replaced.add(replacing.id);
+    const row: Row = replacing
+      ? { ...replacing, from_path: from }
+      : {
+          id: randomUUID(),
+          from_path: from,
+          to_target: "",
+          to_path: null,
+          status: 301,
+          automatic: 0,
+          imported: 0,
+          created_at: now,
+          updated_at: now,
+        };
+    this.keep(row);
+    return row;
   }
 }
 
-/** The plan's changed rows written (new ones inserted, the rest updated by from), and its froms no longer misses. */
-async function write(trx: Trx, plan: Plan, giveWay: () => Promise<void> | undefined) {
+/** The plan's edited rows deleted, its changed rows written (new ones inserted, the rest updated by from), and its froms no longer misses. */
+async function write(trx: Trx, plan: Plan, giveWay: GiveWay) {
+  if (plan.replaced.size > 0) {
+    await trx
+      .deleteFrom("redirects")
+      .where("id", "in", [...plan.replaced])
+      .execute();
+  }
   const rows = [...plan.changed];
   for (let i = 0; i < rows.length; i += PIECE) {
     await giveWay();
@@ -143,25 +197,37 @@ async function write(trx: Trx, plan: Plan, giveWay: () => Promise<void> | undefi
 }
 
 /**
- * Places every line in order, in the caller's transaction; answers the
- * problems (at most `maxProblems`), and writes nothing when there is one.
- * On PostgreSQL the table is locked against other writers until the commit,
- * so that no redirect saved meanwhile escapes the plan (SQLite's writers
- * take turns already).
+ * One redirect stored, in the caller's transaction: a save (refused when
+ * one from `from` exists, unless `overwrite`), an edit (`replacing`), or a
+ * redirect the site keeps (`automatic`). Answers the stored row.
+ */
+export async function placeOne(trx: Trx, line: Omit<PlacedLine, "line">, options: PlaceOptions = {}): Promise<Row> {
+  const plan = new Plan(await reachableRows(trx, [line], noWait));
+  plan.place({ line: 1, ...line }, options);
+  await write(trx, plan, noWait);
+  return trx.selectFrom("redirects").selectAll().where("from_path", "=", line.from).executeTakeFirstOrThrow();
+}
+
+/**
+ * Places every line in order, overwriting, in the caller's transaction;
+ * answers the problems (at most `maxProblems`), and writes nothing when
+ * there is one. On PostgreSQL the table is locked against other writers
+ * until the commit, so that no redirect saved meanwhile escapes the plan
+ * (SQLite's writers take turns already).
  */
 export async function placeAll(
   trx: Trx,
   lines: PlacedLine[],
-  giveWay: () => Promise<void> | undefined,
+  giveWay: GiveWay,
   maxProblems: number,
 ): Promise<CsvProblem[]> {
   if (isPostgres(trx)) await sql`lock table redirects in share row exclusive mode`.execute(trx);
-  const plan = new Plan((await reachableRows(trx, lines, giveWay)).values());
+  const plan = new Plan(await reachableRows(trx, lines, giveWay));
   const problems: CsvProblem[] = [];
   for (const placed of lines) {
     await giveWay();
     try {
-      plan.place(placed);
+      plan.place(placed, { overwrite: true });
     } catch (error) {
       if (!(error instanceof RedirectError)) throw error;
       problems.push({ line: placed.line, message: error.message });
