@@ -37,10 +37,13 @@ test.describe("splash and intro", () => {
         document.getAnimations().map((a) => {
           const t = a.effect!.getTiming();
           const target = (a.effect as KeyframeEffect).target as Element;
-          return { cls: target.className.toString(), delay: t.delay, duration: t.duration };
+          return { cls: target.className.toString(), delay: t.delay, duration: t.duration, iterations: t.iterations };
         }),
       );
       expect(timings).toContainEqual(expect.objectContaining({ cls: "splash", delay: 3000, duration: 1000 }));
+      // The down arrow bounces three times once the hero shows; nothing moves for ever (WCAG 2.2.2).
+      expect(timings.find((t) => t.cls.includes("scroll-hint"))).toMatchObject({ delay: 5300, iterations: 3 });
+      expect(timings.filter((t) => t.iterations === Infinity)).toEqual([]);
       expect(timings.find((t) => t.cls.includes("intro-nav"))?.delay).toBe(4200);
       expect(timings.find((t) => t.cls.includes("intro-content"))?.delay).toBe(4700);
 
@@ -106,6 +109,7 @@ test.describe("splash and intro", () => {
     await expect(page.getByTestId("splash")).toBeHidden();
     await expect(page.getByTestId("site-nav")).toHaveCSS("opacity", "1");
     await expect(page.locator(CONTENT)).toHaveCSS("opacity", "1");
+    await expect(page.getByRole("button", { name: "Scroll to For Media" })).toHaveCSS("animation-name", "none");
   });
 
   test("coming back to / from another page of the site does not show the splash again", async ({ page }) => {
@@ -121,6 +125,8 @@ test.describe("splash and intro", () => {
     await expect(page.getByTestId("splash")).toHaveCount(0);
     await expect(page.getByTestId("site-nav")).toHaveCSS("opacity", "1");
     await expect(page.locator(CONTENT)).toHaveCSS("opacity", "1");
+    // With no intro to wait for, the arrow's bounces start at once.
+    await expect(page.getByRole("button", { name: "Scroll to For Media" })).toHaveCSS("animation-delay", "0s");
 
     // A reload is a page load like any other: the intro plays.
     await page.reload();

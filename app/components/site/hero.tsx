@@ -40,7 +40,7 @@ export function Hero() {
         aria-label={hero.scrollHint}
         title={hero.scrollHint}
         onClick={() => scrollToSection("media", { focus: true })}
-        className="absolute bottom-6 left-1/2 -translate-x-1/2 rounded-full p-2 hover:bg-white/15 motion-safe:animate-bounce"
+        className="absolute bottom-6 left-1/2 -translate-x-1/2 rounded-full p-2 hover:bg-white/15 scroll-hint"
       >
         <svg
           aria-hidden="true"
