@@ -52,6 +52,14 @@ const PIECE = 500;
 type GiveWay = () => Promise<void> | undefined;
 const noWait: GiveWay = () => undefined;
 
+/** `work` on `values` in pieces of PIECE, giving way before each. */
+async function inPieces<T>(values: readonly T[], giveWay: GiveWay, work: (piece: T[]) => Promise<unknown>) {
+  for (let i = 0; i < values.length; i += PIECE) {
+    await giveWay();
+    await work(values.slice(i, i + PIECE));
+  }
+}
+
 /** The stored rows from `froms` or from the lines' own targets, and those leading to `froms`: all a line can read. */
 async function reachableRows(trx: Trx, lines: Array<Pick<PlacedLine, "from" | "to">>, giveWay: GiveWay) {
   const froms = lines.map((line) => line.from);
@@ -61,15 +69,10 @@ async function reachableRows(trx: Trx, lines: Array<Pick<PlacedLine, "from" | "t
     ["from_path", [...new Set([...froms, ...targets])]],
     ["to_path", froms],
   ] as const) {
-    for (let i = 0; i < values.length; i += PIECE) {
-      await giveWay();
-      const found = await trx
-        .selectFrom("redirects")
-        .selectAll()
-        .where(column, "in", values.slice(i, i + PIECE))
-        .execute();
+    await inPieces(values, giveWay, async (piece) => {
+      const found = await trx.selectFrom("redirects").selectAll().where(column, "in", piece).execute();
       for (const row of found) rows.set(row.from_path, row);
-    }
+    });
   }
   return rows.values();
 }
@@ -169,12 +172,10 @@ async function write(trx: Trx, plan: Plan, giveWay: GiveWay) {
       .where("id", "in", [...plan.replaced])
       .execute();
   }
-  const rows = [...plan.changed];
-  for (let i = 0; i < rows.length; i += PIECE) {
-    await giveWay();
-    await trx
+  await inPieces([...plan.changed], giveWay, (rows) =>
+    trx
       .insertInto("redirects")
-      .values(rows.slice(i, i + PIECE))
+      .values(rows)
       .onConflict((conflict) =>
         conflict.column("from_path").doUpdateSet((eb) => ({
           to_target: eb.ref("excluded.to_target"),
@@ -184,16 +185,11 @@ async function write(trx: Trx, plan: Plan, giveWay: GiveWay) {
           updated_at: eb.ref("excluded.updated_at"),
         })),
       )
-      .execute();
-  }
-  const paths = [...plan.redirected];
-  for (let i = 0; i < paths.length; i += PIECE) {
-    await giveWay();
-    await trx
-      .deleteFrom("not_found_paths")
-      .where("path", "in", paths.slice(i, i + PIECE))
-      .execute();
-  }
+      .execute(),
+  );
+  await inPieces([...plan.redirected], giveWay, (paths) =>
+    trx.deleteFrom("not_found_paths").where("path", "in", paths).execute(),
+  );
 }
 
 /**
