@@ -95,6 +95,11 @@ class Plan {
     if (row.to_path) this.leadingTo(row.to_path).add(row);
   }
 
+  /** The redirect from `from` as the plan has it: what the write stores. */
+  rowFrom(from: string): Row | undefined {
+    return this.byFrom.get(from);
+  }
+
   private forget(stored: Row) {
     const row = this.byFrom.get(stored.from_path);
     if (row?.id !== stored.id) return;
@@ -195,13 +200,13 @@ async function write(trx: Trx, plan: Plan, giveWay: GiveWay) {
 /**
  * One redirect stored, in the caller's transaction: a save (refused when
  * one from `from` exists, unless `overwrite`), an edit (`replacing`), or a
- * redirect the site keeps (`automatic`). Answers the stored row.
+ * redirect the site keeps (`automatic`). Answers the row as written.
  */
 export async function placeOne(trx: Trx, line: Omit<PlacedLine, "line">, options: PlaceOptions = {}): Promise<Row> {
   const plan = new Plan(await reachableRows(trx, [line], noWait));
   plan.place({ line: 1, ...line }, options);
   await write(trx, plan, noWait);
-  return trx.selectFrom("redirects").selectAll().where("from_path", "=", line.from).executeTakeFirstOrThrow();
+  return plan.rowFrom(line.from)!;
 }
 
 /**

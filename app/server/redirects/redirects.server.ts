@@ -23,8 +23,9 @@ import { placeOne, RedirectError } from "./plan.server";
  * or a category changes its address. Every stored redirect leads where it
  * ends in one hop: a chain is collapsed and a loop refused when a redirect is
  * saved (the rules are plan.server.ts's), so the lookup before the page
- * cache (lookup.server.ts) never follows more than one. Every write bumps the content version, which tells
- * every process to load the redirects again.
+ * cache (lookup.server.ts) never follows more than one. Every write bumps
+ * the content version, which tells every process to load the redirects
+ * again.
  */
 
 type Trx = Transaction<Database>;
