@@ -88,13 +88,21 @@ async function snapshot(connection: Connection) {
   return rows;
 }
 
+/**
+ * A time `days` before now. Rows the site prunes (a sign-up pending for 7
+ * days, an address unsubscribed for 30) are dated from now: with fixed
+ * dates, the daily prune that runs just after midnight UTC deleted one from
+ * the source site while a run crossed midnight.
+ */
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
 /** A subscriber's columns as the newsletter writes them, to be completed with an id and an address. */
 const SUBSCRIBER = {
   status: "pending" as const,
   consent: "form" as const,
-  created_at: "2026-11-02T09:30:00.000Z",
-  confirm_sent_at: "2026-11-02T09:30:00.000Z",
-  confirmed_at: "2026-11-02T10:00:00.000Z",
+  created_at: daysAgo(2),
+  confirm_sent_at: daysAgo(2),
+  confirmed_at: daysAgo(1.9),
   unsubscribed_at: null,
 };
 
@@ -268,11 +276,10 @@ beforeAll(async () => {
   expect(booked.status, booked.text).toBe(201);
   // The newsletter (ADR 072): the list, one of each status and consent, travels; so do a post's wish to be
   // e-mailed and the record of its mailing, which keeps a restored site from e-mailing it twice.
-  const at = (day: number) => new Date(Date.UTC(2026, 10, day, 9, 30)).toISOString();
   await source.db
     .insertInto("subscribers")
     .values([
-      { ...SUBSCRIBER, id: crypto.randomUUID(), email: "ada@example.com", status: "confirmed", created_at: at(1) },
+      { ...SUBSCRIBER, id: crypto.randomUUID(), email: "ada@example.com", status: "confirmed", created_at: daysAgo(3) },
       { ...SUBSCRIBER, id: crypto.randomUUID(), email: "grace+news@example.com", confirmed_at: null },
       {
         ...SUBSCRIBER,
@@ -281,7 +288,7 @@ beforeAll(async () => {
         status: "unsubscribed",
         consent: "import",
         confirm_sent_at: null,
-        unsubscribed_at: at(3),
+        unsubscribed_at: daysAgo(1),
       },
     ])
     .execute();
@@ -301,8 +308,8 @@ beforeAll(async () => {
       recipients: 1,
       sent: 1,
       failed: 0,
-      created_at: at(4),
-      finished_at: at(4),
+      created_at: daysAgo(0.5),
+      finished_at: daysAgo(0.5),
     })
     .execute();
   // A view from a newsletter (ADR 056): the day's numbers travel, written within a few seconds.
