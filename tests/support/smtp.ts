@@ -16,8 +16,9 @@ export interface TestSmtpServer {
 
 /**
  * Ports a test may hold for a server that is not there yet: below Linux's
- * ephemeral range (32768-60999), which the kernel hands to every outgoing
- * connection and to listen(0). A port taken from that range and let go was
+ * ephemeral range (32768-60999 unless net.ipv4.ip_local_port_range says
+ * otherwise), which the kernel hands to every outgoing connection and to
+ * listen(0). A port taken from that range and let go was
  * soon given to some connection of the server under test, and the mail
  * server then started later failed with EADDRINUSE. Each test process
  * (Vitest's pool id, Playwright's parallel index) has a slice of its own,
