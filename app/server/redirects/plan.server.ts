@@ -121,7 +121,11 @@ class Plan {
     this.changed.add(row);
   }
 
-  /** One redirect placed; a RedirectError before anything in the plan changes. */
+  /**
+   * One redirect placed; a RedirectError before anything in the plan
+   * changes, but for an edit's old row, forgotten first so that the rules
+   * do not see it (an edit is placed in a plan of its own, placeOne's).
+   */
   place({ from, to, status }: PlacedLine, { automatic = false, overwrite = false, replacing }: PlaceOptions) {
     if (replacing) this.forget(replacing);
     let target = to;
