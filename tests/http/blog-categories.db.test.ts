@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, cacheStored, cacheStoredLines, startServer, type TestServer } from "../support/server";
+import { daysAgo } from "../support/days";
 
 /**
  * Category pages (docs/product/contract.md#categories, ADR 041) against the built server on a real
@@ -13,7 +14,6 @@ const SITE = "https://www.example.test";
 let server: TestServer;
 let admin: ApiClient;
 
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 const base = { excerpt: "An excerpt", content: "Body of the post.", published: true };
 
 async function createPost(post: Record<string, unknown>) {

@@ -5,6 +5,7 @@ import { ApiClient, cacheStored, startServer, type TestServer } from "../support
 import { searchText } from "~/content/search";
 import { SEARCH_THROTTLE } from "~/server/posts/search.server";
 import { headers as searchHeaders } from "~/routes/blog.search";
+import { daysAgo } from "../support/days";
 
 /**
  * /blog/search (docs/product/contract.md#search, ADR 042) against a real server on the backend
@@ -19,7 +20,6 @@ const SITE = "https://www.example.test";
 let server: TestServer;
 let admin: ApiClient;
 
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 const base = { excerpt: "An excerpt", content: "Body of the post.", category: "News", published: true };
 
 async function createPost(post: Record<string, unknown>) {

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../support/server";
+import { daysAgo } from "../support/days";
 
 /**
  * The public blog against a real server on a real database: server HTML of
@@ -12,7 +13,6 @@ const SITE = "https://www.example.test";
 let server: TestServer;
 let admin: ApiClient;
 
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 const base = { excerpt: "An excerpt", content: "Body of the post.", category: "News", published: true };
 
 async function createPost(post: Record<string, unknown>) {

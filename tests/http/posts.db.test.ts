@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../support/server";
+import { daysAgo } from "../support/days";
 
 let server: TestServer;
 let admin: ApiClient;
 
 const base = { excerpt: "An excerpt", content: "Some **markdown**", category: "News" };
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 beforeAll(async () => {
   server = await startServer();

@@ -23,6 +23,7 @@ import { KEY_FILE_NAME } from "~/server/identity/two-factor-key.server";
 import { TEST_BACKEND } from "../support/backend";
 import { freshPostgres, freshSqlite, type FreshDatabase } from "../support/database";
 import { ApiClient, AS_NPM_START, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
+import { daysAgo } from "../support/days";
 
 /**
  * Issue 16, backup and restore (docs/product/contract.md#backups, ADR 034): one file holds the
@@ -87,14 +88,6 @@ async function snapshot(connection: Connection) {
   }
   return rows;
 }
-
-/**
- * A time `days` before now. Rows the site prunes (a sign-up pending for 7
- * days, an address unsubscribed for 30) are dated from now: with fixed
- * dates, the daily prune that runs just after midnight UTC deleted one from
- * the source site while a run crossed midnight.
- */
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
 /** A subscriber's columns as the newsletter writes them, to be completed with an id and an address. */
 const SUBSCRIBER = {

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-
-const DAY = 24 * 60 * 60_000;
-const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+import { daysAgo } from "./days";
 
 /**
  * A subscribers row as stored (migration 032): signed up `days` ago, then
