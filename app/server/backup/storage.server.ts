@@ -1,14 +1,7 @@
 import fs from "node:fs";
 import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  type ListObjectsV2CommandOutput,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { ListObjectsV2CommandOutput, S3Client } from "@aws-sdk/client-s3";
 import { checkOutboundEndpoint, outboundAgents } from "../outbound/index.server";
 import type { BackupStorageConfig, Config } from "../platform/config.server";
 
@@ -22,6 +15,11 @@ import type { BackupStorageConfig, Config } from "../platform/config.server";
  *
  * Used by the schedule (offsite.server.ts), the CLI (`backups`, `restore
  * --from-storage`) and the admin's restore, through the domain's index.
+ *
+ * The AWS SDK (half a megabyte of the server build) is loaded by the first
+ * call that talks to the bucket, not compiled at every start: most sites
+ * have no BACKUP_STORAGE_URL, and a site that has one uses it once a period
+ * (ADR 088).
  */
 
 /** One backup in the bucket, as `list()` answers it. */
@@ -82,9 +80,16 @@ export function backupStorage(config: Pick<Config, "backups" | "outboundAllowPri
   return new S3BackupStorage(config.backups.storage, config.outboundAllowPrivate);
 }
 
+let loading: ReturnType<typeof loadSdk> | undefined;
+const loadSdk = async () => {
+  const [s3, storage] = await Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]);
+  return { s3, Upload: storage.Upload };
+};
+const awsSdk = () => (loading ??= loadSdk());
+
 class S3BackupStorage implements BackupStorage {
   readonly where: string;
-  private readonly client: S3Client;
+  private client: S3Client | undefined;
   private readonly folder: string;
 
   constructor(
@@ -93,16 +98,24 @@ class S3BackupStorage implements BackupStorage {
   ) {
     this.folder = storage.prefix ? `${storage.prefix}/` : "";
     this.where = storageWhere(storage);
-    const { httpAgent, httpsAgent } = outboundAgents({ allowPrivate });
-    this.client = new S3Client({
-      endpoint: storage.endpoint,
-      region: storage.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey },
-      // The SDK's own retries are few: the job retries with its back-off (ADR 067).
-      maxAttempts: 2,
-      requestHandler: { httpAgent, httpsAgent, connectionTimeout: CONNECT_MS, socketTimeout: SOCKET_IDLE_MS },
-    });
+  }
+
+  /** The SDK and this bucket's client, made on the first call that needs them. */
+  private async sdk() {
+    const { s3, Upload } = await awsSdk();
+    if (!this.client) {
+      const { httpAgent, httpsAgent } = outboundAgents({ allowPrivate: this.allowPrivate });
+      this.client = new s3.S3Client({
+        endpoint: this.storage.endpoint,
+        region: this.storage.region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: this.storage.accessKeyId, secretAccessKey: this.storage.secretAccessKey },
+        // The SDK's own retries are few: the job retries with its back-off (ADR 067).
+        maxAttempts: 2,
+        requestHandler: { httpAgent, httpsAgent, connectionTimeout: CONNECT_MS, socketTimeout: SOCKET_IDLE_MS },
+      });
+    }
+    return { s3, Upload, client: this.client };
   }
 
   /** The scheme and an address in the endpoint, before any request (a host name's addresses: at each connection). */
@@ -113,6 +126,7 @@ class S3BackupStorage implements BackupStorage {
   async put(body: Readable, name: string, signal?: AbortSignal): Promise<{ key: string; size: number }> {
     if (!isBackupName(name)) throw new Error(`${name} is not a backup's name`);
     this.check();
+    const { Upload, client } = await this.sdk();
     const key = this.folder + name;
     let size = 0;
     const counted = new PassThrough();
@@ -120,7 +134,7 @@ class S3BackupStorage implements BackupStorage {
     // The source's error reaches the upload through the PassThrough, which pipeline destroys with it.
     const piped = pipeline(body, counted);
     const upload = new Upload({
-      client: this.client,
+      client,
       params: { Bucket: this.storage.bucket, Key: key, Body: counted, ContentType: "application/x-tar" },
       partSize: PART_BYTES,
       queueSize: PARTS_AT_ONCE,
@@ -142,12 +156,13 @@ class S3BackupStorage implements BackupStorage {
 
   async list(): Promise<StoredBackup[]> {
     this.check();
+    const { s3, client } = await this.sdk();
     const found: StoredBackup[] = [];
     let token: string | undefined;
     let read = 0;
     do {
-      const page: ListObjectsV2CommandOutput = await this.client.send(
-        new ListObjectsV2Command({
+      const page: ListObjectsV2CommandOutput = await client.send(
+        new s3.ListObjectsV2Command({
           Bucket: this.storage.bucket,
           Prefix: `${this.folder}site-backup-`,
           ContinuationToken: token,
@@ -169,14 +184,16 @@ class S3BackupStorage implements BackupStorage {
     if (!key.startsWith(this.folder) || !isBackupName(key.slice(this.folder.length)))
       throw new Error("not one of this site's backups");
     this.check();
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.storage.bucket, Key: key }));
+    const { s3, client } = await this.sdk();
+    const object = await client.send(new s3.GetObjectCommand({ Bucket: this.storage.bucket, Key: key }));
     if (!(object.Body instanceof Readable)) throw new Error("the storage sent no body");
     await pipeline(object.Body, fs.createWriteStream(toFile, { mode: 0o600 }));
   }
 
   async deleteOld(keep: number): Promise<string[]> {
     const old = (await this.list()).slice(Math.max(keep, 1)).map((backup) => backup.key);
-    for (const key of old) await this.client.send(new DeleteObjectCommand({ Bucket: this.storage.bucket, Key: key }));
+    const { s3, client } = await this.sdk();
+    for (const key of old) await client.send(new s3.DeleteObjectCommand({ Bucket: this.storage.bucket, Key: key }));
     return old;
   }
 }

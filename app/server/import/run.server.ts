@@ -4,11 +4,9 @@ import type { Db } from "../db/db.server";
 import type { Database } from "../db/schema.server";
 import { defineJob, enqueue, type JobContext } from "../jobs/index.server";
 import { countRedirects } from "../redirects/index.server";
-import { readGhost } from "./ghost.server";
-import { importPost, type PostOutcome } from "./post.server";
+import type { PostOutcome } from "./post.server";
 import { fileOf, forgetFile, type ReceivedFile } from "./store.server";
 import { IMPORT_LIMITS, ImportFileError, type ReadFile, type SourcePost } from "./source.server";
-import { readWordPress } from "./wxr.server";
 
 /**
  * The import's work, as jobs (ADR 074, on ADR 067's queue): each run reads
@@ -36,7 +34,10 @@ async function postsOf(
   read: ReadFile,
   row: { kind: string | null; site_url: string | null },
 ): Promise<{ total: number | null; posts: () => AsyncGenerator<SourcePost> }> {
-  if (row.kind === "wordpress") return readWordPress(read);
+  // The readers and the converter (sax, stream-json, turndown and its DOM:
+  // half a megabyte) are loaded by the job, not compiled at every start.
+  if (row.kind === "wordpress") return (await import("./wxr.server")).readWordPress(read);
+  const { readGhost } = await import("./ghost.server");
   return { total: null, posts: () => readGhost(read, { siteUrl: row.site_url }) };
 }
 
@@ -109,6 +110,7 @@ async function runStep(db: Db, importId: string, ctx: Pick<JobContext, "signal">
   const until = Date.now() + STEP_MS;
   const writeCounts = countsWriter(importId);
   const makeRedirects = (await countRedirects(db, { imported: true })) < MAX_IMPORTED_REDIRECTS;
+  const { importPost } = await import("./post.server");
   let index = 0;
   for await (const post of source.posts()) {
     if (index++ < row.processed) continue;

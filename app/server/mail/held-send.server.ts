@@ -1,7 +1,5 @@
 import { Readable } from "node:stream";
-import MailComposer from "nodemailer/lib/mail-composer";
-import { parseConnectionUrl } from "nodemailer/lib/shared";
-import SMTPConnection from "nodemailer/lib/smtp-connection";
+import type SMTPConnection from "nodemailer/lib/smtp-connection";
 
 /**
  * Bulk mail (the newsletter, ADR 072) that is recorded as sent exactly once,
@@ -100,8 +98,27 @@ function heldMessage(
   });
 }
 
-const compose = (mail: BulkMail): Promise<Buffer> =>
-  new MailComposer({
+/**
+ * nodemailer's composer and connection, loaded with a mailing's first send
+ * rather than compiled at every start: most starts never mail a post.
+ */
+let loading: ReturnType<typeof loadNodemailer> | undefined;
+const loadNodemailer = async () => {
+  const [composer, shared, connection] = await Promise.all([
+    import("nodemailer/lib/mail-composer"),
+    import("nodemailer/lib/shared"),
+    import("nodemailer/lib/smtp-connection"),
+  ]);
+  return {
+    MailComposer: composer.default,
+    parseConnectionUrl: shared.parseConnectionUrl,
+    SMTPConnection: connection.default,
+  };
+};
+const nodemailer = () => (loading ??= loadNodemailer());
+
+const compose = async (mail: BulkMail): Promise<Buffer> =>
+  new (await nodemailer()).MailComposer({
     from: mail.from,
     to: mail.to,
     subject: mail.subject,
@@ -123,6 +140,7 @@ export interface BulkSender {
 const TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 5_000 };
 
 async function open(url: string, closed: () => void): Promise<SMTPConnection> {
+  const { parseConnectionUrl, SMTPConnection } = await nodemailer();
   const options = parseConnectionUrl(url);
   const connection = new SMTPConnection({ ...options, ...TIMEOUTS });
   connection.on("error", () => {}); // reported through the callbacks below

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { SiteSettings } from "~/lib/site-settings";
 import { getConfig } from "../platform/config.server";
 
@@ -30,23 +30,29 @@ let mailer: Mailer | null | undefined;
 /**
  * Builds the transport once, at start (server/startup.ts), from SMTP_URL:
  * nodemailer opens no connection until the first message, so building it is
- * cheap, and a request never pays for it.
+ * cheap, and a request never pays for it. nodemailer itself (a third of a
+ * megabyte) is loaded then only when SMTP_URL is set: a site without mail
+ * never compiles it.
  */
 export function init(smtp: { url: string } | undefined): void {
   if (!smtp) {
     mailer = null;
     return;
   }
-  const transport: Transporter = nodemailer.createTransport({
-    url: smtp.url,
-    // A dead or slow mail server must not hold a delivery attempt for long.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  const transport: Promise<Transporter> = import("nodemailer").then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      url: smtp.url,
+      // A dead or slow mail server must not hold a delivery attempt for long.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    }),
+  );
   mailer = {
     async send(mail) {
-      await transport.sendMail({
+      await (
+        await transport
+      ).sendMail({
         from: mail.from,
         to: mail.to,
         replyTo: mail.replyTo,

@@ -5,7 +5,7 @@ import { type BulkMail, BulkSendError, createBulkSender, mailId, noticeAddresses
 import { getConfig } from "../platform/config.server";
 import { readSiteSettings } from "../settings/index.server";
 import { subscriberLink } from "./links.server";
-import { type PostMail, renderPostMail } from "./post-mail.server";
+import type { PostMail } from "./post-mail.server";
 import { finishMailing, mark, nextRecipients, noteDoubt, type Recipient } from "./recipients.server";
 import { siteNow } from "../platform/clock.server";
 
@@ -103,6 +103,9 @@ async function runBatch({ mailingId }: { mailingId: string }, { db, signal }: Jo
   const gapMs = 60_000 / rate;
   const recipients = await nextRecipients(db, mailingId, size);
   if (recipients.length === 0) return finishMailing(db, mailingId);
+  // Loaded by the mailing, not at start: the mail's HTML tooling (rehype's
+  // parser, html-to-text) is some 400 kB that only a sending process needs.
+  const { renderPostMail } = await import("./post-mail.server");
   const mail = await renderPostMail({
     post: {
       title: mailing.title,
