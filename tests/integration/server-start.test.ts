@@ -53,6 +53,7 @@ function filesHolding(marker: string): string[] {
 const LOADED_WHEN_NEEDED = [
   { what: "the AWS SDK (off-site backups)", marker: "aws-sdk-js" },
   { what: "nodemailer (mail, once SMTP_URL is set)", marker: "X-Mailer" },
+  { what: "nodemailer's SMTP connection (a mailing's bulk send)", marker: "actionSMTPStream" },
   { what: "turndown and its DOM (the import's converter)", marker: "__domino_frozen__" },
   { what: "html-to-text (a post's mail)", marker: "longWordSplit" },
 ];

@@ -85,7 +85,12 @@ const loadSdk = async () => {
   const [s3, storage] = await Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]);
   return { s3, Upload: storage.Upload };
 };
-const awsSdk = () => (loading ??= loadSdk());
+// A load that failed is tried again by the next call.
+const awsSdk = () =>
+  (loading ??= loadSdk().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  }));
 
 class S3BackupStorage implements BackupStorage {
   readonly where: string;
@@ -126,15 +131,22 @@ class S3BackupStorage implements BackupStorage {
   async put(body: Readable, name: string, signal?: AbortSignal): Promise<{ key: string; size: number }> {
     if (!isBackupName(name)) throw new Error(`${name} is not a backup's name`);
     this.check();
-    const { Upload, client } = await this.sdk();
     const key = this.folder + name;
-    let size = 0;
     const counted = new PassThrough();
-    counted.on("data", (chunk: Buffer) => (size += chunk.length));
-    // The source's error reaches the upload through the PassThrough, which pipeline destroys with it.
+    // Piped before the SDK is awaited: the source (a tar pack the caller is
+    // already writing) may fail meanwhile, and an error with no listener
+    // would end the process. Its error reaches the upload through the
+    // PassThrough, which pipeline destroys with it; awaited below.
     const piped = pipeline(body, counted);
-    const upload = new Upload({
-      client,
+    piped.catch(() => {});
+    const sdk = await this.sdk().catch((error: unknown) => {
+      counted.destroy();
+      throw error;
+    });
+    let size = 0;
+    counted.on("data", (chunk: Buffer) => (size += chunk.length));
+    const upload = new sdk.Upload({
+      client: sdk.client,
       params: { Bucket: this.storage.bucket, Key: key, Body: counted, ContentType: "application/x-tar" },
       partSize: PART_BYTES,
       queueSize: PARTS_AT_ONCE,

@@ -115,7 +115,12 @@ const loadNodemailer = async () => {
     SMTPConnection: connection.default,
   };
 };
-const nodemailer = () => (loading ??= loadNodemailer());
+// A load that failed is tried again by the next send.
+const nodemailer = () =>
+  (loading ??= loadNodemailer().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  }));
 
 const compose = async (mail: BulkMail): Promise<Buffer> =>
   new (await nodemailer()).MailComposer({

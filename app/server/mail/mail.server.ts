@@ -48,6 +48,8 @@ export function init(smtp: { url: string } | undefined): void {
       socketTimeout: 20_000,
     }),
   );
+  // A failure to load or build it is the first send's error, never an unhandled rejection meanwhile.
+  transport.catch(() => {});
   mailer = {
     async send(mail) {
       await (
