@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 /**
  * What a start of the built server compiles (ADR 088): the entry and every
@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
  * import's converter slid back in unnoticed through a static import.
  */
 const SERVER = path.resolve(import.meta.dirname, "../../build/server");
+const label = (file: string) => path.relative(SERVER, file);
 
 /**
  * The chunks `text` imports or re-exports statically. Rolldown writes each
@@ -30,24 +31,39 @@ function staticImports(text: string): string[] {
   return found;
 }
 
+let files: Map<string, string> | undefined;
+/** Every .js file of the server build and its text, read once for the file's tests. */
+function buildFiles(): Map<string, string> {
+  files ??= new Map(
+    fs
+      .readdirSync(SERVER, { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".js"))
+      .map((name) => [path.join(SERVER, name), fs.readFileSync(path.join(SERVER, name), "utf8")]),
+  );
+  return files;
+}
+
+const graphs = new Map<string, Map<string, number>>();
 /** The files a start of `entry` compiles, with their sizes in bytes. */
 function startGraph(entry: string): Map<string, number> {
+  const known = graphs.get(entry);
+  if (known) return known;
   const graph = new Map<string, number>();
   const visit = (file: string) => {
     if (graph.has(file)) return;
-    const text = fs.readFileSync(file, "utf8");
+    const text = buildFiles().get(file);
+    if (text === undefined) throw new Error(`${label(file)} is missing: run npm run build first`);
     graph.set(file, text.length);
     for (const specifier of staticImports(text)) visit(path.resolve(path.dirname(file), specifier));
   };
   visit(path.join(SERVER, entry));
+  graphs.set(entry, graph);
   return graph;
 }
 
 /** Every file of the server build that holds `marker`. */
-function filesHolding(marker: string): string[] {
-  const files = fs.readdirSync(SERVER, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
-  return files.map((f) => path.join(SERVER, f)).filter((file) => fs.readFileSync(file, "utf8").includes(marker));
-}
+const filesHolding = (marker: string) =>
+  [...buildFiles()].filter(([, text]) => text.includes(marker)).map(([file]) => file);
 
 /** A text each dependency's own code holds, and no code of ours. */
 const LOADED_WHEN_NEEDED = [
@@ -58,7 +74,11 @@ const LOADED_WHEN_NEEDED = [
   { what: "html-to-text (a post's mail)", marker: "longWordSplit" },
 ];
 
-const label = (file: string) => path.relative(SERVER, file);
+// The worker outlives this file (isolate: false): the build's text is not kept.
+afterAll(() => {
+  files = undefined;
+  graphs.clear();
+});
 
 describe.each(["index.js", "cli.js"])("a start of build/server/%s", (entry) => {
   it.each(LOADED_WHEN_NEEDED)("does not compile $what", ({ marker }) => {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ListObjectsV2CommandOutput, S3Client } from "@aws-sdk/client-s3";
+import { loadOnce } from "~/lib/load-once";
 import { checkOutboundEndpoint, outboundAgents } from "../outbound/index.server";
 import type { BackupStorageConfig, Config } from "../platform/config.server";
 
@@ -80,17 +81,10 @@ export function backupStorage(config: Pick<Config, "backups" | "outboundAllowPri
   return new S3BackupStorage(config.backups.storage, config.outboundAllowPrivate);
 }
 
-let loading: ReturnType<typeof loadSdk> | undefined;
-const loadSdk = async () => {
+const awsSdk = loadOnce(async () => {
   const [s3, storage] = await Promise.all([import("@aws-sdk/client-s3"), import("@aws-sdk/lib-storage")]);
   return { s3, Upload: storage.Upload };
-};
-// A load that failed is tried again by the next call.
-const awsSdk = () =>
-  (loading ??= loadSdk().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  }));
+});
 
 class S3BackupStorage implements BackupStorage {
   readonly where: string;

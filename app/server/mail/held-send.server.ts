@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import type SMTPConnection from "nodemailer/lib/smtp-connection";
+import { loadOnce } from "~/lib/load-once";
 
 /**
  * Bulk mail (the newsletter, ADR 072) that is recorded as sent exactly once,
@@ -102,8 +103,7 @@ function heldMessage(
  * nodemailer's composer and connection, loaded with a mailing's first send
  * rather than compiled at every start: most starts never mail a post.
  */
-let loading: ReturnType<typeof loadNodemailer> | undefined;
-const loadNodemailer = async () => {
+const nodemailer = loadOnce(async () => {
   const [composer, shared, connection] = await Promise.all([
     import("nodemailer/lib/mail-composer"),
     import("nodemailer/lib/shared"),
@@ -114,13 +114,7 @@ const loadNodemailer = async () => {
     parseConnectionUrl: shared.parseConnectionUrl,
     SMTPConnection: connection.default,
   };
-};
-// A load that failed is tried again by the next send.
-const nodemailer = () =>
-  (loading ??= loadNodemailer().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  }));
+});
 
 const compose = async (mail: BulkMail): Promise<Buffer> =>
   new (await nodemailer()).MailComposer({
