@@ -23,9 +23,10 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // API tests each start a server process and spend most of their time
-    // waiting on it; three at a time keeps a 2-core machine busy.
-    maxWorkers: Number(process.env.VITEST_WORKERS ?? 3),
+    // API tests each start a server process and spend much of their time
+    // waiting on it or on a clock; four at a time keeps a 2-core machine
+    // busy when three wait at once (ADR 089).
+    maxWorkers: Number(process.env.VITEST_WORKERS ?? 4),
     // Without an earlier run's times, integration files start first (ADR 083).
     sequence: { sequencer: LongFilesFirst },
     projects: [
