@@ -9,7 +9,16 @@ import type { Reporter, TestModule } from "vitest/node";
 
 export interface VitestSummary {
   projects: Record<string, { passed: number; failed: number }>;
-  tests: Array<{ project: string; name: string; file: string; ms: number; state: string; error?: string }>;
+  /** `start`: when the test began, ms since the epoch, to see which files ran together. */
+  tests: Array<{
+    project: string;
+    name: string;
+    file: string;
+    start: number;
+    ms: number;
+    state: string;
+    error?: string;
+  }>;
   /** Per file and project: importing it, its setup files, its tests and hooks. */
   files: Array<{ project: string; file: string; ms: number }>;
   unhandledErrors: number;
@@ -30,13 +39,15 @@ export default class SummaryReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const result = test.result();
         const state = result.state;
+        const diagnostic = test.diagnostic();
         if (state === "passed") counts.passed += 1;
         if (state === "failed") failedHere += 1;
         summary.tests.push({
           project,
           name: test.fullName,
           file,
-          ms: test.diagnostic()?.duration ?? 0,
+          start: diagnostic?.startTime ?? 0,
+          ms: diagnostic?.duration ?? 0,
           state,
           // The first lines of why, for the run's last lines (CI shows only its tail).
           error: result.errors?.[0]?.message?.slice(0, 500),
@@ -47,7 +58,7 @@ export default class SummaryReporter implements Reporter {
       if (failedHere === 0 && (module.state() === "failed" || module.errors().length > 0)) {
         failedHere = 1;
         const error = module.errors()[0]?.message?.slice(0, 500);
-        summary.tests.push({ project, name: "(the file itself)", file, ms: 0, state: "failed", error });
+        summary.tests.push({ project, name: "(the file itself)", file, start: 0, ms: 0, state: "failed", error });
       }
       counts.failed += failedHere;
     }
