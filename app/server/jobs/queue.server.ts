@@ -108,16 +108,29 @@ export async function enqueue<P>(
       .executeTakeFirstOrThrow();
     return { id: existing.id, created: false };
   }
-  const waitMs = (runAt?.getTime() ?? now) - now;
+  const dueAt = runAt?.getTime() ?? now;
   // Delivered when the transaction commits, and not at all if it rolls back.
-  if (waitMs <= 0 && isPostgres(db)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(db);
-  const wakeLocal = () => {
-    for (const wake of localWakers) wake();
-  };
-  if (waitMs <= 0) wakeLocal();
-  // Due sooner than the poll (a paced next step): this process looks at its time, not up to a poll later.
-  else if (waitMs < POLL_MS) setTimeout(wakeLocal, waitMs).unref();
+  if (dueAt <= now && isPostgres(db)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(db);
+  wakeHereAt(dueAt);
   return { id, created: true };
+}
+
+/**
+ * Wakes this process's workers when site time reaches `dueAt`, if that is
+ * sooner than their next poll (a paced next step, a short retry), so the
+ * job runs at its time and not up to a poll later. A timer can fire a
+ * millisecond before Date.now() shows its delay gone (Node's timers run on
+ * a coarser clock): the workers would find nothing due yet and sleep until
+ * the poll, so it is armed again for what is left.
+ */
+export function wakeHereAt(dueAt: number): void {
+  const waitMs = dueAt - siteNow();
+  if (waitMs >= POLL_MS) return;
+  if (waitMs > 0) {
+    setTimeout(() => wakeHereAt(dueAt), waitMs).unref();
+    return;
+  }
+  for (const wake of localWakers) wake();
 }
 
 /** Jobs of `kinds` that are due, or whose holder's lease ran out. */
@@ -196,7 +209,7 @@ export async function failJob(
   kind: RegisteredKind | undefined,
   error: string,
   delayScale = 1,
-): Promise<{ outcome: "retry" | "failed"; delayMs: number }> {
+): Promise<{ outcome: "retry" | "failed"; delayMs: number; runAt: number }> {
   const now = siteNow();
   const attempts = Number(job.attempts);
   const last = attempts >= Number(job.max_attempts) || !kind;
@@ -214,7 +227,7 @@ export async function failJob(
     .where("id", "=", job.id)
     .where("lease_owner", "=", job.lease_owner)
     .execute();
-  return { outcome: last ? "failed" : "retry", delayMs: delay };
+  return { outcome: last ? "failed" : "retry", delayMs: delay, runAt: now + delay };
 }
 
 /**

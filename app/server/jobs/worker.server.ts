@@ -11,6 +11,7 @@ import {
   POLL_MS,
   releaseJobs,
   WAKE_CHANNEL,
+  wakeHereAt,
   type JobRow,
 } from "./queue.server";
 import {
@@ -121,12 +122,12 @@ export function startJobs({ db, concurrency, listener, delayScale = 1, only }: J
         if (stopping && abort.signal.aborted) return; // given back by stop()
         const fields = { jobId: job.id, kind: job.kind, attempt, err: errorText(error) };
         try {
-          const { outcome, delayMs } = await failJob(db(), job, kind, errorText(error), delayScale);
+          const { outcome, delayMs, runAt } = await failJob(db(), job, kind, errorText(error), delayScale);
           if (outcome === "failed") log.error(fields, "job failed; giving up");
           else {
             log.warn({ ...fields, retryInMs: delayMs }, "job failed; will retry");
             // Sooner than the poll when the delay is short (a test's scale): look again when it is due.
-            if (delayMs < POLL_MS) setTimeout(poke, delayMs).unref();
+            wakeHereAt(runAt);
           }
         } catch (failure) {
           log.error({ err: failure, jobId: job.id }, "could not record a failed job; its lease will expire");
