@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Metadata, Sharp, SharpOptions } from "sharp";
 import { IMAGE_VARIANT_CONTENT_TYPE, IMAGE_VARIANT_FORMAT, imageVariantPath, variantWidthsFor } from "~/lib/images";
+import { loadOnce } from "~/lib/load-once";
 import { BoundedWork } from "../platform/bounded-work.server";
 import { isUniqueViolation, type Db } from "../db/db.server";
 
@@ -81,15 +82,13 @@ interface Encoded {
   contentType: string;
 }
 
-type SharpFactory = typeof import("sharp").default;
-let loading: Promise<SharpFactory> | undefined;
-
 /**
  * sharp (libvips and its codecs, about 20 MB resident) loads with the first
- * upload, not at start: most processes never see one.
+ * upload, not at start: most processes never see one. A load that failed
+ * (a file briefly missing during a deploy) is tried again by the next upload.
  */
-function loadSharp(): Promise<SharpFactory> {
-  loading ??= import("sharp").then(({ default: sharp }) => {
+const loadSharp = loadOnce(() =>
+  import("sharp").then(({ default: sharp }) => {
     // libvips keeps up to 50 MB of recent operations for reuse; an upload's
     // images are never seen again, so that is memory held for nothing.
     sharp.cache(false);
@@ -97,9 +96,8 @@ function loadSharp(): Promise<SharpFactory> {
     // more threads, more buffers at once, for work that is rare.
     sharp.concurrency(1);
     return sharp;
-  });
-  return loading;
-}
+  }),
+);
 
 /**
  * One image processed at a time per process, and at most this many uploads
