@@ -27,6 +27,10 @@ export default defineConfig({
     // waiting on it or on a clock; four at a time keeps a 2-core machine
     // busy when three wait at once (ADR 089).
     maxWorkers: Number(process.env.VITEST_WORKERS ?? 4),
+    // A test that bounds how long some work holds the event loop collects
+    // the heap first (measureEventLoopHold): a shared worker's heap holds
+    // what earlier files left, and its collection is not that work's.
+    execArgv: ["--expose-gc"],
     // Without an earlier run's times, integration files start first (ADR 083).
     sequence: { sequencer: LongFilesFirst },
     projects: [

@@ -103,4 +103,16 @@ describe("measureEventLoopHold", () => {
     await pause(20);
     expect(hold.stop()).toBeLessThan(20);
   });
+
+  it("collects what earlier work left before it starts, so that collection is not counted", async () => {
+    // In the large-object space: only a full collection frees it, and none comes on its own here.
+    let left: number[] | undefined = new Array<number>(1_000_000).fill(1);
+    const leftBehind = new WeakRef(left);
+    left = undefined;
+    // A WeakRef keeps its target to the end of the task that made or read it.
+    await pause(1);
+    const hold = measureEventLoopHold();
+    expect(leftBehind.deref()).toBeUndefined();
+    hold.stop();
+  });
 });
