@@ -14,10 +14,14 @@ import type { CompiledQuery } from "kysely";
  * at most one core, whatever arrives.
  *
  * The thread starts on the first read (about 17 MB while it lives) and stops
- * after IDLE_MS without one. A read that runs past `deadlineMs` ends the
- * thread (and every read waiting on it) with a ReaderDeadlineError; the next
- * read starts a new one. Over WAL a reader sees every transaction committed
- * before its statement began, as a second process would.
+ * after IDLE_MS without one. A read that runs past `deadlineMs` (counted from
+ * when the thread is up: starting it is not the read) fails, with every read
+ * waiting on it, with a ReaderDeadlineError, and the thread is terminated.
+ * Termination cannot stop SQLite inside a statement (better-sqlite3 offers no
+ * interrupt): the thread ends when that statement does, and until then reads
+ * are refused at once with a ReaderDeadlineError rather than given a second
+ * thread (ADR 090): still at most one core. Over WAL a reader sees every
+ * transaction committed before its statement began, as a second process would.
  */
 
 /** How long the thread is kept without reads. */
@@ -59,12 +63,18 @@ export class ReaderDeadlineError extends Error {
 type Reply = { id: number; rows: unknown[]; error?: undefined } | { id: number; error: string };
 
 interface Pending {
+  /** The thread the read was sent to: only its end fails the read. */
+  worker: Worker;
   resolve: (rows: unknown[]) => void;
   reject: (error: Error) => void;
 }
 
 export class SqliteReader {
   private worker: Worker | undefined;
+  /** Whether `worker` is up (its deadlines run from then). */
+  private online = false;
+  /** A thread given up on past a deadline, still in its statement: no other starts meanwhile. */
+  private ending: Promise<unknown> | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private idleTimer: NodeJS.Timeout | undefined;
@@ -76,19 +86,26 @@ export class SqliteReader {
 
   /** The rows of a compiled SELECT (kysely's `sql\`...\`.compile(db)`), read on the worker thread. */
   all<Row>(query: CompiledQuery): Promise<Row[]> {
+    if (this.ending) {
+      return Promise.reject(new ReaderDeadlineError("a read past its deadline is still running"));
+    }
     const worker = this.running();
     const id = this.nextId++;
     clearTimeout(this.idleTimer);
     return new Promise<Row[]>((resolve, reject) => {
-      const deadline = setTimeout(() => {
-        void this.stop(new ReaderDeadlineError(`a read took longer than ${this.deadlineMs} ms`));
-      }, this.deadlineMs);
+      let deadline: NodeJS.Timeout | undefined;
+      const startDeadline = () => {
+        if (!this.pending.has(id)) return;
+        deadline = setTimeout(() => this.giveUp(worker), this.deadlineMs);
+      };
       const settle = () => {
         clearTimeout(deadline);
+        worker.off("online", startDeadline);
         this.pending.delete(id);
         if (this.pending.size === 0) this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
       };
       this.pending.set(id, {
+        worker,
         resolve: (rows) => {
           settle();
           resolve(rows as Row[]);
@@ -98,13 +115,16 @@ export class SqliteReader {
           reject(error);
         },
       });
+      if (this.online) startDeadline();
+      else worker.once("online", startDeadline);
       worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
     });
   }
 
-  /** Ends the thread; reads still waiting on it fail. */
+  /** Ends the thread; reads still waiting on it fail. Resolves once a thread past its deadline has ended too. */
   async close(): Promise<void> {
     await this.stop(new Error("the reader was closed"));
+    await this.ending;
   }
 
   private running(): Worker {
@@ -116,6 +136,10 @@ export class SqliteReader {
     });
     // The thread never keeps the process alive: a server that is done exits.
     worker.unref();
+    this.online = false;
+    worker.once("online", () => {
+      if (this.worker === worker) this.online = true;
+    });
     worker.on("message", (reply: Reply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
@@ -123,25 +147,37 @@ export class SqliteReader {
       else waiting.resolve(reply.rows);
     });
     // An error the thread did not catch (it could not open the file, or ran out of heap) ends it.
-    worker.on("error", (error) => this.failAll(error));
+    worker.on("error", (error) => this.failAll(worker, error));
     worker.on("exit", () => {
       if (this.worker === worker) this.worker = undefined;
-      this.failAll(new Error("the reader's thread ended"));
+      this.failAll(worker, new Error("the reader's thread ended"));
     });
     this.worker = worker;
     return worker;
   }
 
-  private failAll(error: Error) {
-    for (const waiting of [...this.pending.values()]) waiting.reject(error);
+  /** Fails the reads sent to `worker`. */
+  private failAll(worker: Worker, error: Error) {
+    for (const waiting of [...this.pending.values()]) if (waiting.worker === worker) waiting.reject(error);
+  }
+
+  /** A read on `worker` passed its deadline: its reads fail, and no read starts until it has ended. */
+  private giveUp(worker: Worker) {
+    if (this.worker !== worker) return;
+    const ending = this.stop(new ReaderDeadlineError(`a read took longer than ${this.deadlineMs} ms`));
+    this.ending = ending;
+    void ending.finally(() => {
+      if (this.ending === ending) this.ending = undefined;
+    });
   }
 
   private async stop(error?: Error) {
     clearTimeout(this.idleTimer);
     const worker = this.worker;
     this.worker = undefined;
-    if (error) this.failAll(error);
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    if (error) this.failAll(worker, error);
+    await worker.terminate();
   }
 }
 
