@@ -166,7 +166,8 @@ describe("off-site backups", () => {
       .filter((line) => line.startsWith(`${PREFIX}/`))
       .map((line) => line.split(" ")[0]!);
     expect(keys.length).toBeGreaterThanOrEqual(KEEP);
-    for (const key of keys) expect(created().map((event) => event.key)).toContain(key);
+    const made = created().map((event) => event.key);
+    for (const key of keys) expect(made).toContain(key);
     expect(listed.stdout).toContain(`${keys.length} backup(s) in`);
     const restored = await cli(target.url, "restore", "--from-storage", "latest");
     expect(restored.status, restored.stderr).toBe(0);
