@@ -1,5 +1,5 @@
-import { Tinypool } from "tinypool";
 import { BoundedWork } from "../platform/bounded-work.server";
+import { WorkerProcess, WorkerStartError } from "../platform/worker-process.server";
 import type { ImageSizes } from "./body-images.server";
 import type { MarkdownReferences } from "./markdown-references.server";
 
@@ -15,6 +15,8 @@ import type { MarkdownReferences } from "./markdown-references.server";
  * pipeline's modules and the garbage of a burst of saves (about 40 MB) were
  * counted in the web process's 200 MB; in its own process they are not, the
  * renderer has its own cap, and the web process cannot be taken down by it.
+ * The deadline counts the render alone, not the process's start
+ * (platform/worker-process.server.ts).
  */
 const MARKDOWN_DEADLINE_MS = 5_000;
 
@@ -35,7 +37,7 @@ export class MarkdownRenderError extends Error {
 }
 
 let workerFile: string | undefined;
-let pool: Tinypool | undefined;
+let renderer: WorkerProcess | undefined;
 
 /**
  * One render at a time reaches the renderer, so its deadline counts that
@@ -87,27 +89,19 @@ async function inRenderer<T>(job: object, local: () => Promise<T>): Promise<T> {
       throw new MarkdownRenderError("content could not be rendered: simplify its markdown");
     }
   }
-  pool ??= new Tinypool({
-    filename: workerFile,
-    runtime: "child_process",
-    // One process, started when needed and stopped soon after: saves are
-    // rare. Its heap is capped (a post that needs more is refused, as one
-    // that takes too long is) and it gets no environment of the site's:
-    // no database address, no passwords.
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: 5_000,
-    execArgv: [`--max-old-space-size=${RENDERER_HEAP_MB}`, "--max-semi-space-size=2"],
-    env: { MALLOC_ARENA_MAX: "2", NODE_ENV: "production" },
-  });
-  const renderer = pool;
+  // One process, started when needed and stopped soon after: saves are
+  // rare. Its heap is capped: a post that needs more is refused, as one
+  // that takes too long is.
+  renderer ??= new WorkerProcess({ file: workerFile, heapMb: RENDERER_HEAP_MB });
+  const running = renderer;
   const admission = renders.tryAdmit();
   if (!admission) throw new MarkdownRenderError("The server is busy rendering other posts: try again in a moment", 503);
   try {
-    return await admission.run(
-      async () => (await renderer.run(job, { signal: AbortSignal.timeout(MARKDOWN_DEADLINE_MS) })) as T,
-    );
+    return await admission.run(() => running.run<T>(job, MARKDOWN_DEADLINE_MS));
   } catch (error) {
+    if (error instanceof WorkerStartError) {
+      throw new MarkdownRenderError("The renderer could not start: try again in a moment", 503);
+    }
     if (error instanceof Error && error.name === "AbortError") {
       throw new MarkdownRenderError(
         `content takes too long to render (over ${MARKDOWN_DEADLINE_MS / 1000} s): simplify its markdown or split the post`,
@@ -121,6 +115,6 @@ async function inRenderer<T>(job: object, local: () => Promise<T>): Promise<T> {
 
 /** Stops the renderer process (shutdown). */
 export async function closeMarkdownWorker(): Promise<void> {
-  await pool?.destroy();
-  pool = undefined;
+  await renderer?.close();
+  renderer = undefined;
 }

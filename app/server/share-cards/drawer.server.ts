@@ -1,7 +1,7 @@
-import Tinypool from "tinypool";
 import { parseImageVariantPath } from "~/lib/images";
 import type { Db } from "../db/db.server";
 import { findImageVariant } from "../images/index.server";
+import { WorkerProcess } from "../platform/worker-process.server";
 import type { CardDrawing } from "./draw.server";
 import type { ShareCardSubject } from "./subject.server";
 
@@ -18,7 +18,7 @@ const DEADLINE_MS = 20_000;
 const DRAWER_HEAP_MB = 64;
 
 let workerFile: string | undefined;
-let pool: Tinypool | undefined;
+let drawer: WorkerProcess | undefined;
 let local: Promise<unknown> = Promise.resolve();
 
 export function enableShareCardWorker(file: string): void {
@@ -34,18 +34,10 @@ async function draw(drawing: CardDrawing): Promise<Buffer> {
     local = run.catch(() => undefined);
     return run;
   }
-  pool ??= new Tinypool({
-    filename: workerFile,
-    runtime: "child_process",
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: 5_000,
-    execArgv: [`--max-old-space-size=${DRAWER_HEAP_MB}`, "--max-semi-space-size=2"],
-    env: { MALLOC_ARENA_MAX: "2", NODE_ENV: "production" },
-  });
+  drawer ??= new WorkerProcess({ file: workerFile, heapMb: DRAWER_HEAP_MB });
   const job: DrawerJob =
     drawing.kind === "photo" ? { kind: "photo", base64: Buffer.from(drawing.bytes).toString("base64") } : drawing;
-  const result = (await pool.run(job, { signal: AbortSignal.timeout(DEADLINE_MS) })) as string;
+  const result = await drawer.run<string>(job, DEADLINE_MS);
   return Buffer.from(result, "base64");
 }
 
@@ -62,6 +54,6 @@ export async function drawShareCard(db: Db, subject: ShareCardSubject): Promise<
 
 /** Stops the drawer's process (shutdown). */
 export async function closeShareCardWorker(): Promise<void> {
-  await pool?.destroy();
-  pool = undefined;
+  await drawer?.close();
+  drawer = undefined;
 }
