@@ -725,10 +725,14 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
     async () => {
       const started = Date.now();
       let killedAt = 0;
+      // When its exit was seen. A killed process's sockets close as the kernel tears it
+      // down, after its memory: until then nginx may still send it requests, which fail.
+      let goneAt = 0;
       const killing = (async () => {
         await sleep(Math.min(3000, LOAD_MS / 4));
         killedAt = Date.now();
         await apps[0]!.kill("SIGKILL");
+        goneAt = Date.now();
       })();
       // systemd would start it again (Restart=on-failure); so does the test, after the load, for what follows.
       onTestFinished(async () => {
@@ -740,13 +744,14 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
       const lines = nginx.accessLog();
       const byId = new Map(lines.map((line) => [line.requestId, line]));
       const killed = address(0);
-      // What nginx had sent to the killed process and not yet had answered when it died,
-      // or sent on one of its connections before noticing they were gone (within 100 ms).
+      // What nginx had sent to the killed process and not yet had answered when it was
+      // killed, or sent on one of its connections before noticing they were gone (within
+      // 100 ms of its exit).
       const inFlight = lines.filter(
         (line) =>
           line.requestId.startsWith("killed-") &&
           line.upstreams.includes(killed) &&
-          line.start <= killedAt + 100 &&
+          line.start <= goneAt + 100 &&
           line.end >= killedAt,
       );
       const failures = result.requests.filter(isFailure);
@@ -758,7 +763,10 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
       });
       const inFlightIds = new Set(inFlight.map((line) => line.requestId));
       const unexplained = failures.filter((f) => !inFlightIds.has(f.id));
-      expect(unexplained.length, describeFailures(unexplained)).toBe(0);
+      expect(
+        unexplained.length,
+        `${describeFailures(unexplained)} (killed at ${killedAt}, its exit seen at ${goneAt})`,
+      ).toBe(0);
       for (const failure of failures) {
         const line = byId.get(failure.id)!;
         if (failure.method === "GET") {
@@ -772,7 +780,7 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
         }
       }
       // After it died, every answer came from the other process.
-      const after = lines.filter((line) => line.requestId.startsWith("killed-") && line.start > killedAt + 100);
+      const after = lines.filter((line) => line.requestId.startsWith("killed-") && line.start > goneAt + 100);
       expect(after.length).toBeGreaterThan(100);
       expect(after.every((line) => line.upstreamStatuses.at(-1) !== "502" && line.status < 500)).toBe(true);
       expect(lost).toEqual([]);
