@@ -40,9 +40,10 @@ let workerFile: string | undefined;
 let renderer: WorkerProcess | undefined;
 
 /**
- * One render at a time reaches the renderer, so its deadline counts that
- * render alone: a post that waited behind others (a burst of saves, a
- * loaded machine) is not refused for the others' time.
+ * Renders waiting for the renderer, at most RENDER_QUEUE (then a 503). The
+ * renderer runs them one at a time and each deadline counts its own render
+ * (WorkerProcess), so a post that waited behind others is not refused for
+ * their time.
  */
 const renders = new BoundedWork(RENDER_QUEUE, 1);
 
