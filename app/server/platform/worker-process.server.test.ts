@@ -29,12 +29,12 @@ fs.writeFileSync(broken, `throw new Error("cannot load");\n${JOB}`);
 
 const started: WorkerProcess[] = [];
 const worker = (file: string, startDeadlineMs = 30_000) => {
-  const one = new WorkerProcess({ file, heapMb: 64, startDeadlineMs });
-  started.push(one);
-  return one;
+  const workerProcess = new WorkerProcess({ file, heapMb: 64, startDeadlineMs });
+  started.push(workerProcess);
+  return workerProcess;
 };
 afterEach(async () => {
-  await Promise.all(started.splice(0).map((one) => one.close()));
+  await Promise.all(started.splice(0).map((workerProcess) => workerProcess.close()));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -53,28 +53,28 @@ describe("WorkerProcess", () => {
   });
 
   it("does not count the jobs queued before a job in its deadline", async () => {
-    const renderer = worker(quick);
-    await renderer.run({ ms: 1 }, 5_000);
+    const workerProcess = worker(quick);
+    await workerProcess.run({ ms: 1 }, 5_000);
     // Counted from when it was asked for, the third would be 1.2 s late.
-    const answers = await Promise.all([1, 2, 3, 4].map(() => renderer.run({ ms: 400 }, 1_000)));
+    const answers = await Promise.all([1, 2, 3, 4].map(() => workerProcess.run({ ms: 400 }, 1_000)));
     expect(answers).toEqual(Array(4).fill(expect.any(Number)));
   });
 
   it("aborts a job past its deadline and kills its process: the next job gets a new one", async () => {
-    const renderer = worker(quick);
-    const first = await renderer.run<number>({ ms: 1 }, 5_000);
-    const late = await renderer.run({ ms: 3_000 }, 200).catch((error: unknown) => error);
+    const workerProcess = worker(quick);
+    const first = await workerProcess.run<number>({ ms: 1 }, 5_000);
+    const late = await workerProcess.run({ ms: 3_000 }, 200).catch((error: unknown) => error);
     expect((late as Error).name).toBe("AbortError");
-    const next = await renderer.run<number>({ ms: 1 }, 5_000);
+    const next = await workerProcess.run<number>({ ms: 1 }, 5_000);
     expect(next).not.toBe(first);
   });
 
   it("replaces a process that died between jobs, and the site's process lives on", async () => {
-    const renderer = worker(quick);
-    const pid = await renderer.run<number>({ ms: 1 }, 5_000);
+    const workerProcess = worker(quick);
+    const pid = await workerProcess.run<number>({ ms: 1 }, 5_000);
     process.kill(pid, "SIGKILL");
     await expect.poll(() => isRunning(pid)).toBe(false);
-    const next = await renderer.run<number>({ ms: 1 }, 5_000);
+    const next = await workerProcess.run<number>({ ms: 1 }, 5_000);
     expect(next).not.toBe(pid);
   });
 
