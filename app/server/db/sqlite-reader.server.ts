@@ -15,7 +15,9 @@ import type { CompiledQuery } from "kysely";
  *
  * The thread starts on the first read (about 17 MB while it lives) and stops
  * after IDLE_MS without one. A read that runs past `deadlineMs` (counted from
- * when the thread is up: starting it is not the read) fails, with every read
+ * when the thread has opened the file: loading the driver and opening the
+ * database on a new thread are not the read, and take over 100 ms on a busy
+ * machine) fails, with every read
  * waiting on it, with a ReaderDeadlineError, and the thread is terminated.
  * Termination cannot stop SQLite inside a statement (better-sqlite3 offers no
  * interrupt): the thread ends when that statement does, and until then reads
@@ -41,6 +43,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma("busy_timeout = 5000");
+parentPort.postMessage({ ready: true });
 const statements = new Map();
 parentPort.on("message", ({ id, sql, parameters }) => {
   try {
@@ -60,7 +63,7 @@ export class ReaderDeadlineError extends Error {
   override name = "ReaderDeadlineError";
 }
 
-type Reply = { id: number; rows: unknown[]; error?: undefined } | { id: number; error: string };
+type Reply = { id: number; rows: unknown[]; error?: undefined } | { id: number; error: string } | { ready: true };
 
 interface Pending {
   /** The thread the read was sent to: only its end fails the read. */
@@ -71,8 +74,8 @@ interface Pending {
 
 export class SqliteReader {
   private worker: Worker | undefined;
-  /** Whether `worker` is up (its deadlines run from then). */
-  private online = false;
+  /** Settles once `worker` has opened the file: its deadlines run from then. */
+  private ready: Promise<void> = Promise.resolve();
   /** A thread given up on past a deadline, still in its statement: no other starts meanwhile. */
   private ending: Promise<unknown> | undefined;
   private readonly pending = new Map<number, Pending>();
@@ -90,6 +93,7 @@ export class SqliteReader {
       return Promise.reject(new ReaderDeadlineError("a read past its deadline is still running"));
     }
     const worker = this.running();
+    const ready = this.ready;
     const id = this.nextId++;
     clearTimeout(this.idleTimer);
     return new Promise<Row[]>((resolve, reject) => {
@@ -100,7 +104,6 @@ export class SqliteReader {
       };
       const settle = () => {
         clearTimeout(deadline);
-        worker.off("online", startDeadline);
         this.pending.delete(id);
         if (this.pending.size === 0) this.idleTimer = setTimeout(() => void this.stop(), IDLE_MS).unref();
       };
@@ -115,8 +118,7 @@ export class SqliteReader {
           reject(error);
         },
       });
-      if (this.online) startDeadline();
-      else worker.once("online", startDeadline);
+      void ready.then(startDeadline);
       worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
     });
   }
@@ -136,11 +138,10 @@ export class SqliteReader {
     });
     // The thread never keeps the process alive: a server that is done exits.
     worker.unref();
-    this.online = false;
-    worker.once("online", () => {
-      if (this.worker === worker) this.online = true;
-    });
+    let opened = () => {};
+    this.ready = new Promise<void>((resolve) => (opened = resolve));
     worker.on("message", (reply: Reply) => {
+      if ("ready" in reply) return opened();
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       if (reply.error !== undefined) waiting.reject(new Error(reply.error));
