@@ -19,7 +19,8 @@ import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/
  * and a damaged file are refused and change nothing; a second restore while
  * one is under way is a 409; no temporary file is left behind. A stored
  * backup (s3rver on loopback, as off-site storage) is listed and restored
- * by its key.
+ * by its key. The site's own writes beside a restore wait for it rather than
+ * fail (ADR 092).
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -223,5 +224,36 @@ describe("a stored backup (off-site storage)", () => {
     expect(restored.status, restored.text).toBe(200);
     expect(await counts()).toEqual(before);
     expect(leftovers()).toEqual([]);
+  });
+});
+
+describe("the site's own writes during a restore", () => {
+  it("wait for it and then go on: none fails with a locked database", async () => {
+    await admin.signIn();
+    const restoring = restore(backup);
+    let done = false;
+    void restoring.finally(() => (done = true));
+    // Drafts written beside the restore, three at a time, until it answers: one written
+    // before it is replaced by it (201), one sent after it is signed out by it (401).
+    const statuses: number[] = [];
+    const writer = async (n: number) => {
+      for (let i = 0; !done; i++) {
+        const draft = await admin.post("/api/admin/posts", {
+          title: `Beside the restore ${n}-${i}`,
+          slug: `beside-the-restore-${n}-${i}`,
+          excerpt: "An excerpt",
+          content: "Text",
+          category: "News",
+          published: false,
+          publishDate: new Date().toISOString(),
+        });
+        statuses.push(draft.status);
+      }
+    };
+    await Promise.all([writer(1), writer(2), writer(3)]);
+    const restored = await restoring;
+    expect(restored.status, JSON.stringify(restored.json)).toBe(200);
+    expect(statuses.filter((status) => status !== 201 && status !== 401)).toEqual([]);
+    expect(server.logs.filter((line) => JSON.stringify(line.err ?? "").includes("database is locked"))).toEqual([]);
   });
 });

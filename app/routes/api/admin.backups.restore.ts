@@ -35,6 +35,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   } else {
     return jsonError(415, "Send a backup file as multipart/form-data, or a stored backup's key as JSON");
   }
-  const result = await restoreLeased(lease, who, label);
+  const result = await restoreLeased(connection, lease, who, label);
   return Response.json(result, { headers: { "Cache-Control": "no-store" } });
 }

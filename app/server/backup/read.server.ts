@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Readable } from "node:stream";
+import { sql } from "kysely";
 import tar from "tar-stream";
 import { ACCEPTED_IMAGE_TYPES } from "~/lib/images";
 import { isLeadStatus, parseFollowUp } from "~/lib/leads";
@@ -628,6 +630,7 @@ export async function restoreBackup(
   let postsRendered = 0;
   try {
     const summary = await connection.db.transaction().execute(async (trx) => {
+      if (connection.kind === "postgres") await lockAgainstWriters(trx);
       if (!replace) {
         for (const table of SITE_TABLES) {
           const row = await trx
@@ -726,6 +729,42 @@ export async function restoreBackup(
   }
 }
 
+/** How long a restore on PostgreSQL tries to lock the site's tables while writers hold them. */
+const LOCK_TRIES_MS = 10_000;
+const LOCK_NOT_AVAILABLE = "55P03";
+
+/**
+ * On PostgreSQL the site's other writers (requests, jobs, other processes)
+ * wait until the restore commits, as SQLite's one write lock makes them:
+ * otherwise a row written between two of its deletes stays beside the
+ * backup's (a revision without its post). Reads go on, seeing the site as it
+ * was. All the tables or none at a time (NOWAIT, retried in a savepoint that
+ * lets go of those it got), since a restore holding some while waiting for
+ * the rest deadlocks with a writer doing the opposite (ADR 092). The content
+ * version too: a save that bumped it, then waited on a table the restore
+ * holds, would deadlock with the restore's own bump at its end.
+ */
+async function lockAgainstWriters(db: Db): Promise<void> {
+  const tables = sql.join([...REPLACED_TABLES, "content_version"].map((table) => sql.table(table)));
+  const until = Date.now() + LOCK_TRIES_MS;
+  for (;;) {
+    await sql`savepoint restore_lock`.execute(db);
+    try {
+      await sql`lock table ${tables} in exclusive mode nowait`.execute(db);
+      await sql`release savepoint restore_lock`.execute(db);
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
+      await sql`rollback to savepoint restore_lock`.execute(db);
+      if (Date.now() > until) {
+        throw new BackupError(
+          `The site kept writing for ${LOCK_TRIES_MS / 1000} s without a pause: the restore changed nothing; try it again`,
+        );
+      }
+      await sleep(20);
+    }
+  }
+}
 /**
  * A reply still waiting when the backup was made has no job here (jobs are
  * not backed up): it comes back failed, saying so, and the owner sends it

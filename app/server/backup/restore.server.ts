@@ -54,23 +54,40 @@ export async function checkedLease(connection: Connection, who: Restorer, passwo
  * it replacing everything, and records who did it in the restored audit log.
  * A bad file is a 400 with the reason and changes nothing. Ends the lease.
  */
-export async function restoreLeased(lease: RestoreLease, who: Restorer, label: string): Promise<RestoreResult> {
+export async function restoreLeased(
+  connection: Connection,
+  lease: RestoreLease,
+  who: Restorer,
+  label: string,
+): Promise<RestoreResult> {
   const log = getLogger();
   try {
     const started = Date.now();
     const { manifest } = await checked(() => readBackupFile(lease.file));
-    // On a connection of its own with no query time-out, as the command line's (ADR 075): a
-    // restore's statements may take longer than a request's may, and a slow one is not an outage.
-    const own = connect(getConfig().database, { queryTimeoutMs: 0 });
+    const own = restoringConnection(connection);
     const { counts, notices } = await checked(() =>
       restoreBackup(own, lease.file, { replace: true, totpKey: getTotpKey() }),
-    ).finally(() => own.db.destroy());
+    ).finally(() => own !== connection && own.db.destroy());
     await recordAudit({ action: "backup-restored", ...who, target: label });
     log.info({ by: who.admin.email, rows: counts.rows, ms: Date.now() - started }, "backup restored");
     return { createdAt: manifest.createdAt, source: manifest.source, rows: counts.rows, notices };
   } finally {
     await lease.end();
   }
+}
+
+/**
+ * PostgreSQL: a connection of its own with no query time-out, as the command
+ * line's (ADR 075): a restore's statements may take longer than a request's
+ * may, and a slow one is not an outage. SQLite: the process's own connection
+ * (ADR 092). A second one on this thread would hold the write lock between
+ * the restore's statements while the thread's other writers (the analytics
+ * and not-found flushes, a request) waited in SQLite's busy handler, which
+ * blocks the thread, so the restore waited behind them: 5 s each, and they
+ * failed. On the one connection they wait their turn, without blocking.
+ */
+function restoringConnection(connection: Connection): Connection {
+  return connection.kind === "sqlite" ? connection : connect(getConfig().database, { queryTimeoutMs: 0 });
 }
 
 async function checked<T>(work: () => Promise<T>): Promise<T> {
