@@ -1,5 +1,6 @@
 import { startServer, TEST_ADMIN, type TestServer } from "../support/server";
-import { freePort, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { freePort } from "../support/ports";
 import { expect, expectNoAxeViolations, hydrated, test } from "./fixtures";
 
 /**

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, type Connection } from "~/server/db/db.server";
 import { ApiClient, startServer, type TestServer } from "../support/server";
-import { freePort, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { freePort } from "../support/ports";
 
 /**
  * The jobs through HTTP (ADR 067): a notice that keeps failing ends failed

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../support/server";
-import { freePort, mailText, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { mailText, startSmtpServer, type TestSmtpServer } from "../support/smtp";
+import { freePort } from "../support/ports";
 
 /**
  * Issue 44, the lead desk (ADR 070), over HTTP on a real server and a real

@@ -11,7 +11,6 @@ import { TEST_BACKEND } from "../support/backend";
 import { renderNginxSite } from "../../deploy/render-nginx-site.mjs";
 import {
   findNginx,
-  freeFixedPort,
   parseEnvironmentFile,
   readUnit,
   ROOT,
@@ -23,6 +22,7 @@ import {
   type Nginx,
   type PostgresCluster,
 } from "../support/deploy";
+import { freePort } from "../support/ports";
 import { isFailure, lostWrites, runLoad, summarize, type LoadRequest, type LoadResult } from "../support/load";
 import { TEST_ADMIN } from "../support/server";
 
@@ -241,7 +241,7 @@ deployment("sqlite", "nginx's limits per address: IPv6 by its /64", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-deploy-v6-"));
-    probePort = await freeFixedPort();
+    probePort = await freePort();
     const probe = `server {
     listen 127.0.0.1:${probePort};
     set_real_ip_from 127.0.0.1;
@@ -254,7 +254,7 @@ deployment("sqlite", "nginx's limits per address: IPv6 by its /64", () => {
     }
   }`;
     // No app answers behind it: the probe never passes a request on.
-    nginx = await startNginx(nginxBinary!, [`127.0.0.1:${await freeFixedPort()}`], dir, { extraHttp: probe });
+    nginx = await startNginx(nginxBinary!, [`127.0.0.1:${await freePort()}`], dir, { extraHttp: probe });
   }, 60_000);
   afterAll(async () => {
     await nginx?.stop();
@@ -295,7 +295,7 @@ deployment("sqlite", "one machine: nginx and one app process on SQLite", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-deploy-"));
-    const port = await freeFixedPort();
+    const port = await freePort();
     nginx = await startNginx(nginxBinary!, [`127.0.0.1:${port}`], dir);
     app = await startAppProcess(port, appEnvironment(nginx.siteUrl, path.join(dir, "site.db")), dir);
   }, 60_000);
@@ -451,7 +451,7 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ojai-deploy-"));
     cluster = await startPostgresCluster();
     databaseUrl = await cluster.createDatabase("ojai_site");
-    ports.push(await freeFixedPort(), await freeFixedPort());
+    ports.push(await freePort(), await freePort());
     // The drills' load comes from 127.0.0.1 and stands in for many visitors:
     // nginx does not rate-limit it. Visitors the limits apply to come from
     // other loopback addresses.

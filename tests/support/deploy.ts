@@ -7,6 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { renderNginxSite } from "../../deploy/render-nginx-site.mjs";
+import { freePort } from "./ports";
 import { startPrivatePostgres, type PrivatePostgres } from "../../scripts/lib/private-postgres.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -19,25 +20,6 @@ export function findNginx(): string | undefined {
     if (dir && fs.existsSync(candidate)) return candidate;
   }
   return undefined;
-}
-
-/**
- * A port nobody listens on, picked at random below the kernel's ephemeral
- * range (32768 and up here): other tests listen on port 0 and outgoing
- * connections take ephemeral ports, so a port taken here stays free for a
- * process that stops and starts again on it.
- */
-export async function freeFixedPort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error("no free port between 20000 and 30000");
 }
 
 /** KEY=value lines, as systemd's EnvironmentFile= reads them (comments and blank lines skipped). */
@@ -208,7 +190,7 @@ export async function startNginx(
   dir: string,
   { rateLimitExempt = [], extraHttp = "" }: { rateLimitExempt?: string[]; extraHttp?: string } = {},
 ): Promise<Nginx> {
-  const [httpsPort, httpPort] = [await freeFixedPort(), await freeFixedPort()];
+  const [httpsPort, httpPort] = [await freePort(), await freePort()];
   const certificate = path.join(dir, "cert.pem");
   const certificateKey = path.join(dir, "key.pem");
   const made = spawnSync(
@@ -284,8 +266,12 @@ http {
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // nginx writes its pid file once it has bound every port it listens on (and exits if it
+  // cannot): a port that merely answers could be another process's, taken since it was free.
+  const pidFile = path.join(dir, "nginx.pid");
+  const started = () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim() === String(child.pid);
   const deadline = Date.now() + 10_000;
-  while (!(await listening(httpsPort))) {
+  while (!started() || !(await listening(httpsPort))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`nginx did not start: ${stderr}\n${tail(errorLogFile)}`);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient, startServer, type TestServer } from "../../../tests/support/server";
-import { freePort, mailText, startSmtpServer, type TestSmtpServer } from "../../../tests/support/smtp";
+import { mailText, startSmtpServer, type TestSmtpServer } from "../../../tests/support/smtp";
+import { freePort } from "../../../tests/support/ports";
 
 const message = {
   name: "Grace Hopper",
