@@ -6,7 +6,7 @@
 // sqlite,postgres), else TEST_DATABASE's, else SQLite alone.
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
-import { LongFilesFirst } from "./tests/support/sequencer";
+import { LongFilesFirst } from "./tests/support/sequencer.ts";
 
 const root = import.meta.dirname;
 const ALL = ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/**/*.test.ts"];
