@@ -66,10 +66,15 @@ function accountIds(name) {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** A port nothing listens on now, below the kernel's range for outgoing connections. */
+/**
+ * A port nothing listens on now, below the kernel's range for outgoing
+ * connections (32768 and up) and above the slices the tests hand out to
+ * servers they start later (tests/support/ports.ts, 20000-31999): a cluster
+ * started mid-run must not take one of those.
+ */
 async function freePort() {
   for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const port = 32_000 + Math.floor(Math.random() * 768);
     const free = await new Promise((resolve) => {
       const probe = net.createServer();
       probe.once("error", () => resolve(false));

@@ -230,9 +230,8 @@ describe("a stored backup (off-site storage)", () => {
 describe("the site's own writes during a restore", () => {
   it("wait for it and then go on: none fails with a locked database", async () => {
     await admin.signIn();
-    const restoring = restore(backup);
     let done = false;
-    void restoring.finally(() => (done = true));
+    const restoring = restore(backup).finally(() => (done = true));
     // Drafts written beside the restore, three at a time, until it answers: one written
     // before it is replaced by it (201), one sent after it is signed out by it (401).
     const statuses: number[] = [];

@@ -737,24 +737,28 @@ const LOCK_NOT_AVAILABLE = "55P03";
  * On PostgreSQL the site's other writers (requests, jobs, other processes)
  * wait until the restore commits, as SQLite's one write lock makes them:
  * otherwise a row written between two of its deletes stays beside the
- * backup's (a revision without its post). Reads go on, seeing the site as it
- * was. All the tables or none at a time (NOWAIT, retried in a savepoint that
- * lets go of those it got), since a restore holding some while waiting for
- * the rest deadlocks with a writer doing the opposite (ADR 092). The content
- * version too: a save that bumped it, then waited on a table the restore
- * holds, would deadlock with the restore's own bump at its end.
+ * backup's (a revision without its post). Plain reads go on, seeing the
+ * site as it was. Every table the restore writes is locked, but for `jobs`,
+ * where it only adds rows of its own: the replaced tables, booking_settings
+ * and the content version (a save that bumped it or saved the booking
+ * settings, then waited on a table the restore holds, would deadlock with
+ * the restore's own writes there). All or none at a time (NOWAIT, retried
+ * after rolling back to a savepoint, which lets go of those it got), since
+ * a restore holding some while waiting for the rest deadlocks with a writer
+ * doing the opposite (ADR 092).
  */
 async function lockAgainstWriters(db: Db): Promise<void> {
-  const tables = sql.join([...REPLACED_TABLES, "content_version"].map((table) => sql.table(table)));
+  const tables = sql.join([...REPLACED_TABLES, "booking_settings", "content_version"].map((table) => sql.table(table)));
   const until = Date.now() + LOCK_TRIES_MS;
+  await sql`savepoint restore_lock`.execute(db);
   for (;;) {
-    await sql`savepoint restore_lock`.execute(db);
     try {
       await sql`lock table ${tables} in exclusive mode nowait`.execute(db);
       await sql`release savepoint restore_lock`.execute(db);
       return;
     } catch (error) {
       if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
+      // The savepoint stays, without the locks taken since it: the next try starts from it.
       await sql`rollback to savepoint restore_lock`.execute(db);
       if (Date.now() > until) {
         throw new BackupError(
@@ -765,6 +769,7 @@ async function lockAgainstWriters(db: Db): Promise<void> {
     }
   }
 }
+
 /**
  * A reply still waiting when the backup was made has no job here (jobs are
  * not backed up): it comes back failed, saying so, and the owner sends it
