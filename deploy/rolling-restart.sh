@@ -3,9 +3,12 @@
 # has one to send requests to (docs/deploy.md, ADR 033):
 #   deploy/rolling-restart.sh              every running ojai-site@PORT
 #   deploy/rolling-restart.sh 3001 3002    these instances
-# Each gets SIGTERM (systemctl restart: it drains, exits, starts again); the
-# next waits until this one answers /healthz and 4 s more, by which time nginx
-# (fail_timeout 2 s, on a clock of whole seconds) sends it requests again.
+# Each gets SIGTERM (systemctl restart: it drains, exits, starts again, while
+# its socket, ojai-site@PORT.socket, keeps connections waiting for it; ADR
+# 093); the next waits until this one answers /healthz and 4 s more. A
+# process started without its socket refuses connections while it restarts,
+# and nginx (fail_timeout 2 s, on a clock of whole seconds) sends it requests
+# again only by then.
 # With processes on several machines, run it on one machine after the other.
 set -eu
 HEALTH_HOST=${HEALTH_HOST:-127.0.0.1}

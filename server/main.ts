@@ -1,5 +1,4 @@
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
@@ -15,6 +14,8 @@ import { prepareApp } from "./startup";
 import { startJobs } from "~/server/jobs/index.server";
 import { pruneAuditLogAtStart } from "~/server/audit/index.server";
 import { createApp } from "./app";
+import { InheritedSocketError, takeInheritedSocket } from "./inherited-socket";
+import { drainOnSignal } from "./drain";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Running jobs get this long to finish; then they are given back, well before the process must end. */
@@ -70,13 +71,21 @@ async function main() {
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
   const app = createApp({ build, clientDir });
-  // Once draining (SIGTERM), every answer closes its connection after it, so
-  // a proxy's connections end one by one, each after a whole answer.
-  let draining = false;
+  // systemd's socket when it passes one (then PORT and HOST are its
+  // ListenStream='s, not the environment's); else a socket of our own.
+  let fd: number | undefined;
+  try {
+    fd = takeInheritedSocket();
+  } catch (error) {
+    if (!(error instanceof InheritedSocketError)) throw error;
+    log.fatal(error.message);
+    process.exit(1);
+  }
   const server = http.createServer((req, res) => {
-    if (draining) res.setHeader("Connection", "close");
+    if (drain.draining()) res.setHeader("Connection", "close");
     app(req, res);
   });
+  const drain = drainOnSignal(server, fd !== undefined, config.keepAliveTimeoutMs);
   // KEEP_ALIVE_SECONDS (Node's 5 s by default): a proxy in front must close its
   // idle connections sooner (deploy/nginx: 4 s), so that this server never
   // closes a connection as the proxy sends a request on it: that request would
@@ -88,27 +97,30 @@ async function main() {
   // 60 s, and nginx ends bodies that stop coming.
   server.requestTimeout = 31 * 60_000;
   watchEventLoop(log);
-  server.listen(config.port, config.host, () => {
+  const listening = () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
-    log.info({ port, host: config.host, siteUrl: config.siteUrl, database: config.database.kind }, "server listening");
-  });
+    const host = typeof address === "object" && address ? address.address : config.host;
+    log.info(
+      { port, host, inherited: fd !== undefined, siteUrl: config.siteUrl, database: config.database.kind },
+      "server listening",
+    );
+  };
+  if (fd === undefined) server.listen(config.port, config.host, listening);
+  else server.listen({ fd }, listening);
   server.on("error", (error) => {
     log.fatal({ err: error }, "server failed to start");
     process.exit(1);
   });
 
-  let stopping = false;
   const shutdown = (signal: string) => {
-    // A second signal: whoever sends it knows no proxy will send more, so idle connections end now.
-    if (stopping) return void server.closeIdleConnections();
-    stopping = true;
-    draining = true;
+    if (drain.draining()) return drain.begin(() => {});
     log.info({ signal }, "shutting down: finishing in-flight requests");
     // No new jobs from now on; running ones finish within the grace or are given back.
     const jobsStopped = jobs.stop(JOBS_GRACE_MS);
     const force = setTimeout(() => {
       log.warn("in-flight requests did not finish in time; closing connections");
+      drain.begin(() => {});
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
@@ -119,13 +131,7 @@ async function main() {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS + 5_000);
     hardStop.unref();
-    // net.Server's close, not http.Server's: that one also closes every idle
-    // keep-alive connection at once, racing a proxy that is sending a request
-    // on one. This one stops accepting (a proxy's new connection is refused,
-    // and it tries the next process: safe, nothing was sent) and waits for the
-    // open connections to end: after their next answer, when the proxy closes
-    // them, or at the keep-alive timeout (ADR 033).
-    net.Server.prototype.close.call(server, (error?: Error) => {
+    drain.begin((error) => {
       void Promise.all([jobsStopped.then(closeConnection), closeMarkdownWorker(), closeShareCardWorker()]).then(() => {
         log.info("stopped");
         process.exit(error ? 1 : 0);

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http2 from "node:http2";
 import https from "node:https";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -10,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { TEST_BACKEND } from "../support/backend";
 import { renderNginxSite } from "../../deploy/render-nginx-site.mjs";
 import {
+  closeSocket,
   findNginx,
   parseEnvironmentFile,
+  readSocketUnit,
   readUnit,
   ROOT,
   startAppProcess,
@@ -152,6 +155,13 @@ describe("what deploy/ ships", () => {
       NODE_ENV: "production",
       PORT: "3001",
     });
+  });
+
+  it("the socket unit listens on loopback at the instance's port, and the service requires it (ADR 093)", () => {
+    expect(readSocketUnit("3001")).toEqual({ host: "127.0.0.1", port: 3001 });
+    const service = fs.readFileSync(path.join(ROOT, "deploy/systemd/ojai-site@.service"), "utf8");
+    expect(service).toMatch(/^Requires=ojai-site@%i\.socket$/m);
+    expect(service).toMatch(/^After=ojai-site@%i\.socket /m);
   });
 
   it("the environment file example sets no PORT (it would override every instance's) and only variables the app reads", () => {
@@ -301,6 +311,7 @@ deployment("sqlite", "one machine: nginx and one app process on SQLite", () => {
   }, 60_000);
   afterAll(async () => {
     await app?.stop();
+    if (app) closeSocket(app.port);
     await nginx?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -402,6 +413,35 @@ deployment("sqlite", "one machine: nginx and one app process on SQLite", () => {
   it("throttling counts the visitor's address from X-Forwarded-For, not nginx's", async () => {
     await throttlesByVisitorAddress(nginx);
   });
+
+  it("connections the process had not yet accepted at SIGTERM wait on systemd's socket and are answered by the next process", async () => {
+    /** One request on a connection of its own; answers the status line, or what went wrong. */
+    const ask = (request: string) =>
+      new Promise<string>((resolve) => {
+        let received = "";
+        const socket = net.connect(app.port, "127.0.0.1", () => socket.write(request));
+        socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+        socket.on("error", (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
+        socket.on("close", () => resolve(received.split("\r\n")[0] || "closed without an answer"));
+      });
+    const body = JSON.stringify({ email: "queued@example.com", password: "not-the-password" });
+    const signIn = `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nX-Forwarded-For: 198.51.100.60\r\nConnection: close\r\n\r\n${body}`;
+    const page = "GET /about HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    // A process that cannot accept for a moment (here: stopped; in production,
+    // a long garbage collection on a busy machine) while connections come in.
+    process.kill(app.pid, "SIGSTOP");
+    const answers = Array.from({ length: 6 }, (_, i) => ask(i % 2 ? page : signIn));
+    await sleep(300);
+    // systemctl restart: SIGTERM, the process's exit, then the next process.
+    process.kill(app.pid, "SIGTERM");
+    process.kill(app.pid, "SIGCONT");
+    expect(await app.stop()).toBe(0);
+    app = await startAppProcess(app.port, appEnvironment(nginx.siteUrl, path.join(dir, "site.db")), dir);
+    // Each answered, by the old process or the new one: none reset.
+    expect(await Promise.all(answers)).toEqual(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? "HTTP/1.1 200 OK" : "HTTP/1.1 401 Unauthorized")),
+    );
+  });
 });
 
 interface Figures {
@@ -470,6 +510,7 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
   }, 90_000);
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
+    for (const port of ports) closeSocket(port);
     await nginx?.stop();
     cluster?.destroy();
     if (Object.keys(figures).length) {
@@ -721,20 +762,24 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
   );
 
   it(
-    "a process killed with SIGKILL under load: nginx routes around it; only requests in flight on it fail",
+    "a process killed with SIGKILL under load: only requests in flight on it fail; those that come meanwhile wait for systemd to start it again",
     async () => {
       const started = Date.now();
       let killedAt = 0;
-      // When its exit was seen. A killed process's sockets close as the kernel tears it
-      // down, after its memory: until then nginx may still send it requests, which fail.
+      // When its exit was seen. A killed process's connections close as the kernel tears it
+      // down, after its memory: until then nginx may still send requests on them, which fail.
       let goneAt = 0;
+      let upAgainAt = 0;
       const killing = (async () => {
         await sleep(Math.min(3000, LOAD_MS / 4));
         killedAt = Date.now();
         await apps[0]!.kill("SIGKILL");
         goneAt = Date.now();
+        // The unit's Restart=on-failure, RestartSec=1. Its socket stayed open all the while.
+        await sleep(1000);
+        apps[0] = await startAppProcess(ports[0]!, environment, dir);
+        upAgainAt = Date.now();
       })();
-      // systemd would start it again (Restart=on-failure); so does the test, after the load, for what follows.
       onTestFinished(async () => {
         if (!apps[0]!.running()) apps[0] = await startAppProcess(ports[0]!, environment, dir);
       });
@@ -760,6 +805,15 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
         readsSentAgainToTheOther: inFlight.filter((line) => line.upstreams.length > 1 && line.status < 500).length,
         failedWrites: failures.filter((f) => f.method !== "GET").length,
         failedReads: failures.filter((f) => f.method === "GET").length,
+        // Sent to its socket after its exit, and answered by the process started again.
+        answeredAfterRestart: lines.filter(
+          (line) =>
+            line.requestId.startsWith("killed-") &&
+            line.start > goneAt + 100 &&
+            line.upstreams.at(-1) === killed &&
+            line.status < 500,
+        ).length,
+        restartedAfterMs: upAgainAt - goneAt,
       });
       const inFlightIds = new Set(inFlight.map((line) => line.requestId));
       const unexplained = failures.filter((f) => !inFlightIds.has(f.id));
@@ -779,7 +833,8 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
           expect(line.status, describeFailures([failure])).toBe(502);
         }
       }
-      // After it died, every answer came from the other process.
+      // After it died, every request was answered: by the other process, or,
+      // having waited on the socket, by the process systemd started again.
       const after = lines.filter((line) => line.requestId.startsWith("killed-") && line.start > goneAt + 100);
       expect(after.length).toBeGreaterThan(100);
       expect(after.every((line) => line.upstreamStatuses.at(-1) !== "502" && line.status < 500)).toBe(true);

@@ -12,6 +12,7 @@ import { startPrivatePostgres, type PrivatePostgres } from "../../scripts/lib/pr
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 const UNIT_FILE = path.join(ROOT, "deploy/systemd/ojai-site@.service");
+const SOCKET_FILE = path.join(ROOT, "deploy/systemd/ojai-site@.socket");
 
 /** nginx's binary, or undefined when nginx is not installed (apt-get install nginx). */
 export function findNginx(): string | undefined {
@@ -69,8 +70,48 @@ export interface AppProcess {
   running(): boolean;
 }
 
+/** What Node's cluster module uses to hold a socket its workers listen on: bound, never accepted on here. */
+interface SocketHandle {
+  fd: number;
+  close(): void;
+}
+const internals = net as unknown as {
+  _createServerHandle(address: string, port: number, addressType: number): SocketHandle | number;
+};
+
+/** The sockets systemd would hold (ojai-site@PORT.socket), by port: each outlives the processes given it. */
+const sockets = new Map<number, SocketHandle>();
+
+/** The socket unit's ListenStream= for one instance, as host and port. */
+export function readSocketUnit(instance: string): { host: string; port: number } {
+  const listen = /^ListenStream=(.+)$/m.exec(fs.readFileSync(SOCKET_FILE, "utf8"))?.[1]?.replaceAll("%i", instance);
+  const match = /^([\d.]+):(\d+)$/.exec(listen ?? "");
+  if (!match) throw new Error(`the socket unit's ListenStream= is not HOST:PORT: ${listen}`);
+  return { host: match[1]!, port: Number(match[2]) };
+}
+
+/** The instance's socket, opened as systemd opens it when the socket unit starts. */
+function socketFor(port: number): SocketHandle {
+  let handle = sockets.get(port);
+  if (!handle) {
+    const unit = readSocketUnit(String(port));
+    const made = internals._createServerHandle(unit.host, unit.port, 4);
+    if (typeof made === "number") throw new Error(`could not bind ${unit.host}:${unit.port} (${made})`);
+    sockets.set(port, (handle = made));
+  }
+  return handle;
+}
+
+/** As `systemctl stop ojai-site@PORT.socket`: connections to the port are refused from now on. */
+export function closeSocket(port: number): void {
+  sockets.get(port)?.close();
+  sockets.delete(port);
+}
+
 /**
- * Starts one app process as systemd starts the unit's instance `port`: the
+ * Starts one app process as systemd starts the unit's instance `port`: on the
+ * instance's socket (held here across the instance's processes, as systemd
+ * holds it, and passed as fd 3 with LISTEN_FDS and LISTEN_PID), with the
  * unit's Environment= (PORT among them), overridden by the environment
  * file's variables (`environment`, as /etc/ojai-site/env holds them); its ExecStart= command
  * with this machine's node in place of /usr/bin/node, from the checkout's
@@ -85,14 +126,20 @@ export async function startAppProcess(
   const [node, ...args] = unit.execStart;
   if (!node?.endsWith("/node"))
     throw new Error(`the unit's ExecStart= does not start node: ${unit.execStart.join(" ")}`);
+  const socket = socketFor(port);
   const logFile = path.join(logDir, `app-${port}.log`);
   const log = fs.openSync(logFile, "a");
   // systemd's order: what EnvironmentFile= sets overrides Environment= (so the file must not set PORT).
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, ...unit.environment, ...environment },
-    stdio: ["ignore", log, log],
-  });
+  // LISTEN_PID is the process's own pid, known only once it runs: the shell sets it and becomes node.
+  const child: ChildProcess = spawn(
+    "/bin/sh",
+    ["-c", 'export LISTEN_PID=$$; exec "$@"', "sh", process.execPath, ...args],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...unit.environment, ...environment, LISTEN_FDS: "1" },
+      stdio: ["ignore", log, log, socket.fd],
+    },
+  );
   fs.closeSync(log);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const running = () => child.exitCode === null && child.signalCode === null;
@@ -101,9 +148,10 @@ export async function startAppProcess(
   for (;;) {
     if (!running()) throw new Error(`app process on ${port} exited while starting:\n${tail(logFile)}`);
     try {
-      if ((await fetch(`${url}/healthz`)).status === 200) break;
+      // The socket accepts before the process listens: the request waits for it.
+      if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })).status === 200) break;
     } catch {
-      // not listening yet
+      // not answering yet
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
