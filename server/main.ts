@@ -18,6 +18,8 @@ import { InheritedSocketError, takeInheritedSocket } from "./inherited-socket";
 import { drainOnSignal } from "./drain";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** deploy/systemd/ojai-site@.socket's Backlog=: connections wait there while a process restarts. */
+const SOCKET_BACKLOG = 4096;
 /** Running jobs get this long to finish; then they are given back, well before the process must end. */
 const JOBS_GRACE_MS = SHUTDOWN_GRACE_MS - 2_000;
 
@@ -107,7 +109,8 @@ async function main() {
     );
   };
   if (fd === undefined) server.listen(config.port, config.host, listening);
-  else server.listen({ fd }, listening);
+  // listen() again on systemd's socket sets its queue's length: the socket unit's Backlog=, not Node's 511.
+  else server.listen({ fd }, SOCKET_BACKLOG, listening);
   server.on("error", (error) => {
     log.fatal({ err: error }, "server failed to start");
     process.exit(1);

@@ -148,7 +148,7 @@ export async function startAppProcess(
   for (;;) {
     if (!running()) throw new Error(`app process on ${port} exited while starting:\n${tail(logFile)}`);
     try {
-      // The socket accepts before the process listens: the request waits for it.
+      // Refused until the port's first process listens; after that, a request waits on the socket for the process.
       if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })).status === 200) break;
     } catch {
       // not answering yet
