@@ -1,9 +1,9 @@
 // The listening socket systemd hands over (socket activation, ADR 093).
 // systemd's ojai-site@PORT.socket owns it, so it outlives every process: a
-// process that exits (drained, or killed) takes no connection with it. Those
-// that arrive meanwhile wait in the kernel's queue for the next process, where
-// a socket of the process's own, closed at SIGTERM, reset every connection
-// the kernel had queued and the process had not yet accepted; nginx does not
+// process that exits (drained, or killed) takes no connection with it, and
+// those that arrive meanwhile wait in the kernel's queue for the next one. A
+// socket of the process's own, closed at SIGTERM, reset every connection the
+// kernel had queued and the process had not yet accepted; nginx does not
 // resend a POST it has sent, so each was a lost write (the visitor got 502).
 
 /** The first file descriptor systemd passes (SD_LISTEN_FDS_START). */
