@@ -83,5 +83,16 @@ describe("WorkerProcess", () => {
       .run({ ms: 1 }, 5_000)
       .catch((error: unknown) => error);
     expect(error).toBeInstanceOf(WorkerStartError);
+    expect((error as Error).message).toBe("the worker process could not start");
+  });
+
+  it("says a process closed as it started was stopped, not that it could not start", async () => {
+    const workerProcess = worker(slowStart);
+    const answer = workerProcess.run({ ms: 1 }, 5_000).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await workerProcess.close();
+    const error = await answer;
+    expect(error).toBeInstanceOf(WorkerStartError);
+    expect((error as Error).message).toBe("the worker process was stopped as it started");
   });
 });

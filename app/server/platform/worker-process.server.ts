@@ -65,10 +65,16 @@ export class WorkerProcess {
     try {
       await pool.run(WARM_UP, { signal: AbortSignal.timeout(this.options.startDeadlineMs ?? 60_000) });
     } catch (error) {
+      // Stopped by close() (the site's shutdown) while it started: say so, or
+      // the log of a job retried after a restart names a failure there was not.
+      const stopped = this.pool !== pool;
       // A pool whose process failed to start starts no other: the next job gets a new pool.
-      if (this.pool === pool) this.pool = undefined;
+      if (!stopped) this.pool = undefined;
       void pool.destroy().catch(() => undefined);
-      throw new WorkerStartError("the worker process could not start", { cause: error });
+      throw new WorkerStartError(
+        stopped ? "the worker process was stopped as it started" : "the worker process could not start",
+        { cause: error },
+      );
     }
     return (await pool.run(job, { signal: AbortSignal.timeout(deadlineMs) })) as T;
   }
