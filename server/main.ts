@@ -1,13 +1,14 @@
-import http from "node:http";
+import http, { type RequestListener } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 // Provided by React Router's Vite plugin at build time.
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig } from "~/server/platform/config.server";
-import { closeConnection, getDb, startListening } from "~/server/db/index.server";
+import { closeConnection, getDb, startListening, whenDatabaseAnswers } from "~/server/db/index.server";
 import { watchEventLoop } from "~/server/platform/event-loop.server";
 import { getLogger } from "~/server/platform/logger.server";
+import { UNAVAILABLE_HEADERS, unavailableBody } from "~/server/platform/unavailable.server";
 import { closeMarkdownWorker, enableMarkdownWorker } from "~/server/posts/index.server";
 import { closeShareCardWorker, enableShareCardWorker } from "~/server/share-cards/index.server";
 import { prepareApp } from "./startup";
@@ -15,7 +16,7 @@ import { startJobs } from "~/server/jobs/index.server";
 import { pruneAuditLogAtStart } from "~/server/audit/index.server";
 import { createApp } from "./app";
 import { InheritedSocketError, takeInheritedSocket } from "./inherited-socket";
-import { drainOnSignal } from "./drain";
+import { drainOnSignal, type Drain } from "./drain";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** deploy/systemd/ojai-site@.socket's Backlog=: connections wait there while a process restarts. */
@@ -35,10 +36,12 @@ const JOBS_GRACE_MS = SHUTDOWN_GRACE_MS - 2_000;
  */
 v8.setFlagsFromString("--no-allocation-site-pretenuring");
 
-async function main() {
-  let config;
+type Config = ReturnType<typeof getConfig>;
+type Logger = ReturnType<typeof getLogger>;
+
+function configOrExit(): Config {
   try {
-    config = getConfig();
+    return getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -46,18 +49,110 @@ async function main() {
     }
     throw error;
   }
-  const log = getLogger();
+}
+
+function warnOfTestSettings(config: Config, log: Logger) {
   if (config.passwordHashCost === "test")
     log.warn(
       "PASSWORD_HASH_COST=test: passwords are hashed at the test suite's cheap cost; never use it for a real site",
     );
-  enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
-  enableShareCardWorker(fileURLToPath(new URL("./share-card-worker.js", import.meta.url)));
   if (config.jobs.delayScale !== 1)
     log.warn(
       { delayScale: config.jobs.delayScale },
       "JOB_DELAY_SCALE is not 1: failed jobs are retried sooner than they should be; never use it for a real site",
     );
+}
+
+/** systemd's socket when it passes one (then PORT and HOST are its ListenStream='s, not the environment's). */
+function inheritedSocketOrExit(log: Logger): number | undefined {
+  try {
+    return takeInheritedSocket();
+  } catch (error) {
+    if (!(error instanceof InheritedSocketError)) throw error;
+    log.fatal(error.message);
+    process.exit(1);
+  }
+}
+
+/**
+ * Every request's answer while the process waits for its database to start
+ * (ADR 094): 503 with Retry-After, as while the database is away later on
+ * (ADR 075), but without a page cache to answer from yet.
+ */
+const answerUnavailable: RequestListener = (req, res) => {
+  const { type, body } = unavailableBody(new URL(req.url ?? "/", "http://site").pathname, req.headers.accept);
+  res.writeHead(503, { ...UNAVAILABLE_HEADERS, "Content-Type": type });
+  res.end(body);
+};
+
+interface SiteServer {
+  server: http.Server;
+  drain: Drain;
+  /** Starts listening, once; resolves when it does. */
+  listen(): Promise<void>;
+  /** Answers requests with `handle` from now on. */
+  serve(handle: RequestListener): void;
+  /** The address it listens on. */
+  address(): { port: number; host: string };
+}
+
+/** The HTTP server, on `fd` (systemd's socket) or a socket of its own; it answers 503 until `serve`. */
+function createSiteServer(config: Config, fd: number | undefined, log: Logger): SiteServer {
+  let handle = answerUnavailable;
+  const server = http.createServer((req, res) => {
+    if (drain.draining()) res.setHeader("Connection", "close");
+    handle(req, res);
+  });
+  const drain = drainOnSignal(server, fd !== undefined, config.keepAliveTimeoutMs);
+  // KEEP_ALIVE_SECONDS (Node's 5 s by default): a proxy in front must close its
+  // idle connections sooner (deploy/nginx: 4 s), so that this server never
+  // closes a connection as the proxy sends a request on it: that request would
+  // be lost, and a proxy does not resend a POST to another process (ADR 033).
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // A request may take as long as nginx lets it (deploy/: 30 minutes on the
+  // restore's upload path, ADR 078), not Node's default 5 minutes: a 2 GB
+  // backup on a slow uplink takes longer. Headers still come within Node's
+  // 60 s, and nginx ends bodies that stop coming.
+  server.requestTimeout = 31 * 60_000;
+  server.on("error", (error) => {
+    log.fatal({ err: error }, "server failed to start");
+    process.exit(1);
+  });
+  let listening: Promise<void> | undefined;
+  return {
+    server,
+    drain,
+    listen: () =>
+      (listening ??= new Promise<void>((resolve) => {
+        if (fd === undefined) server.listen(config.port, config.host, resolve);
+        // listen() again on systemd's socket sets its queue's length: the socket unit's Backlog=, not Node's 511.
+        else server.listen({ fd }, SOCKET_BACKLOG, resolve);
+      })),
+    serve: (next) => void (handle = next),
+    address() {
+      const address = server.address();
+      return typeof address === "object" && address
+        ? { port: address.port, host: address.address }
+        : { port: config.port, host: config.host };
+    },
+  };
+}
+
+async function main() {
+  const config = configOrExit();
+  const log = getLogger();
+  warnOfTestSettings(config, log);
+  enableMarkdownWorker(fileURLToPath(new URL("./markdown-worker.js", import.meta.url)));
+  enableShareCardWorker(fileURLToPath(new URL("./share-card-worker.js", import.meta.url)));
+  const fd = inheritedSocketOrExit(log);
+  const site = createSiteServer(config, fd, log);
+
+  // PostgreSQL away at the start: answer 503 meanwhile, and start once it is back.
+  await whenDatabaseAnswers(() => {
+    void site
+      .listen()
+      .then(() => log.warn(site.address(), "the database does not answer: answering 503 until it does, then starting"));
+  });
   await prepareApp();
   await pruneAuditLogAtStart(getDb(), config.auditRetentionDays);
   // The durable jobs, the schedules and the flushers (the not-found log's and
@@ -72,50 +167,18 @@ async function main() {
   });
 
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../client");
-  const app = createApp({ build, clientDir });
-  // systemd's socket when it passes one (then PORT and HOST are its
-  // ListenStream='s, not the environment's); else a socket of our own.
-  let fd: number | undefined;
-  try {
-    fd = takeInheritedSocket();
-  } catch (error) {
-    if (!(error instanceof InheritedSocketError)) throw error;
-    log.fatal(error.message);
-    process.exit(1);
-  }
-  const server = http.createServer((req, res) => {
-    if (drain.draining()) res.setHeader("Connection", "close");
-    app(req, res);
-  });
-  const drain = drainOnSignal(server, fd !== undefined, config.keepAliveTimeoutMs);
-  // KEEP_ALIVE_SECONDS (Node's 5 s by default): a proxy in front must close its
-  // idle connections sooner (deploy/nginx: 4 s), so that this server never
-  // closes a connection as the proxy sends a request on it: that request would
-  // be lost, and a proxy does not resend a POST to another process (ADR 033).
-  server.keepAliveTimeout = config.keepAliveTimeoutMs;
-  // A request may take as long as nginx lets it (deploy/: 30 minutes on the
-  // restore's upload path, ADR 078), not Node's default 5 minutes: a 2 GB
-  // backup on a slow uplink takes longer. Headers still come within Node's
-  // 60 s, and nginx ends bodies that stop coming.
-  server.requestTimeout = 31 * 60_000;
+  site.serve(createApp({ build, clientDir }));
+  // Before the line that says it listens: whoever reads it may send SIGTERM at once.
+  shutdownOnSignal(site, jobs, log);
   watchEventLoop(log);
-  const listening = () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.port;
-    const host = typeof address === "object" && address ? address.address : config.host;
-    log.info(
-      { port, host, inherited: fd !== undefined, siteUrl: config.siteUrl, database: config.database.kind },
-      "server listening",
-    );
-  };
-  if (fd === undefined) server.listen(config.port, config.host, listening);
-  // listen() again on systemd's socket sets its queue's length: the socket unit's Backlog=, not Node's 511.
-  else server.listen({ fd }, SOCKET_BACKLOG, listening);
-  server.on("error", (error) => {
-    log.fatal({ err: error }, "server failed to start");
-    process.exit(1);
-  });
+  await site.listen();
+  log.info(
+    { ...site.address(), inherited: fd !== undefined, siteUrl: config.siteUrl, database: config.database.kind },
+    "server listening",
+  );
+}
 
+function shutdownOnSignal({ server, drain }: SiteServer, jobs: ReturnType<typeof startJobs>, log: Logger) {
   const shutdown = (signal: string) => {
     if (drain.draining()) return drain.begin(() => {});
     log.info({ signal }, "shutting down: finishing in-flight requests");

@@ -207,3 +207,66 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     console.log(`database outage: back ${back} ms after healing; ${acknowledged.length} writes acknowledged`);
   }, 60_000);
 });
+
+describe.runIf(TEST_BACKEND === "postgres")("a process started while PostgreSQL is away (ADR 094)", () => {
+  const WAITING = "the database does not answer: answering 503 until it does, then starting";
+
+  it("answers 503 with Retry-After meanwhile, and starts once the database is back, with no restart", async () => {
+    const database = await createTestDatabase(TEST_BACKEND, { migrated: true });
+    const proxy = await startTcpProxy({
+      host: new URL(database.url).hostname,
+      port: Number(new URL(database.url).port),
+    });
+    const url = new URL(database.url);
+    url.port = String(proxy.port);
+    // As while PostgreSQL restarts: every connection closed at once.
+    proxy.refuse();
+    let waitingPort: number | undefined;
+    const starting = startServer(
+      { DATABASE_URL: url.toString() },
+      { onLog: (line) => void (line.msg === WAITING && (waitingPort = Number(line.port))) },
+    );
+    // A start that fails is reported where it is awaited, not as an unhandled rejection meanwhile.
+    starting.catch(() => {});
+    try {
+      await timeUntil(() => Promise.resolve(waitingPort !== undefined), 15_000);
+      const at = `http://127.0.0.1:${waitingPort}`;
+      const api = await timed(() => fetch(`${at}/api/posts`));
+      expect(api.answer.status).toBe(503);
+      expect(api.ms).toBeLessThan(1000);
+      expect(api.answer.headers.get("retry-after")).toBe("5");
+      expect(((await api.answer.json()) as { error: string }).error).toMatch(/briefly unavailable/);
+      const page = await fetch(`${at}/blog`, { headers: { Accept: "text/html" } });
+      expect(page.status).toBe(503);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(await page.text()).toContain("Briefly unavailable");
+      expect((await fetch(`${at}/healthz`)).status).toBe(503);
+
+      proxy.heal();
+      const server = await starting;
+      expect(server.url).toBe(at);
+      expect((await fetch(`${at}/healthz`)).status).toBe(200);
+      expect((await fetch(`${at}/api/posts`)).status).toBe(200);
+      expect(server.logs.filter((line) => line.msg === WAITING)).toHaveLength(1);
+      expect(server.logs.filter((line) => Number(line.level) >= 50)).toEqual([]);
+      await server.stop();
+    } finally {
+      await (await starting.catch(() => undefined))?.stop();
+      await proxy.close();
+      await database.drop();
+    }
+  }, 60_000);
+
+  it("a database that does not exist is a setting to correct, not an outage: the process exits at once", async () => {
+    const database = await createTestDatabase(TEST_BACKEND, { migrated: true });
+    const url = new URL(database.url);
+    url.pathname = "/ojai_t_no_such_database";
+    try {
+      const started = Date.now();
+      await expect(startServer({ DATABASE_URL: url.toString() })).rejects.toThrow(/exited with 1 before listening/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await database.drop();
+    }
+  }, 30_000);
+});

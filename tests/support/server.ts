@@ -86,6 +86,8 @@ export interface LaunchOptions {
    * log line, gets them.
    */
   under?: string[];
+  /** Called with each log line as it comes, before the server listens too. */
+  onLog?: (entry: Record<string, unknown>) => void;
 }
 
 /**
@@ -104,7 +106,7 @@ async function launch(
   env: Record<string, string | undefined>,
   databaseUrl: string,
   dropDatabase: () => Promise<void>,
-  { under = [] }: LaunchOptions = {},
+  { under = [], onLog }: LaunchOptions = {},
 ): Promise<TestServer> {
   if (!fs.existsSync(ENTRY)) {
     await dropDatabase();
@@ -155,6 +157,7 @@ async function launch(
         try {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
+          onLog?.(entry);
           if (typeof entry.pid === "number") serverPid ??= entry.pid;
           if (entry.msg === "server listening") {
             clearTimeout(timer);

@@ -1,6 +1,9 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
 import { getConfig } from "../platform/config.server";
 import { connect, type Connection, type Db } from "./db.server";
 import { createListener, type Listener } from "./listener.server";
+import { isUnreachableError } from "./reachability.server";
 import { closeSqliteReaderOf } from "./sqlite-reader.server";
 
 let current: Connection | undefined;
@@ -23,6 +26,32 @@ export function waitForSlowQueries(): void {
 
 export function getDb(): Db {
   return getConnection().db;
+}
+
+/** How often a starting process tries the database again while it cannot reach it. */
+const START_RETRY_MS = 1000;
+
+/**
+ * Resolves once the database answers: at once on SQLite, a file beside the
+ * process. A process that starts while PostgreSQL is away waits for it
+ * instead of exiting (ADR 094), trying again every second, and calls
+ * `waiting` once, at the first failure. An error that is not about reaching
+ * the server (a wrong password, a database that does not exist) rejects at
+ * once: that is a setting to correct, not an outage to wait out.
+ */
+export async function whenDatabaseAnswers(waiting: () => void): Promise<void> {
+  const connection = getConnection();
+  if (connection.kind !== "postgres") return;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sql`select 1`.execute(connection.db);
+      return;
+    } catch (error) {
+      if (!isUnreachableError(error)) throw error;
+      if (attempt === 0) waiting();
+    }
+    await sleep(START_RETRY_MS);
+  }
 }
 
 /**
