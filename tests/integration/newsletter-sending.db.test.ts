@@ -146,14 +146,16 @@ describe(`a post e-mailed to the subscribers (${TEST_BACKEND})`, () => {
     try {
       const created = await admin.post("/api/admin/posts", post(new Date(Date.now() - 60_000).toISOString()));
       expect(created.status, created.text).toBe(201);
-      await expect.poll(() => smtp.mails.length, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(1_500);
+      // A deadline for a busy machine's pace, not a measure of it: on a slow
+      // machine beside three other files, 1,356 went in the first 60 s.
+      await expect.poll(() => smtp.mails.length, { timeout: 150_000, interval: 20 }).toBeGreaterThanOrEqual(1_500);
       await server.kill("SIGKILL");
       const atKill = smtp.mails.length;
       expect(atKill).toBeLessThan(total);
       // As if the killed process's leases had run out (35 s for a batch).
       await endRunningLeases(db);
       server = await start();
-      await expect.poll(() => copies().size, { timeout: 240_000, interval: 200 }).toBe(total);
+      await expect.poll(() => copies().size, { timeout: 360_000, interval: 200 }).toBe(total);
       await sleep(1_000);
     } finally {
       clearInterval(sampler);
@@ -167,5 +169,5 @@ describe(`a post e-mailed to the subscribers (${TEST_BACKEND})`, () => {
     console.log(`${TEST_BACKEND}: ${total} sent, peak RSS ${peakMb.toFixed(0)} MB`);
     expect(peakMb).toBeGreaterThan(0);
     expect(peakMb).toBeLessThan(200);
-  }, 300_000);
+  }, 540_000);
 });
