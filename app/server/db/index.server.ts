@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { getConfig } from "../platform/config.server";
 import { connect, type Connection, type Db } from "./db.server";
@@ -28,29 +27,32 @@ export function getDb(): Db {
   return getConnection().db;
 }
 
-/** How often a starting process tries the database again while it cannot reach it. */
-const START_RETRY_MS = 1000;
-
 /**
  * Resolves once the database answers: at once on SQLite, a file beside the
  * process. A process that starts while PostgreSQL is away waits for it
- * instead of exiting (ADR 094), trying again every second, and calls
- * `waiting` once, at the first failure. An error that is not about reaching
- * the server (a wrong password, a database that does not exist) rejects at
- * once: that is a setting to correct, not an outage to wait out.
+ * instead of exiting (ADR 094): the reachability probe (ADR 075) tries a
+ * connection every second, and `waiting` is called once, at the first
+ * failure. An error that is not about reaching the server (a wrong
+ * password, a database that does not exist) rejects at once: that is a
+ * setting to correct, not an outage to wait out. The probe's timer does
+ * not hold the process open: the caller does (server/main.ts listens).
  */
 export async function whenDatabaseAnswers(waiting: () => void): Promise<void> {
   const connection = getConnection();
   if (connection.kind !== "postgres") return;
-  for (let attempt = 0; ; attempt++) {
+  let told = false;
+  for (;;) {
     try {
       await sql`select 1`.execute(connection.db);
       return;
     } catch (error) {
       if (!isUnreachableError(error)) throw error;
-      if (attempt === 0) waiting();
+      // The pool reports it too, but not while it is full; reporting it twice changes nothing.
+      connection.reachability.failed(error);
     }
-    await sleep(START_RETRY_MS);
+    if (!told) waiting();
+    told = true;
+    await connection.reachability.answered();
   }
 }
 

@@ -63,6 +63,8 @@ export class Reachability {
   /** When a query last got an answer (ms since epoch). */
   #lastReached = Date.now();
   #probing = false;
+  /** Those waiting for the database to answer again (answered()). */
+  #waiters: Array<() => void> = [];
   readonly #probe: () => Promise<void>;
 
   /** `probe` tries a fresh connection; it rejects while the database cannot be reached. */
@@ -90,6 +92,13 @@ export class Reachability {
     if (this.#unreachableSince === undefined) return;
     getLogger().info({ downMs: Date.now() - this.#unreachableSince }, "the database answers again");
     this.#unreachableSince = undefined;
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  /** Resolves once the database answers again: at once while it does, else when a query or the probe reaches it. */
+  answered(): Promise<void> {
+    if (this.#unreachableSince === undefined) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
   /**
