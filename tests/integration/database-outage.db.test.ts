@@ -206,6 +206,46 @@ describe.runIf(TEST_BACKEND === "postgres")("two processes while PostgreSQL is c
     expect((await visitorB.get("/blog/first-edit")).text).toContain("Back");
     console.log(`database outage: back ${back} ms after healing; ${acknowledged.length} writes acknowledged`);
   }, 60_000);
+
+  it("paused past the deadlines (SIGSTOP) with queries in flight, then resumed: every request is answered, none 503", async () => {
+    // A machine under load may not run a process for a second or more. The
+    // answers that came meanwhile wait in its sockets; that is not an outage
+    // (ADR 095). Each request here is a 404 of its own: each asks the database.
+    const logged = a.logs.length;
+    const spans: Array<{ start: number; end: number; status: number }> = [];
+    const pauses: Array<{ start: number; end: number }> = [];
+    let running = true;
+    const visitor = async (i: number) => {
+      for (let n = 0; running; n += 1) {
+        const start = Date.now();
+        const answer = await fetch(`${a.url}/blog/paused-${i}-${n}`, { headers: { accept: "text/html" } });
+        await answer.arrayBuffer();
+        spans.push({ start, end: Date.now(), status: answer.status });
+      }
+    };
+    const visitors = Array.from({ length: 8 }, (_, i) => visitor(i));
+    for (let round = 0; round < 3; round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const start = Date.now();
+      process.kill(a.pid, "SIGSTOP");
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      process.kill(a.pid, "SIGCONT");
+      pauses.push({ start, end: Date.now() });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    running = false;
+    await Promise.all(visitors);
+
+    // Requests were in flight across each pause (longer than the 1 s version read's deadline).
+    for (const pause of pauses) {
+      expect(spans.filter((span) => span.start < pause.start && span.end > pause.end).length).toBeGreaterThan(0);
+    }
+    const statuses = [...new Set(spans.map((span) => span.status))];
+    expect(statuses).toEqual([404]);
+    expect(
+      a.logs.slice(logged).filter((line) => String(line.msg).startsWith("the database cannot be reached")),
+    ).toEqual([]);
+  }, 30_000);
 });
 
 describe.runIf(TEST_BACKEND === "postgres")("a process started while PostgreSQL is away (ADR 094)", () => {

@@ -21,6 +21,7 @@ import {
   startNginx,
   startPostgresCluster,
   tail,
+  warningsIn,
   type AppProcess,
   type Nginx,
   type PostgresCluster,
@@ -528,10 +529,12 @@ deployment("postgres", "two app processes behind nginx on one PostgreSQL databas
   const logged = () => new Map(nginx.accessLog().map((line) => [line.requestId, line]));
   const describeFailures = (failures: LoadRequest[]) => {
     const lines = logged();
-    return failures
+    // First: a summary of the run keeps only the message's first few hundred characters.
+    const said = apps.map((app) => `${app.port} said: ${JSON.stringify(warningsIn(app.logFile, 4))}`);
+    const sent = failures
       .slice(0, 20)
-      .map((f) => `${f.method} ${f.path} -> ${f.status || f.error} ${JSON.stringify(lines.get(f.id) ?? null)}`)
-      .join("\n");
+      .map((f) => `${f.method} ${f.path} -> ${f.status || f.error} ${JSON.stringify(lines.get(f.id) ?? null)}`);
+    return [...said, ...sent].join("\n");
   };
   async function record(name: string, result: LoadResult, durationMs: number, extra: Record<string, unknown> = {}) {
     const lost = await lostWrites(databaseUrl, result.posts);

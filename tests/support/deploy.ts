@@ -189,6 +189,30 @@ export function tail(file: string, lines = 15): string {
   }
 }
 
+/**
+ * The distinct warnings and errors in an app process's log (its message and
+ * its error's), for a failure's message: what the process said about it.
+ */
+export function warningsIn(file: string, limit = 8): string[] {
+  let text = "";
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const said = new Set<string>();
+  for (const line of text.split("\n")) {
+    if (said.size >= limit) break;
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+      if ((entry.level ?? 0) >= 40) said.add(`${entry.msg}${entry.err?.message ? `: ${entry.err.message}` : ""}`);
+    } catch {
+      // Not a log line (a stack trace Node printed): tail() shows those.
+    }
+  }
+  return [...said];
+}
+
 /** One line of the test nginx's access log (the `deploy` log_format below). */
 interface NginxLogLine {
   /** When the answer ended, ms since the epoch. */

@@ -49,18 +49,13 @@ function versionReader(connection: Connection): () => Promise<string> {
     return () => Promise.resolve(String(statement.get() ?? 0));
   }
   const { pool, reachability } = connection;
-  const query = { name: "read_content_version", text: READ_VERSION, query_timeout: VERSION_READ_TIMEOUT_MS };
+  const query = { name: "read_content_version", text: READ_VERSION };
   const unreachable = new Error("Connection terminated: the database cannot be reached");
   return readsStartedAfterAsking(async () => {
     if (reachability.unreachableFor() !== undefined) throw unreachable;
-    try {
-      const result = await pool.query<{ version: string }>(query);
-      reachability.reached();
-      return String(result.rows[0]?.version ?? 0);
-    } catch (error) {
-      reachability.failed(error);
-      throw error;
-    }
+    // The watched pool reports the outcome to reachability.
+    const result = await pool.query<{ version: string }>(query, VERSION_READ_TIMEOUT_MS);
+    return String(result.rows[0]?.version ?? 0);
   });
 }
 

@@ -21,7 +21,7 @@ import type { DatabaseTarget } from "../platform/config.server";
 import { getLogger } from "../platform/logger.server";
 import { migrations } from "./migrations.server";
 import { connectionProbe, Reachability } from "./reachability.server";
-import { watchedPool } from "./watched-pool.server";
+import { watchedPool, type WatchedPool } from "./watched-pool.server";
 import type { Database } from "./schema.server";
 
 export type Db = Kysely<Database>;
@@ -29,7 +29,7 @@ export type Db = Kysely<Database>;
 /** A connected database: the Kysely handle plus the raw client some libraries need. */
 export type Connection =
   | { kind: "sqlite"; db: Db; sqlite: SqliteDatabase.Database }
-  | { kind: "postgres"; db: Db; pool: pg.Pool; reachability: Reachability };
+  | { kind: "postgres"; db: Db; pool: WatchedPool; reachability: Reachability };
 
 /**
  * How long the web server's queries may wait for PostgreSQL's answer
@@ -60,11 +60,10 @@ export function connect(
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
     };
-    const pool = new pg.Pool({
-      ...clientConfig,
-      max: 10,
-      ...(queryTimeoutMs > 0 && { query_timeout: queryTimeoutMs }),
-    });
+    // Each query's deadline is the watched pool's, not pg's query_timeout:
+    // pg decides when its timer fires, before the event loop reads an answer
+    // that came while the process was paused (ADR 095).
+    const pool = new pg.Pool({ ...clientConfig, max: 10 });
     // A connection PostgreSQL ends (a restart, a failover, an administrator)
     // must not end the process. pg reports it as an 'error' event on the
     // client, and the pool listens only while a client is idle: one that a
@@ -78,8 +77,9 @@ export function connect(
     // The pool's own report of an idle client's error: the client's listener has logged it.
     pool.on("error", () => {});
     const reachability = new Reachability(connectionProbe(clientConfig, pg.Client));
-    const dialect = new PostgresDialect({ pool: watchedPool(pool, reachability) });
-    return { kind: "postgres", pool, reachability, db: new Kysely<Database>({ dialect }) };
+    const watched = watchedPool(pool, reachability, queryTimeoutMs);
+    const dialect = new PostgresDialect({ pool: watched });
+    return { kind: "postgres", pool: watched, reachability, db: new Kysely<Database>({ dialect }) };
   }
   prepareSqliteFile(target.file);
   const sqlite = new SqliteDatabase(target.file);

@@ -6,6 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { freshPostgres } from "../../../tests/support/database";
 import { connect, ping } from "./db.server";
+import { QUERY_TIMED_OUT } from "./reachability.server";
+
+/** Holds the event loop for `ms`, as a burst of renders or a pause of the machine does. */
+function holdEventLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
 
 /**
  * PostgreSQL going away under a running process (a restart, a failover):
@@ -39,6 +46,43 @@ describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL connections that end or 
       }),
     ).rejects.toThrow();
     expect(await ping(connection.db)).toBe(true);
+  });
+
+  it("an answer that came while the process was held past the deadline counts: no time-out, no outage", async () => {
+    const database = await freshPostgres();
+    cleanups.push(database.cleanup);
+    const connection = connect({ kind: "postgres", url: database.url }, { queryTimeoutMs: 300 });
+    cleanups.push(() => connection.db.destroy());
+    if (connection.kind !== "postgres") throw new Error("not PostgreSQL");
+    await sql`select 1`.execute(connection.db);
+
+    // Answered after 100 ms, while the loop is held from 20 ms to 720 ms: when
+    // it is let go, the deadline (300 ms) has passed and the answer is waiting.
+    // Held from an immediate, as requests hold it from their I/O callbacks: the
+    // loop then looks at its timers before it reads the answer.
+    const answer = sql<{ ok: number }>`select 1 as ok from pg_sleep(0.1)`.execute(connection.db);
+    setTimeout(() => setImmediate(() => holdEventLoop(700)), 20);
+    expect((await answer).rows).toEqual([{ ok: 1 }]);
+    expect(connection.reachability.unreachableFor()).toBeUndefined();
+  });
+
+  it("a query with no answer within the deadline fails, and its connection is not handed on", async () => {
+    const database = await freshPostgres();
+    cleanups.push(database.cleanup);
+    const connection = connect({ kind: "postgres", url: database.url }, { queryTimeoutMs: 300 });
+    cleanups.push(() => connection.db.destroy());
+    if (connection.kind !== "postgres") throw new Error("not PostgreSQL");
+    const pid = async () =>
+      (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(connection.db)).rows[0]!.pid;
+    const before = await pid();
+
+    const started = Date.now();
+    await expect(sql`select pg_sleep(2)`.execute(connection.db)).rejects.toThrow(QUERY_TIMED_OUT);
+    expect(Date.now() - started).toBeLessThan(1500);
+    // A time-out counts as the database away until the probe (or a query) finds it.
+    expect(connection.reachability.unreachableFor()).toBeDefined();
+    await connection.reachability.answered();
+    expect(await pid()).not.toBe(before);
   });
 
   it("a database that accepts no conversation fails a new connection within the 5 s timeout", async () => {

@@ -3,30 +3,50 @@ import type pg from "pg";
 import { isUnreachableError, QUERY_TIMED_OUT, type Reachability } from "./reachability.server";
 
 /**
- * The pool Kysely is given on PostgreSQL (ADR 075): pg's own, with each
- * query's outcome reported to `reachability`, and a client whose query
- * failed because its connection is gone (ended, reset, or silent past the
- * query time-out) destroyed when it is released instead of handed to the
- * next query: after a network cut, a kept socket can stay open and silent
- * for hours, and every query given it would wait out the time-out again.
+ * The pool on PostgreSQL (ADR 075): pg's own, with each query's outcome
+ * reported to `reachability`, each query bounded by its deadline, and a
+ * client whose query failed because its connection is gone (ended, reset,
+ * or silent past the deadline) destroyed when it is released instead of
+ * handed to the next query: after a network cut, a kept socket can stay
+ * open and silent for hours, and every query given it would wait out the
+ * deadline again. Kysely is given it; so are the few libraries that take
+ * a pool (the throttle's), through `query`.
  */
-export function watchedPool(pool: pg.Pool, reachability: Reachability): PostgresPool {
+export interface WatchedPool extends PostgresPool {
+  /** One statement on a pooled client, with the pool's deadline or `deadlineMs`. */
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    config: pg.QueryConfig,
+    deadlineMs?: number,
+  ): Promise<pg.QueryResult<R>>;
+}
+
+/** `deadlineMs`: how long a query may wait for its answer (0: as long as it takes). */
+export function watchedPool(pool: pg.Pool, reachability: Reachability, deadlineMs: number): WatchedPool {
   // One wrapper per pg client, so that Kysely's own map of connections (keyed by client) still finds it.
   const wrappers = new WeakMap<pg.PoolClient, WatchedClient>();
+  const connect = async () => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      // Waiting in vain for a busy pool is load, not an outage: its queries report for themselves.
+      if (pool.totalCount < pool.options.max) reachability.failed(error);
+      throw error;
+    }
+    let wrapper = wrappers.get(client);
+    if (!wrapper) wrappers.set(client, (wrapper = new WatchedClient(client, reachability, deadlineMs)));
+    wrapper.broken = false;
+    return wrapper;
+  };
   return {
-    async connect() {
-      let client: pg.PoolClient;
+    connect,
+    async query<R extends pg.QueryResultRow>(config: pg.QueryConfig, within = deadlineMs) {
+      const client = await connect();
       try {
-        client = await pool.connect();
-      } catch (error) {
-        // Waiting in vain for a busy pool is load, not an outage: its queries report for themselves.
-        if (pool.totalCount < pool.options.max) reachability.failed(error);
-        throw error;
+        return await client.run<pg.QueryResult<R>>(within, config);
+      } finally {
+        client.release();
       }
-      let wrapper = wrappers.get(client);
-      if (!wrapper) wrappers.set(client, (wrapper = new WatchedClient(client, reachability)));
-      wrapper.broken = false;
-      return wrapper;
     },
     end: () => pool.end(),
   };
@@ -36,19 +56,25 @@ class WatchedClient implements PostgresPoolClient {
   broken = false;
   readonly #client: pg.PoolClient;
   readonly #reachability: Reachability;
+  readonly #deadlineMs: number;
 
-  constructor(client: pg.PoolClient, reachability: Reachability) {
+  constructor(client: pg.PoolClient, reachability: Reachability, deadlineMs: number) {
     this.#client = client;
     this.#reachability = reachability;
+    this.#deadlineMs = deadlineMs;
   }
 
   // Kysely passes either a statement and its parameters or (for streams) a cursor; the site streams none.
   query(...args: unknown[]): never {
+    return this.run(this.#deadlineMs, ...args) as never;
+  }
+
+  run<T>(deadlineMs: number, ...args: unknown[]): Promise<T> {
     // A connection whose query timed out still waits for that answer: what follows (a
-    // transaction's ROLLBACK) would wait its own time-out behind it. It fails at once instead.
-    if (this.broken) return Promise.reject(new Error(`${QUERY_TIMED_OUT} earlier on this connection`)) as never;
-    const pending = (this.#client.query as (...a: unknown[]) => Promise<unknown>)(...args);
-    return pending.then(
+    // transaction's ROLLBACK) would wait its own deadline behind it. It fails at once instead.
+    if (this.broken) return Promise.reject(new Error(`${QUERY_TIMED_OUT} earlier on this connection`));
+    const pending = (this.#client.query as (...a: unknown[]) => Promise<T>)(...args);
+    return answeredWithin(pending, deadlineMs).then(
       (result) => {
         this.#reachability.reached();
         return result;
@@ -59,11 +85,39 @@ class WatchedClient implements PostgresPoolClient {
         this.#reachability.failed(error);
         throw error;
       },
-    ) as never;
+    );
   }
 
   release(): void {
     // pg's pool destroys a client released with an error rather than keeping it.
     this.#client.release(this.broken ? new Error("its connection failed") : undefined);
   }
+}
+
+/**
+ * `pending`, or a rejection with QUERY_TIMED_OUT once `ms` have passed
+ * without its answer. Decided after the event loop next reads its sockets,
+ * not when the timer fires: a timer that came due while the process did
+ * not run (the machine paused it, a long collection, a loop busy with a
+ * burst of renders) fires before the loop reads the answer that came
+ * meanwhile, and a pause of this process would count as an outage of the
+ * database. A timer's callback runs before the loop's poll for input, an
+ * immediate's after it (ADR 095).
+ */
+function answeredWithin<T>(pending: Promise<T>, ms: number): Promise<T> {
+  if (ms <= 0) return pending;
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      return true;
+    };
+    const timer = setTimeout(() => setImmediate(() => settle() && reject(new Error(QUERY_TIMED_OUT))), ms);
+    pending.then(
+      (value) => settle() && resolve(value),
+      (error: unknown) => settle() && reject(error as Error),
+    );
+  });
 }

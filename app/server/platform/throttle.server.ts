@@ -68,7 +68,8 @@ export function createThrottle(
   const limiter: RateLimiterAbstract =
     connection.kind === "sqlite"
       ? new RateLimiterSQLite({ ...common, storeClient: connection.sqlite, storeType: "better-sqlite3" })
-      : new RateLimiterPostgres({ ...common, storeClient: connection.pool });
+      : // The watched pool: the throttle's queries have the web's deadline and report to reachability.
+        new RateLimiterPostgres({ ...common, storeClient: connection.pool, storeType: "pool" });
 
   // Resolved on first use; a failure (the database down) is not kept.
   let hmacKey: Promise<Buffer> | undefined;

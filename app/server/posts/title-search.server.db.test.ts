@@ -227,7 +227,10 @@ describe("with 10,000 posts", () => {
     expect(filter.few).toBe(1);
     const query = fewMatches(db, filter).select("id").orderBy("publish_date", "desc").limit(50).compile();
     const pool = (database.connection as Extract<FreshDatabase["connection"], { kind: "postgres" }>).pool;
-    const { rows } = await pool.query<{ "QUERY PLAN": string }>(`explain ${query.sql}`, [...query.parameters]);
+    const { rows } = await pool.query<{ "QUERY PLAN": string }>({
+      text: `explain ${query.sql}`,
+      values: [...query.parameters],
+    });
     expect(rows.map((line) => line["QUERY PLAN"]).join("\n")).toMatch(/Bitmap Index Scan on posts_title_trgm_idx/);
   });
 
