@@ -190,8 +190,9 @@ export function tail(file: string, lines = 15): string {
 }
 
 /**
- * The distinct warnings and errors in an app process's log (its message and
- * its error's), for a failure's message: what the process said about it.
+ * The last `limit` distinct warnings and errors in an app process's log (its
+ * message and its error's), for a failure's message: what the process said
+ * about it. The last, since the log runs on across the file's tests.
  */
 export function warningsIn(file: string, limit = 8): string[] {
   let text = "";
@@ -201,7 +202,7 @@ export function warningsIn(file: string, limit = 8): string[] {
     return [];
   }
   const said = new Set<string>();
-  for (const line of text.split("\n")) {
+  for (const line of text.split("\n").reverse()) {
     if (said.size >= limit) break;
     try {
       const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
@@ -210,7 +211,7 @@ export function warningsIn(file: string, limit = 8): string[] {
       // Not a log line (a stack trace Node printed): tail() shows those.
     }
   }
-  return [...said];
+  return [...said].reverse();
 }
 
 /** One line of the test nginx's access log (the `deploy` log_format below). */

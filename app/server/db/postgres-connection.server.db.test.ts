@@ -56,12 +56,13 @@ describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL connections that end or 
     if (connection.kind !== "postgres") throw new Error("not PostgreSQL");
     await sql`select 1`.execute(connection.db);
 
-    // Answered after 100 ms, while the loop is held from 20 ms to 720 ms: when
-    // it is let go, the deadline (300 ms) has passed and the answer is waiting.
+    // Answered after 100 ms, while the loop is held from 20 ms to 1,520 ms: when
+    // it is let go, the deadline (300 ms) has passed and the answer is waiting
+    // (the hold leaves a busy PostgreSQL time to answer).
     // Held from an immediate, as requests hold it from their I/O callbacks: the
     // loop then looks at its timers before it reads the answer.
     const answer = sql<{ ok: number }>`select 1 as ok from pg_sleep(0.1)`.execute(connection.db);
-    setTimeout(() => setImmediate(() => holdEventLoop(700)), 20);
+    setTimeout(() => setImmediate(() => holdEventLoop(1500)), 20);
     expect((await answer).rows).toEqual([{ ok: 1 }]);
     expect(connection.reachability.unreachableFor()).toBeUndefined();
   });
