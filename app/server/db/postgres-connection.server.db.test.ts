@@ -48,12 +48,18 @@ describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL connections that end or 
     expect(await ping(connection.db)).toBe(true);
   });
 
-  it("an answer that came while the process was held past the deadline counts: no time-out, no outage", async () => {
+  /** A connection to a fresh database whose queries have a deadline of `ms`, undone after the test. */
+  async function connectWithDeadline(ms: number) {
     const database = await freshPostgres();
     cleanups.push(database.cleanup);
-    const connection = connect({ kind: "postgres", url: database.url }, { queryTimeoutMs: 300 });
+    const connection = connect({ kind: "postgres", url: database.url }, { queryTimeoutMs: ms });
     cleanups.push(() => connection.db.destroy());
     if (connection.kind !== "postgres") throw new Error("not PostgreSQL");
+    return connection;
+  }
+
+  it("an answer that came while the process was held past the deadline counts: no time-out, no outage", async () => {
+    const connection = await connectWithDeadline(300);
     await sql`select 1`.execute(connection.db);
 
     // Answered after 100 ms, while the loop is held from 20 ms to 1,520 ms: when
@@ -68,11 +74,7 @@ describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL connections that end or 
   });
 
   it("a query with no answer within the deadline fails, and its connection is not handed on", async () => {
-    const database = await freshPostgres();
-    cleanups.push(database.cleanup);
-    const connection = connect({ kind: "postgres", url: database.url }, { queryTimeoutMs: 300 });
-    cleanups.push(() => connection.db.destroy());
-    if (connection.kind !== "postgres") throw new Error("not PostgreSQL");
+    const connection = await connectWithDeadline(300);
     const pid = async () =>
       (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(connection.db)).rows[0]!.pid;
     const before = await pid();
