@@ -42,18 +42,33 @@ export function beforeExpress({ everyAnswer, redirect, cacheHit, log }: BeforeEx
   ) {
     const express = () => toExpress(req, res);
     const afterRedirects = cacheHit ? () => cacheHit(req, res, express) : express;
-    let step = 0;
-    const nextStep = (error?: unknown) => {
-      if (error) {
-        log.error({ err: error }, "request failed before it reached the app");
-        res.statusCode = 500;
-        res.end();
-        return;
-      }
-      const middleware = everyAnswer[step++];
-      if (middleware) middleware(req, res, nextStep);
-      else redirect(req, res, afterRedirects);
-    };
-    nextStep();
+    runSteps(everyAnswer, req, res, () => redirect(req, res, afterRedirects), log);
   };
+}
+
+/**
+ * Runs `steps` in order, then `answer`; a step that fails ends the request
+ * with 500. Also the whole handler of a process still waiting for its
+ * database (server/main.ts), whose 503 gets steps 1-3 like every answer.
+ */
+export function runSteps(
+  steps: Step[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: () => void,
+  log: Logger,
+): void {
+  let step = 0;
+  const nextStep = (error?: unknown) => {
+    if (error) {
+      log.error({ err: error }, "request failed before it reached the app");
+      res.statusCode = 500;
+      res.end();
+      return;
+    }
+    const middleware = steps[step++];
+    if (middleware) middleware(req, res, nextStep);
+    else answer();
+  };
+  nextStep();
 }

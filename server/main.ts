@@ -17,6 +17,9 @@ import { pruneAuditLogAtStart } from "~/server/audit/index.server";
 import { createApp } from "./app";
 import { InheritedSocketError, takeInheritedSocket } from "./inherited-socket";
 import { drainOnSignal, type Drain } from "./drain";
+import { accessLog } from "./access-log";
+import { runSteps } from "./before-express";
+import { securityHeaders, setNonce } from "./security-headers";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** deploy/systemd/ojai-site@.socket's Backlog=: connections wait there while a process restarts. */
@@ -77,13 +80,29 @@ function inheritedSocketOrExit(log: Logger): number | undefined {
 /**
  * Every request's answer while the process waits for its database to start
  * (ADR 094): 503 with Retry-After, as while the database is away later on
- * (ADR 075), but without a page cache to answer from yet.
+ * (ADR 075), but without a page cache to answer from yet. It is logged and
+ * carries the security headers, as every answer does (steps 1-3 of
+ * server/before-express.ts).
  */
-const answerUnavailable: RequestListener = (req, res) => {
-  const { type, body } = unavailableBody(new URL(req.url ?? "/", "http://site").pathname, req.headers.accept);
-  res.writeHead(503, { ...UNAVAILABLE_HEADERS, "Content-Type": type });
-  res.end(body);
-};
+function answerUnavailable(config: Config, log: Logger): RequestListener {
+  const steps = [
+    accessLog(log),
+    setNonce,
+    securityHeaders({ secure: config.siteUrl.startsWith("https:"), development: false }),
+  ];
+  return (req, res) =>
+    runSteps(
+      steps,
+      req,
+      res,
+      () => {
+        const { type, body } = unavailableBody(new URL(req.url ?? "/", "http://site").pathname, req.headers.accept);
+        res.writeHead(503, { ...UNAVAILABLE_HEADERS, "Content-Type": type });
+        res.end(body);
+      },
+      log,
+    );
+}
 
 interface SiteServer {
   server: http.Server;
@@ -98,7 +117,7 @@ interface SiteServer {
 
 /** The HTTP server, on `fd` (systemd's socket) or a socket of its own; it answers 503 until `serve`. */
 function createSiteServer(config: Config, fd: number | undefined, log: Logger): SiteServer {
-  let handle = answerUnavailable;
+  let handle = answerUnavailable(config, log);
   const server = http.createServer((req, res) => {
     if (drain.draining()) res.setHeader("Connection", "close");
     handle(req, res);
