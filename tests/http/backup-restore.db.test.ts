@@ -9,6 +9,8 @@ import type { RestoreResult } from "~/lib/backup";
 import { BACKED_UP_TABLES } from "~/server/backup/format.server";
 import { connect, type Connection } from "~/server/db/db.server";
 import { resolveDatabase } from "~/server/platform/config.server";
+import pg from "pg";
+import { TEST_BACKEND } from "../support/backend";
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from "../support/s3";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
@@ -255,4 +257,33 @@ describe("the site's own writes during a restore", () => {
     expect(statuses.filter((status) => status !== 201 && status !== 401)).toEqual([]);
     expect(server.logs.filter((line) => JSON.stringify(line.err ?? "").includes("database is locked"))).toEqual([]);
   });
+
+  // On SQLite the restore and the site share one connection: they take turns, and nothing holds a table.
+  it.runIf(TEST_BACKEND === "postgres")(
+    "that never pause for 10 s leave it a 409 to try again, and nothing changed",
+    async () => {
+      await admin.signIn();
+      const before = await counts();
+      // A transaction that holds posts as a write does, until the restore has given up.
+      const writer = new pg.Client({ connectionString: server.databaseUrl });
+      await writer.connect();
+      try {
+        await writer.query("begin");
+        await writer.query("lock table posts in row exclusive mode");
+        const started = Date.now();
+        const refused = await restore(backup);
+        expect(refused.status, JSON.stringify(refused.json)).toBe(409);
+        expect(refused.json.error).toMatch(/kept writing for 10 s.*try it again/);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
+      } finally {
+        await writer.query("rollback").catch(() => {});
+        await writer.end();
+      }
+      expect(await counts()).toEqual(before);
+      // Not signed out: nothing was restored.
+      expect((await admin.get("/api/auth/me")).status).toBe(200);
+      expect(leftovers()).toEqual([]);
+    },
+    30_000,
+  );
 });

@@ -202,6 +202,18 @@ export interface Counts {
   entries: number;
 }
 
+/**
+ * A backup refused, with why, in the owner's words. `status` is the HTTP
+ * answer the admin's restore gives it: 400 for the file (the default), 409
+ * when the site itself stood in the way and the same file may go through
+ * on a second try.
+ */
 export class BackupError extends Error {
   override name = "BackupError";
+  readonly status: 400 | 409;
+
+  constructor(message: string, { status = 400 }: { status?: 400 | 409 } = {}) {
+    super(message);
+    this.status = status;
+  }
 }

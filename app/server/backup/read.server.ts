@@ -763,6 +763,7 @@ async function lockAgainstWriters(db: Db): Promise<void> {
       if (Date.now() > until) {
         throw new BackupError(
           `The site kept writing for ${LOCK_TRIES_MS / 1000} s without a pause: the restore changed nothing; try it again`,
+          { status: 409 },
         );
       }
       await sleep(20);

@@ -52,7 +52,8 @@ export async function checkedLease(connection: Connection, who: Restorer, passwo
 /**
  * Checks the lease's file as `npm run admin -- restore` does, then restores
  * it replacing everything, and records who did it in the restored audit log.
- * A bad file is a 400 with the reason and changes nothing. Ends the lease.
+ * A bad file is a 400 with the reason and changes nothing; so is a 409 when
+ * the site's own writes never paused long enough for it. Ends the lease.
  */
 export async function restoreLeased(
   connection: Connection,
@@ -94,7 +95,7 @@ async function checked<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof BackupError) throw jsonError(400, error.message);
+    if (error instanceof BackupError) throw jsonError(error.status, error.message);
     throw error;
   }
 }
