@@ -4,11 +4,10 @@ import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { accessLog } from "./access-log";
 import { adminNoStore } from "./admin-headers";
 import { dropUnreadBody, limitDeclaredBodySize, refuseCrossOriginWrites, refuseUnknownMethods } from "./request-checks";
 import { secretPageHeaders } from "./secret-page-headers";
-import { frameableBySelf, securityHeaders, setNonce } from "./security-headers";
+import { frameableBySelf } from "./security-headers";
 import { requestContext } from "~/server/platform/context.server";
 import { getConfig } from "~/server/platform/config.server";
 import { getConnection } from "~/server/db/index.server";
@@ -30,7 +29,7 @@ import { siteDate, siteNow } from "~/server/platform/clock.server";
 import { notFoundCounter, readAllRedirects, redirectLookup } from "~/server/redirects/index.server";
 import { analyticsWatch } from "~/server/analytics/index.server";
 import { clientAddressOf } from "./client-address";
-import { beforeExpress } from "./before-express";
+import { beforeExpress, loggedAndSecured } from "./before-express";
 
 const reachabilityOf = (connection: Connection) =>
   connection.kind === "postgres" ? connection.reachability : undefined;
@@ -216,9 +215,7 @@ export function createApp({ clientDir, development = false, build }: AppOptions)
   const clientAddress = clientAddressOf(app.get("trust proxy fn") as (address: string, hop: number) => boolean);
   const handle = beforeExpress({
     everyAnswer: [
-      accessLog(log),
-      setNonce,
-      securityHeaders({ secure: config.siteUrl.startsWith("https:"), development }),
+      ...loggedAndSecured(log, { siteUrl: config.siteUrl, development }),
       secretPageHeaders,
       adminNoStore,
       notFoundCounter.watch,

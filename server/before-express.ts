@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import { accessLog } from "./access-log";
+import { securityHeaders, setNonce } from "./security-headers";
 
 /**
  * What runs on the bare Node request before Express (docs/architecture.md,
@@ -47,9 +49,19 @@ export function beforeExpress({ everyAnswer, redirect, cacheHit, log }: BeforeEx
 }
 
 /**
+ * Steps 1-3 above, in that order: what every answer gets, the 503 of a
+ * process still waiting for its database (server/main.ts) too.
+ */
+export function loggedAndSecured(
+  log: Logger,
+  { siteUrl, development }: { siteUrl: string; development: boolean },
+): Step[] {
+  return [accessLog(log), setNonce, securityHeaders({ secure: siteUrl.startsWith("https:"), development })];
+}
+
+/**
  * Runs `steps` in order, then `answer`; a step that fails ends the request
- * with 500. Also the whole handler of a process still waiting for its
- * database (server/main.ts), whose 503 gets steps 1-3 like every answer.
+ * with 500.
  */
 export function runSteps(
   steps: Step[],

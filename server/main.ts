@@ -17,9 +17,7 @@ import { pruneAuditLogAtStart } from "~/server/audit/index.server";
 import { createApp } from "./app";
 import { InheritedSocketError, takeInheritedSocket } from "./inherited-socket";
 import { drainOnSignal, type Drain } from "./drain";
-import { accessLog } from "./access-log";
-import { runSteps } from "./before-express";
-import { securityHeaders, setNonce } from "./security-headers";
+import { loggedAndSecured, runSteps } from "./before-express";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** deploy/systemd/ojai-site@.socket's Backlog=: connections wait there while a process restarts. */
@@ -85,11 +83,7 @@ function inheritedSocketOrExit(log: Logger): number | undefined {
  * server/before-express.ts).
  */
 function answerUnavailable(config: Config, log: Logger): RequestListener {
-  const steps = [
-    accessLog(log),
-    setNonce,
-    securityHeaders({ secure: config.siteUrl.startsWith("https:"), development: false }),
-  ];
+  const steps = loggedAndSecured(log, { siteUrl: config.siteUrl, development: false });
   return (req, res) =>
     runSteps(
       steps,
