@@ -1,5 +1,6 @@
 import pg from "pg";
 import { getLogger } from "../platform/logger.server";
+import { answeredWithin } from "./deadline.server";
 import { destroyClient } from "./reachability.server";
 
 /**
@@ -12,11 +13,20 @@ import { destroyClient } from "./reachability.server";
  *
  * A connection that went silent (a network cut leaves the socket open) is
  * found by a heartbeat: a query every few seconds that must answer in time.
+ * Its deadline, and the connection's, are decided after the loop reads its
+ * sockets (deadline.server.ts): a paused process does not reconnect for it.
  */
 
 const RECONNECT_MS = 1000;
-const HEARTBEAT_MS = 5000;
-const ANSWER_WITHIN_MS = 3000;
+
+interface ListenerTimings {
+  /** How often the heartbeat asks (ms). */
+  heartbeatMs: number;
+  /** How long a new connection and each heartbeat may take to answer (ms). */
+  answerWithinMs: number;
+}
+
+const TIMINGS: ListenerTimings = { heartbeatMs: 5000, answerWithinMs: 3000 };
 
 interface Subscriber {
   /** A NOTIFY on the channel, with its payload. */
@@ -33,7 +43,7 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export function createListener(url: string): Listener {
+export function createListener(url: string, { heartbeatMs, answerWithinMs } = TIMINGS): Listener {
   const log = getLogger();
   const channels = new Map<string, Set<Subscriber>>();
   let client: pg.Client | undefined;
@@ -65,25 +75,17 @@ export function createListener(url: string): Listener {
 
   const beat = (current: pg.Client) => {
     heartbeat = setInterval(() => {
-      const silent = setTimeout(() => drop(current, new Error("no answer to the heartbeat")), ANSWER_WITHIN_MS);
-      current.query("select 1").then(
-        () => clearTimeout(silent),
-        (error: unknown) => {
-          clearTimeout(silent);
-          drop(current, error);
-        },
+      void answeredWithin(current.query("select 1"), answerWithinMs, "no answer to the heartbeat").catch(
+        (error: unknown) => drop(current, error),
       );
-    }, HEARTBEAT_MS);
+    }, heartbeatMs);
     heartbeat.unref();
   };
 
   const connect = () => {
     if (closed) return;
-    const current = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: ANSWER_WITHIN_MS,
-      keepAlive: true,
-    });
+    // No pg connect time-out: its timer is decided before the poll; answeredWithin's replaces it.
+    const current = new pg.Client({ connectionString: url, keepAlive: true });
     client = current;
     current.on("error", (error) => drop(current, error));
     current.on("end", () => drop(current, new Error("connection ended")));
@@ -91,7 +93,7 @@ export function createListener(url: string): Listener {
       for (const subscriber of channels.get(channel) ?? []) subscriber.notify(payload ?? "");
     });
     void (async () => {
-      await current.connect();
+      await answeredWithin(current.connect(), answerWithinMs, "the LISTEN connection was not made in time");
       for (const channel of channels.keys()) await current.query(`LISTEN ${channel}`);
       if (client !== current) return;
       connected = true;

@@ -5,13 +5,40 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { freshPostgres } from "../../../tests/support/database";
+import { startTcpProxy } from "../../../tests/support/tcp-proxy";
 import { connect, ping } from "./db.server";
-import { QUERY_TIMED_OUT } from "./reachability.server";
+import { createListener } from "./listener.server";
+import { connectionProbe, QUERY_TIMED_OUT } from "./reachability.server";
 
 /** Holds the event loop for `ms`, as a burst of renders or a pause of the machine does. */
 function holdEventLoop(ms: number): void {
   const until = performance.now() + ms;
   while (performance.now() < until);
+}
+
+/**
+ * A pg client that holds the event loop for 1.5 s once its query
+ * "select 1" is on its way: the answer comes during the hold, and the loop
+ * looks at its timers before it reads it.
+ */
+class HeldAfterSelectOne extends pg.Client {
+  override query(...args: unknown[]): never {
+    const pending = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (args[0] === "select 1") setImmediate(() => holdEventLoop(1500));
+    return pending as never;
+  }
+}
+
+/** A server that accepts TCP connections and never says a word, like a machine that stopped answering. */
+async function silentServer(cleanups: Array<() => Promise<void>>): Promise<number> {
+  const sockets: net.Socket[] = [];
+  const silent = net.createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  cleanups.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+  return (silent.address() as net.AddressInfo).port;
 }
 
 /**
@@ -89,19 +116,76 @@ describe.runIf(TEST_BACKEND === "postgres")("PostgreSQL connections that end or 
   });
 
   it("a database that accepts no conversation fails a new connection within the 5 s timeout", async () => {
-    // Accepts the TCP connection and never says a word, like a machine that stopped answering.
-    const sockets: net.Socket[] = [];
-    const silent = net.createServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    cleanups.push(async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    });
-    const { port } = silent.address() as net.AddressInfo;
+    const port = await silentServer(cleanups);
     const connection = connect({ kind: "postgres", url: `postgres://nobody@127.0.0.1:${port}/none` });
     cleanups.push(() => connection.db.destroy());
     const started = Date.now();
     expect(await ping(connection.db)).toBe(false);
     expect(Date.now() - started).toBeLessThan(7000);
   }, 15_000);
+
+  it("the probe counts an answer that came while the process was held past its deadline", async () => {
+    const database = await freshPostgres();
+    cleanups.push(database.cleanup);
+    const probe = connectionProbe({ connectionString: database.url }, HeldAfterSelectOne, 300);
+    await expect(probe()).resolves.toBeUndefined();
+  });
+
+  it("the probe fails within its deadline when the database accepts no conversation", async () => {
+    const port = await silentServer(cleanups);
+    const probe = connectionProbe({ connectionString: `postgres://nobody@127.0.0.1:${port}/none` }, pg.Client, 300);
+    const started = Date.now();
+    await expect(probe()).rejects.toThrow("the probe had no connection in time");
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  /** A LISTEN connection to a fresh database with a heartbeat every 200 ms that must answer within 300 ms. */
+  async function listenQuickly(url: string) {
+    const heard = { listening: 0, lost: 0 };
+    const listener = createListener(url, { heartbeatMs: 200, answerWithinMs: 300 });
+    cleanups.push(() => listener.close());
+    let first: (client: Pick<pg.Client, "query">) => void = () => {};
+    const listening = new Promise<Pick<pg.Client, "query">>((resolve) => (first = resolve));
+    listener.subscribe("test_channel", {
+      notify: () => {},
+      listening: (client) => {
+        heard.listening += 1;
+        first(client);
+      },
+      lost: () => void (heard.lost += 1),
+    });
+    return { heard, client: await listening };
+  }
+
+  it("the LISTEN heartbeat counts an answer that came while the process was held past its deadline", async () => {
+    const database = await freshPostgres();
+    cleanups.push(database.cleanup);
+    const { heard, client } = await listenQuickly(database.url);
+    // The next heartbeat's "select 1" holds the loop once it is sent, as HeldAfterSelectOne does.
+    let held = 0;
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const pending = query(...args);
+      if (args[0] === "select 1" && held++ === 0) setImmediate(() => holdEventLoop(1500));
+      return pending;
+    };
+    await expect.poll(() => held, { timeout: 5000 }).toBeGreaterThan(1);
+    expect(heard).toEqual({ listening: 1, lost: 0 });
+  });
+
+  it("a LISTEN connection whose heartbeat has no answer is dropped within its deadline, and made again", async () => {
+    const database = await freshPostgres();
+    cleanups.push(database.cleanup);
+    const target = new URL(database.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    cleanups.push(() => proxy.close());
+    target.port = String(proxy.port);
+    const { heard } = await listenQuickly(target.toString());
+    proxy.cut();
+    const cutAt = Date.now();
+    await expect.poll(() => heard.lost, { timeout: 5000, interval: 20 }).toBe(1);
+    expect(Date.now() - cutAt).toBeLessThan(1500);
+    proxy.heal();
+    await expect.poll(() => heard.listening, { timeout: 10_000 }).toBe(2);
+  }, 20_000);
 });

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { getLogger } from "../platform/logger.server";
+import { answeredWithin } from "./deadline.server";
 
 /**
  * Whether this process can reach PostgreSQL now (ADR 075). While it cannot,
@@ -136,29 +137,31 @@ export class Reachability {
   }
 }
 
-/** A probe has its answer within this long, or fails. */
+/** Each step of the probe (a new connection, then its query) has its answer within this long, or the probe fails. */
 const PROBE_WITHIN_MS = 4000;
 
 /**
  * The probe: a connection of its own (a pooled one may be a dead socket),
- * one query, closed; bounded in time, its socket destroyed rather than
- * closed politely when the other end may never answer.
+ * one query, closed; each step bounded in time (`withinMs`), decided after
+ * the loop reads its sockets, and its socket destroyed rather than closed
+ * politely when the other end may never answer.
  */
-export function connectionProbe(options: pg.ClientConfig, Client: typeof pg.Client): () => Promise<void> {
-  return () =>
-    new Promise<void>((resolve, reject) => {
-      const client = new Client({ ...options, query_timeout: PROBE_WITHIN_MS });
-      client.on("error", () => {});
-      const timer = setTimeout(() => reject(new Error("the probe had no answer in time")), PROBE_WITHIN_MS);
-      client
-        .connect()
-        .then(() => client.query("select 1"))
-        .then(() => resolve(), reject)
-        .finally(() => {
-          clearTimeout(timer);
-          destroyClient(client);
-        });
-    });
+export function connectionProbe(
+  options: pg.ClientConfig,
+  Client: typeof pg.Client,
+  withinMs = PROBE_WITHIN_MS,
+): () => Promise<void> {
+  return async () => {
+    // pg's own connect time-out is a timer decided before the poll: the probe's deadline replaces it.
+    const client = new Client({ ...options, connectionTimeoutMillis: 0 });
+    client.on("error", () => {});
+    try {
+      await answeredWithin(client.connect(), withinMs, "the probe had no connection in time");
+      await answeredWithin(client.query("select 1"), withinMs, "the probe had no answer in time");
+    } finally {
+      destroyClient(client);
+    }
+  };
 }
 
 /** Ends a client at once, whether or not its server still answers. */

@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import type pg from "pg";
+import { answeredWithin } from "./deadline.server";
 import { isUnreachableError, QUERY_TIMED_OUT, type Reachability } from "./reachability.server";
 
 /**
@@ -74,7 +75,7 @@ class WatchedClient implements PostgresPoolClient {
     // transaction's ROLLBACK) would wait its own deadline behind it. It fails at once instead.
     if (this.broken) return Promise.reject(new Error(`${QUERY_TIMED_OUT} earlier on this connection`));
     const pending = (this.#client.query as (...a: unknown[]) => Promise<T>)(...args);
-    return answeredWithin(pending, deadlineMs).then(
+    return answeredWithin(pending, deadlineMs, QUERY_TIMED_OUT).then(
       (result) => {
         this.#reachability.reached();
         return result;
@@ -92,32 +93,4 @@ class WatchedClient implements PostgresPoolClient {
     // pg's pool destroys a client released with an error rather than keeping it.
     this.#client.release(this.broken ? new Error("its connection failed") : undefined);
   }
-}
-
-/**
- * `pending`, or a rejection with QUERY_TIMED_OUT once `ms` have passed
- * without its answer. Decided after the event loop next reads its sockets,
- * not when the timer fires: a timer that came due while the process did
- * not run (the machine paused it, a long collection, a loop busy with a
- * burst of renders) fires before the loop reads the answer that came
- * meanwhile, and a pause of this process would count as an outage of the
- * database. A timer's callback runs before the loop's poll for input, an
- * immediate's after it (ADR 095).
- */
-function answeredWithin<T>(pending: Promise<T>, ms: number): Promise<T> {
-  if (ms <= 0) return pending;
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const settle = () => {
-      if (settled) return false;
-      settled = true;
-      clearTimeout(timer);
-      return true;
-    };
-    const timer = setTimeout(() => setImmediate(() => settle() && reject(new Error(QUERY_TIMED_OUT))), ms);
-    pending.then(
-      (value) => settle() && resolve(value),
-      (error: unknown) => settle() && reject(error as Error),
-    );
-  });
 }
