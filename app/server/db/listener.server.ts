@@ -94,7 +94,9 @@ export function createListener(url: string, { heartbeatMs, answerWithinMs } = TI
     });
     void (async () => {
       await answeredWithin(current.connect(), answerWithinMs, "the LISTEN connection was not made in time");
-      for (const channel of channels.keys()) await current.query(`LISTEN ${channel}`);
+      for (const channel of channels.keys()) {
+        await answeredWithin(current.query(`LISTEN ${channel}`), answerWithinMs, "LISTEN had no answer in time");
+      }
       if (client !== current) return;
       connected = true;
       beat(current);
@@ -126,7 +128,11 @@ export function createListener(url: string, { heartbeatMs, answerWithinMs } = TI
       const current = client;
       client = undefined;
       connected = false;
-      await current?.end().catch(() => {});
+      if (!current) return;
+      // Politely, within the deadline: a connection still being made, or cut off, would never close.
+      await answeredWithin(current.end(), answerWithinMs, "the LISTEN connection did not close in time").catch(() =>
+        destroyClient(current),
+      );
     },
   };
 }

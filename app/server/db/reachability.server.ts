@@ -152,8 +152,8 @@ export function connectionProbe(
   withinMs = PROBE_WITHIN_MS,
 ): () => Promise<void> {
   return async () => {
-    // pg's own connect time-out is a timer decided before the poll: the probe's deadline replaces it.
-    const client = new Client({ ...options, connectionTimeoutMillis: 0 });
+    // pg's own time-outs are timers decided before the poll: the probe's deadlines replace them.
+    const client = new Client({ ...options, connectionTimeoutMillis: 0, query_timeout: undefined });
     client.on("error", () => {});
     try {
       await answeredWithin(client.connect(), withinMs, "the probe had no connection in time");
