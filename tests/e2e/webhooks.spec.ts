@@ -1,8 +1,7 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
+import { startReceiver, type Receiver } from "../support/receiver";
 import { startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
 import { expect, expectDialogReady, expectNoAxeViolations, screenshotForReview, test as base } from "./fixtures";
 
@@ -41,30 +40,12 @@ const test = base.extend({
   ],
 });
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-const received: Received[] = [];
-let answer = 200;
-let receiverBase: string;
-const receiver = http.createServer((request, response) => {
-  let body = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk: string) => (body += chunk));
-  request.on("end", () => {
-    received.push({ headers: request.headers, body });
-    response.writeHead(answer).end();
-  });
-});
-
+let receiver: Receiver;
 test.beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
 });
 test.afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
 });
 
 test.beforeEach(async ({ page }, testInfo) => {
@@ -81,7 +62,7 @@ async function openWebhooks(page: Page) {
 }
 
 test("the owner adds a webhook, sends a test, redelivers and deletes it", async ({ page, context }, testInfo) => {
-  const url = `${receiverBase}/hooks/${testInfo.project.name}`;
+  const url = `${receiver.base}/hooks/${testInfo.project.name}`;
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await openWebhooks(page);
   await expect(page.getByText("No webhooks yet.")).toBeVisible();
@@ -123,7 +104,8 @@ test("the owner adds a webhook, sends a test, redelivers and deletes it", async 
   await screenshotForReview(page, "webhooks-added");
 
   // A test the receiver refuses, in the log as failed with its answer code.
-  answer = 500;
+  const { received } = receiver;
+  receiver.status = 500;
   received.length = 0;
   await card.getByRole("button", { name: `Send a test to ${url}` }).click();
   await expect(page.getByRole("status")).toContainText(`The test did not reach ${url}: it answered 500.`);
@@ -136,7 +118,7 @@ test("the owner adds a webhook, sends a test, redelivers and deletes it", async 
   expect(verified).toMatchObject({ type: "webhook.test" });
 
   // Redelivered once the receiver is fixed: the same webhook-id, now delivered.
-  answer = 204;
+  receiver.status = 204;
   await row.getByRole("button", { name: /^Redeliver webhook\.test of / }).click();
   await expect(page.getByRole("status")).toContainText("Sent again: the receiver answered 204.");
   await expect(row).toContainText("Delivered (2 attempts)");

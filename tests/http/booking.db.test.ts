@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatCallTime } from "~/lib/call-time";
 import { cancelBooking, findBookingByToken, init as initBooking } from "~/server/booking/index.server";
@@ -9,6 +7,7 @@ import { resolveDatabase } from "~/server/platform/config.server";
 import { TEST_BACKEND } from "../support/backend";
 import { calendarOf, plainTextOf } from "../support/calendar";
 import { postAllAtOnce } from "../support/parallel";
+import { startReceiver, type Receiver } from "../support/receiver";
 import { ApiClient, startServer, TEST_ADMIN, TEST_TOTP_KEY, type TestServer } from "../support/server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
@@ -50,19 +49,10 @@ let smtp: TestSmtpServer;
 let admin: ApiClient;
 /** The server's database, opened from here to cancel a booking as the manage page does (not built yet). */
 let connection: Connection;
-const hooks: Array<{ type: string; data: Record<string, unknown> }> = [];
-const receiver = http.createServer((request, response) => {
-  let body = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk: string) => (body += chunk));
-  request.on("end", () => {
-    hooks.push(JSON.parse(body) as { type: string; data: Record<string, unknown> });
-    response.writeHead(200).end();
-  });
-});
+let receiver: Receiver;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiver = await startReceiver();
   smtp = await startSmtpServer();
   server = await startServer({
     SMTP_URL: smtp.url,
@@ -75,7 +65,7 @@ beforeAll(async () => {
   admin = new ApiClient(server.url);
   await admin.signIn();
   const hook = await admin.post("/api/admin/webhooks", {
-    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    url: `${receiver.base}/hooks`,
     events: ["booking.created", "booking.cancelled"],
     password: TEST_ADMIN.password,
   });
@@ -94,8 +84,7 @@ afterAll(async () => {
   await connection?.db.destroy();
   await server?.stop();
   await smtp?.stop();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
 });
 
 /** Today in the owner's zone, plus `days`. */
@@ -363,7 +352,7 @@ describe(`booking a call (${TEST_BACKEND})`, () => {
     expect(plainTextOf(ownerMail.raw)).toContain(formatCallTime(slot.start, ZONE));
 
     await expect
-      .poll(() => hooks.filter((h) => h.type === "booking.created" && h.data.id === id), SOON)
+      .poll(() => receiver.events().filter((h) => h.type === "booking.created" && h.data.id === id), SOON)
       .toEqual([
         {
           type: "booking.created",
@@ -411,7 +400,14 @@ describe(`booking a call (${TEST_BACKEND})`, () => {
         ["CANCEL", 1],
       ]);
     await expect
-      .poll(() => hooks.filter((h) => h.type === "booking.cancelled").map((h) => h.data.id), SOON)
+      .poll(
+        () =>
+          receiver
+            .events()
+            .filter((h) => h.type === "booking.cancelled")
+            .map((h) => h.data.id),
+        SOON,
+      )
       .toEqual([booked.json.id]);
     const inbox = await admin.get(`/api/admin/messages?status=all&q=${encodeURIComponent(booked.name)}&limit=100`);
     expect((inbox.json as Array<{ name: string; call: unknown }>).find((m) => m.name === booked.name)?.call).toEqual({

@@ -1,9 +1,8 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../support/backend";
 import { postAllAtOnce } from "../support/parallel";
+import { startReceiver, type Receiver } from "../support/receiver";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 import { mailText, startSmtpServer, type TestSmtpServer } from "../support/smtp";
 
@@ -20,19 +19,10 @@ import { mailText, startSmtpServer, type TestSmtpServer } from "../support/smtp"
 let server: TestServer;
 let smtp: TestSmtpServer;
 let admin: ApiClient;
-const hooks: Array<{ type: string; data: Record<string, unknown> }> = [];
-const receiver = http.createServer((request, response) => {
-  let body = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk: string) => (body += chunk));
-  request.on("end", () => {
-    hooks.push(JSON.parse(body) as { type: string; data: Record<string, unknown> });
-    response.writeHead(200).end();
-  });
-});
+let receiver: Receiver;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiver = await startReceiver();
   smtp = await startSmtpServer();
   server = await startServer({
     SMTP_URL: smtp.url,
@@ -44,7 +34,7 @@ beforeAll(async () => {
   admin = new ApiClient(server.url);
   await admin.signIn();
   const hook = await admin.post("/api/admin/webhooks", {
-    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    url: `${receiver.base}/hooks`,
     events: ["subscriber.confirmed"],
     password: TEST_ADMIN.password,
   });
@@ -54,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await smtp?.stop();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver?.close();
 });
 
 /** Each test's requests come from their own client address (the server trusts loopback's X-Forwarded-For). */
@@ -132,14 +122,16 @@ describe(`newsletter sign-up (${TEST_BACKEND})`, () => {
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain("You are subscribed");
     expect(await statusOf("confirm-me@example.com")).toBe("confirmed");
-    const hook = await waitFor("the webhook", () => hooks.find((h) => h.data.email === "confirm-me@example.com"));
+    const hook = await waitFor("the webhook", () =>
+      receiver.events().find((h) => h.data.email === "confirm-me@example.com"),
+    );
     expect(hook.type).toBe("subscriber.confirmed");
 
     // Pressed again: already subscribed, and no second event.
     const twice = await fetch(link, { method: "POST", body: "" });
     expect(await twice.text()).toContain("already subscribed");
     await sleep(300);
-    expect(hooks.filter((h) => h.data.email === "confirm-me@example.com")).toHaveLength(1);
+    expect(receiver.events().filter((h) => h.data.email === "confirm-me@example.com")).toHaveLength(1);
     // A confirmed address that signs up again gets nothing.
     await subscribe({ email: "confirm-me@example.com" });
     await sleep(300);

@@ -1,9 +1,8 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../support/backend";
+import { startReceiver, type Receiver } from "../support/receiver";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
@@ -16,33 +15,24 @@ import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/
 
 let server: TestServer;
 let owner: ApiClient;
-const received: Array<{ headers: http.IncomingHttpHeaders; body: string; at: number }> = [];
-const answers = [500, 500, 500, 200];
-const receiver = http.createServer((request, response) => {
-  let body = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk: string) => (body += chunk));
-  request.on("end", () => {
-    received.push({ headers: request.headers, body, at: Date.now() });
-    response.writeHead(answers.shift() ?? 200).end();
-  });
-});
+let receiver: Receiver;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiver = await startReceiver();
+  receiver.answers = [500, 500, 500, 200];
   server = await startServer({ OUTBOUND_ALLOW_PRIVATE: "true", JOB_DELAY_SCALE: "0.001" });
   owner = new ApiClient(server.url);
   await owner.signIn();
 });
 afterAll(async () => {
   await server?.stop();
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
 });
 
 describe(`a webhook through the queue (${TEST_BACKEND})`, () => {
   it("a receiver that answers 500 three times then 200 sees four deliveries with one webhook-id", async () => {
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const url = `${receiver.base}/hooks`;
+    const { received } = receiver;
     const created = await owner.post("/api/admin/webhooks", {
       url,
       events: ["contact.received"],

@@ -1,11 +1,10 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Connection } from "~/server/db/db.server";
 import { resolveDatabase } from "~/server/platform/config.server";
 import { TEST_BACKEND } from "../support/backend";
+import { startReceiver, type Receiver } from "../support/receiver";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
@@ -22,22 +21,12 @@ let server: TestServer;
 let strict: TestServer;
 let owner: ApiClient;
 let database: Connection;
+let receiver: Receiver;
 let receiverUrl: string;
-const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
-let answers: number[] = [];
-const receiver = http.createServer((request, response) => {
-  let body = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk: string) => (body += chunk));
-  request.on("end", () => {
-    received.push({ headers: request.headers, body });
-    response.writeHead(answers.shift() ?? 200).end();
-  });
-});
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver();
+  receiverUrl = `${receiver.base}/hooks`;
   [server, strict] = await Promise.all([startServer({ OUTBOUND_ALLOW_PRIVATE: "true" }), startServer()]);
   owner = new ApiClient(server.url);
   await owner.signIn();
@@ -46,8 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await database?.db.destroy();
   await Promise.all([server?.stop(), strict?.stop()]);
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver?.close();
 });
 
 const add = (client: ApiClient, body: Record<string, unknown>) => client.post("/api/admin/webhooks", body);
@@ -138,8 +126,8 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
     const created = await add(owner, { url: receiverUrl, events: ["post.published"], password: TEST_ADMIN.password });
     const id = created.json.id as string;
     const verifier = new Webhook(created.json.secret as string);
-    received.length = 0;
-    answers = [500];
+    receiver.received.length = 0;
+    receiver.answers = [500];
 
     const failed = await owner.post(`/api/admin/webhooks/${id}/test`, {});
     expect(failed.status).toBe(200);
@@ -149,8 +137,12 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
     const second = await owner.post(`/api/admin/webhooks/${id}/test`, {});
     expect(second.json).toMatchObject({ status: "delivered", lastStatusCode: 200 });
 
-    expect(received.map((r) => r.headers["webhook-id"])).toEqual([failed.json.id, failed.json.id, second.json.id]);
-    for (const { headers, body } of received) {
+    expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([
+      failed.json.id,
+      failed.json.id,
+      second.json.id,
+    ]);
+    for (const { headers, body } of receiver.received) {
       expect(verifier.verify(body, headers as Record<string, string>)).toMatchObject({
         type: "webhook.test",
         data: { webhookId: id },

@@ -1,10 +1,9 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offsetOf } from "~/server/platform/clock.server";
 import { createTestDatabase, TEST_BACKEND } from "../support/backend";
+import { startReceiver, type Receiver } from "../support/receiver";
 import { ApiClient, startServer, TEST_ADMIN, type TestServer } from "../support/server";
 
 /**
@@ -31,17 +30,8 @@ let database: pg.Client;
 let dropDatabase: () => Promise<void>;
 /** This test process's clock corrected to the database's, measured as the site measures it. */
 let databaseNow: () => number;
-const deliveries: Array<{ body: string; at: number }> = [];
-const receiver = http.createServer((request, response) => {
-  const at = databaseNow();
-  let body = "";
-  request.setEncoding("utf8");
-  request.on("data", (chunk: string) => (body += chunk));
-  request.on("end", () => {
-    deliveries.push({ body, at });
-    response.writeHead(200).end();
-  });
-});
+/** Stamps each delivery with `databaseNow()` as it arrives. */
+let receiver: Receiver;
 
 async function measureTestClock(): Promise<() => number> {
   const samples = [];
@@ -65,7 +55,7 @@ async function shows(server: TestServer): Promise<{ page: boolean; listed: boole
 
 describe.runIf(TEST_BACKEND === "postgres")("one clock across machines on one PostgreSQL database", () => {
   beforeAll(async () => {
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    receiver = await startReceiver(() => databaseNow());
     const created = await createTestDatabase(TEST_BACKEND, { migrated: true });
     dropDatabase = created.drop;
     const env = { DATABASE_URL: created.url, OUTBOUND_ALLOW_PRIVATE: "true" };
@@ -82,8 +72,7 @@ describe.runIf(TEST_BACKEND === "postgres")("one clock across machines on one Po
     await database?.end();
     await Promise.all([onTime?.stop(), fast?.stop()]);
     await dropDatabase?.();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver?.close();
   });
 
   it("a scheduled post is out on both at its date by the database's clock, and its webhook fires once", async () => {
@@ -99,7 +88,8 @@ describe.runIf(TEST_BACKEND === "postgres")("one clock across machines on one Po
     // Saved through the fast process, as an owner whose browser reaches that machine.
     const owner = new ApiClient(fast.url);
     await owner.signIn();
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const url = `${receiver.base}/hooks`;
+    const deliveries = receiver.received;
     const hook = await owner.post("/api/admin/webhooks", {
       url,
       events: ["post.published"],

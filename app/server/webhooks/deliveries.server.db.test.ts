@@ -1,10 +1,9 @@
 import type dns from "node:dns";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEST_BACKEND } from "../../../tests/support/backend";
 import { freshDatabase, type FreshDatabase } from "../../../tests/support/database";
+import { startReceiver } from "../../../tests/support/receiver";
 import type { Db } from "../db/db.server";
 import type { LookupFunction } from "../outbound/index.server";
 import { DeliveryRetry, RETRY_DELAYS_MS } from "./deliveries.server";
@@ -33,35 +32,12 @@ import {
 process.env.TOTP_ENCRYPTION_KEY ??= Buffer.alloc(32, 9).toString("base64");
 process.env.OUTBOUND_ALLOW_PRIVATE = "true";
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 /** A receiver that answers each request with the next of `statuses` (the last one after that), or never. */
 async function receiver(statuses: Array<number | "silent">) {
-  const received: Received[] = [];
-  const server = http.createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => {
-      received.push({ headers: request.headers, body });
-      const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
-      if (status !== "silent") response.writeHead(status).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    port,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  const started = await startReceiver();
+  started.answers = statuses.slice(0, -1);
+  started.status = statuses.at(-1)!;
+  return Object.assign(started, { url: `${started.base}/hooks`, port: Number(new URL(started.base).port) });
 }
 
 const job = (db: Db, attempt: number) => ({ db, attempt, jobId: "job", signal: new AbortController().signal });
