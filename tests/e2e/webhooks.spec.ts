@@ -62,7 +62,7 @@ async function openWebhooks(page: Page) {
 }
 
 test("the owner adds a webhook, sends a test, redelivers and deletes it", async ({ page, context }, testInfo) => {
-  const url = `${receiver.base}/hooks/${testInfo.project.name}`;
+  const url = `${receiver.url}/${testInfo.project.name}`;
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await openWebhooks(page);
   await expect(page.getByText("No webhooks yet.")).toBeVisible();

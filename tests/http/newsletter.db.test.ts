@@ -34,7 +34,7 @@ beforeAll(async () => {
   admin = new ApiClient(server.url);
   await admin.signIn();
   const hook = await admin.post("/api/admin/webhooks", {
-    url: `${receiver.base}/hooks`,
+    url: receiver.url,
     events: ["subscriber.confirmed"],
     password: TEST_ADMIN.password,
   });

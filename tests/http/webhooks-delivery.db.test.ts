@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe(`a webhook through the queue (${TEST_BACKEND})`, () => {
   it("a receiver that answers 500 three times then 200 sees four deliveries with one webhook-id", async () => {
-    const url = `${receiver.base}/hooks`;
+    const url = receiver.url;
     const { received } = receiver;
     const created = await owner.post("/api/admin/webhooks", {
       url,

@@ -22,11 +22,9 @@ let strict: TestServer;
 let owner: ApiClient;
 let database: Connection;
 let receiver: Receiver;
-let receiverUrl: string;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  receiverUrl = `${receiver.base}/hooks`;
   [server, strict] = await Promise.all([startServer({ OUTBOUND_ALLOW_PRIVATE: "true" }), startServer()]);
   owner = new ApiClient(server.url);
   await owner.signIn();
@@ -42,7 +40,7 @@ const add = (client: ApiClient, body: Record<string, unknown>) => client.post("/
 
 describe(`the webhooks API (${TEST_BACKEND})`, () => {
   it("asks the password again: missing 400, wrong 403, and nothing is added", async () => {
-    const body = { url: receiverUrl, events: ["post.published"] };
+    const body = { url: receiver.url, events: ["post.published"] };
     expect((await add(owner, body)).status).toBe(400);
     expect((await add(owner, { ...body, password: "" })).status).toBe(400);
     expect((await add(owner, { ...body, password: "not-the-password" })).status).toBe(403);
@@ -52,14 +50,14 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
 
   it("answers 201 with a whsec_ secret once; lists never show it; DELETE answers 204", async () => {
     const created = await add(owner, {
-      url: receiverUrl,
+      url: receiver.url,
       events: ["contact.received", "post.published"],
       password: TEST_ADMIN.password,
     });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({
       id: expect.any(String),
-      url: receiverUrl,
+      url: receiver.url,
       events: ["post.published", "contact.received"],
       secret: expect.stringMatching(/^whsec_[\d+/A-Za-z]{32}$/),
     });
@@ -68,7 +66,7 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
     expect(list.status).toBe(200);
     expect(list.headers.get("x-total-count")).toBe("1");
     expect(list.json).toEqual([
-      { id: created.json.id, url: receiverUrl, events: created.json.events, createdAt: expect.any(String) },
+      { id: created.json.id, url: receiver.url, events: created.json.events, createdAt: expect.any(String) },
     ]);
     expect(list.text).not.toContain(secret);
     // Sealed at rest: the secret's bytes are nowhere in the row.
@@ -85,8 +83,8 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
     const actions = (audit.json as Array<{ action: string; target: string }>).map((e) => [e.action, e.target]);
     expect(actions).toEqual(
       expect.arrayContaining([
-        ["webhook-added", receiverUrl],
-        ["webhook-deleted", receiverUrl],
+        ["webhook-added", receiver.url],
+        ["webhook-deleted", receiver.url],
       ]),
     );
   });
@@ -94,9 +92,9 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
   it("refuses bad bodies and unknown events with 400", async () => {
     const password = TEST_ADMIN.password;
     for (const body of [
-      { url: receiverUrl, events: [], password },
-      { url: receiverUrl, events: ["post.deleted"], password },
-      { url: receiverUrl, events: "post.published", password },
+      { url: receiver.url, events: [], password },
+      { url: receiver.url, events: ["post.deleted"], password },
+      { url: receiver.url, events: "post.published", password },
       { url: "not a url", events: ["post.published"], password },
       { events: ["post.published"], password },
     ]) {
@@ -113,7 +111,7 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
       "https://169.254.169.254/latest",
       "https://[::1]/hooks",
       "https://localhost/hooks",
-      receiverUrl,
+      receiver.url,
     ]) {
       const refused = await add(client, { url, events: ["post.published"], password: TEST_ADMIN.password });
       expect(refused.status, url).toBe(400);
@@ -123,7 +121,7 @@ describe(`the webhooks API (${TEST_BACKEND})`, () => {
   });
 
   it("Send test and Redeliver reach the receiver signed, with the same webhook-id; deliveries are newest first", async () => {
-    const created = await add(owner, { url: receiverUrl, events: ["post.published"], password: TEST_ADMIN.password });
+    const created = await add(owner, { url: receiver.url, events: ["post.published"], password: TEST_ADMIN.password });
     const id = created.json.id as string;
     const verifier = new Webhook(created.json.secret as string);
     receiver.received.length = 0;

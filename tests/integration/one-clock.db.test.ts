@@ -88,7 +88,7 @@ describe.runIf(TEST_BACKEND === "postgres")("one clock across machines on one Po
     // Saved through the fast process, as an owner whose browser reaches that machine.
     const owner = new ApiClient(fast.url);
     await owner.signIn();
-    const url = `${receiver.base}/hooks`;
+    const url = receiver.url;
     const deliveries = receiver.received;
     const hook = await owner.post("/api/admin/webhooks", {
       url,

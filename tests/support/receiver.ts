@@ -19,8 +19,9 @@ interface Delivery {
 }
 
 export interface Receiver {
-  /** `http://127.0.0.1:<port>`: each test adds its own path. */
-  base: string;
+  /** `http://127.0.0.1:<port>/hooks`, where the site is to deliver. */
+  url: string;
+  port: number;
   /** The requests so far, in the order they arrived; a test may empty it. */
   received: Delivery[];
   /** The statuses of the next requests, one each, in order. */
@@ -46,8 +47,10 @@ export async function startReceiver(clock: () => number = Date.now): Promise<Rec
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
   const receiver: Receiver = {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}/hooks`,
+    port,
     received: [],
     answers: [],
     status: 200,

@@ -37,7 +37,7 @@ async function receiver(statuses: Array<number | "silent">) {
   const started = await startReceiver();
   started.answers = statuses.slice(0, -1);
   started.status = statuses.at(-1)!;
-  return Object.assign(started, { url: `${started.base}/hooks`, port: Number(new URL(started.base).port) });
+  return started;
 }
 
 const job = (db: Db, attempt: number) => ({ db, attempt, jobId: "job", signal: new AbortController().signal });
